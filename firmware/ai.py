@@ -1,0 +1,228 @@
+"""Move choice: the perfect player (from the solved table), two levels that
+play like people, hints, and a depth-limited minimax for when there is no
+table.
+
+Values are value7 bytes as stored in the table (docs/table-format.md):
+0 = draw, ``0x40 | d`` = win in d plies, ``d`` = loss in d plies, always for
+the player the value belongs to.
+"""
+
+try:
+    from micropython import const
+except ImportError:  # CPython
+
+    def const(x):
+        return x
+
+
+import rules
+
+EASY = const(0)
+MEDIUM = const(1)
+PERFECT = const(2)
+LEVELS = ("easy", "medium", "perfect")
+
+WIN = const(0x40)
+DRAW = const(0)
+_PLIES = const(0x3F)
+
+
+class Rng:
+    """A small seedable generator (16-bit xorshift) that gives the same
+    sequence on MicroPython and CPython and never allocates."""
+
+    def __init__(self, seed=None):
+        if seed is None:
+            try:
+                import os
+
+                b = os.urandom(2)
+                seed = b[0] << 8 | b[1]
+            except (ImportError, AttributeError, NotImplementedError):
+                import time
+
+                seed = time.ticks_us() if hasattr(time, "ticks_us") else int(time.time() * 1e6)
+        self._x = (seed & 0xFFFF) or 0xACE1
+
+    def next(self):
+        x = self._x
+        x ^= (x << 7) & 0xFFFF
+        x ^= x >> 9
+        x ^= (x << 8) & 0xFFFF
+        self._x = x
+        return x
+
+    def randrange(self, n):
+        return self.next() % n
+
+    def choice(self, seq):
+        return seq[self.next() % len(seq)]
+
+
+# --- values -----------------------------------------------------------------
+
+
+def outcome(value):
+    """+1 win, 0 draw, -1 loss."""
+    if value & WIN:
+        return 1
+    return -1 if value else 0
+
+
+def plies(value):
+    """Plies to the end under best play (0 for a draw)."""
+    return value & _PLIES
+
+
+def score(value):
+    """An int that orders values from the owner's point of view: faster wins
+    first, then draws, then slower losses before faster ones."""
+    if value & WIN:
+        return 128 - (value & _PLIES)
+    return value - 128 if value else 0
+
+
+def describe(value):
+    """'wins in 13', 'draw' or 'loses in 12'."""
+    if value & WIN:
+        return "wins in %d" % (value & _PLIES)
+    return "loses in %d" % value if value else "draw"
+
+
+def value_after(table, pos):
+    """The value for the player who just moved into ``pos``."""
+    if pos.is_over():
+        return WIN | 1 if pos.winner() is not None else DRAW
+    v = table.value(pos)
+    if v & WIN:
+        return (v & _PLIES) + 1  # the opponent wins: we lose one ply later
+    return WIN | (v + 1) if v else DRAW
+
+
+def move_values(table, pos):
+    """Hints: ``[(cell, value), ...]`` for every legal move, value for the
+    player to move."""
+    out = []
+    for cell in pos.legal_moves():
+        pos.push(cell)
+        try:
+            out.append((cell, value_after(table, pos)))
+        finally:
+            pos.pop()
+    return out
+
+
+def losing_replies(table, pos, cell):
+    """How many of the opponent's replies to ``cell`` lose for the opponent."""
+    pos.push(cell)
+    try:
+        n = 0
+        for reply in pos.legal_moves():
+            pos.push(reply)
+            try:
+                if outcome(value_after(table, pos)) < 0:
+                    n += 1
+            finally:
+                pos.pop()
+        return n
+    finally:
+        pos.pop()
+
+
+# --- choosing a move ---------------------------------------------------------
+
+
+def _wins_now(pos, cell):
+    pos.push(cell)
+    won = pos.winner() is not None
+    pos.pop()
+    return won
+
+
+def _gives_win(pos, cell):
+    # True if after ``cell`` the opponent can complete a line at once.
+    pos.push(cell)
+    try:
+        for reply in pos.legal_moves():
+            if _wins_now(pos, reply):
+                return True
+        return False
+    finally:
+        pos.pop()
+
+
+def best_moves(table, pos):
+    """The moves ``perfect`` may pick: best value, then most losing replies."""
+    values = move_values(table, pos)
+    top = max(score(v) for _, v in values)
+    moves = [c for c, v in values if score(v) == top]
+    if len(moves) > 1:
+        counts = [losing_replies(table, pos, c) for c in moves]
+        most = max(counts)
+        moves = [moves[i] for i in range(len(moves)) if counts[i] == most]
+    return moves
+
+
+def choose_move(pos, level=PERFECT, table=None, rng=None):
+    """Pick a move for the player to move.
+
+    ``perfect`` needs ``table``; ``easy`` takes an immediate win, else plays
+    at random; ``medium`` also blocks (avoids any move that lets the opponent
+    complete a line at once).
+    """
+    moves = pos.legal_moves()
+    if not moves:
+        raise rules.IllegalMove("the game is over")
+    if rng is None:
+        rng = Rng()
+    if level == PERFECT:
+        if table is None:
+            raise ValueError("the perfect level needs a table")
+        return rng.choice(best_moves(table, pos))
+    wins = [c for c in moves if _wins_now(pos, c)]
+    if wins:
+        return rng.choice(wins)
+    if level == MEDIUM:
+        safe = [c for c in moves if not _gives_win(pos, c)]
+        if safe:
+            moves = safe
+    return rng.choice(moves)
+
+
+# --- no table: depth-limited minimax ----------------------------------------
+
+
+def _negamax(pos, depth, ply):
+    if pos.winner() is not None:
+        return ply - 100  # the player to move has lost; later is better
+    moves = pos.legal_moves()
+    if not moves or depth == 0:
+        return 0  # draw, or the horizon: unknown counts as even
+    best = -1000
+    for cell in moves:
+        pos.push(cell)
+        s = -_negamax(pos, depth - 1, ply + 1)
+        pos.pop()
+        if s > best:
+            best = s
+    return best
+
+
+def minimax_move(pos, depth=4, rng=None):
+    """The best move a ``depth``-ply minimax sees. Not perfect in tactic-toe,
+    where play can cycle; it is the fallback when no table is available."""
+    moves = pos.legal_moves()
+    if not moves:
+        raise rules.IllegalMove("the game is over")
+    if rng is None:
+        rng = Rng()
+    best, picks = -1000, []
+    for cell in moves:
+        pos.push(cell)
+        s = -_negamax(pos, depth - 1, 1)
+        pos.pop()
+        if s > best:
+            best, picks = s, [cell]
+        elif s == best:
+            picks.append(cell)
+    return rng.choice(picks)

@@ -1,0 +1,357 @@
+"""Rules of classic tic-tac-toe and tactic-toe, the position encoding and the
+8 symmetries of the square.
+
+This module is the single source of truth for the game: the board runs it and
+the host solver imports it. It runs unchanged on MicroPython, CircuitPython and
+CPython. The encoding is specified in docs/table-format.md.
+
+Cells are numbered 0-8 row-major from the top-left. X moves first.
+
+A *side* is one player's marks packed in a small int:
+
+* tactictoe: three 4-bit slots, most significant first, holding that player's
+  cells oldest to newest; a slot with no mark is 0xF and missing marks are the
+  newest slots (no marks = 0xFFF, one mark on cell 4 = 0x4FF).
+* classic: a 9-bit mask, bit ``c`` set when the player has a mark on cell ``c``.
+
+A position is both sides plus the side to move; ``position24`` (see
+:func:`encode`) packs the two sides into 24 bits.
+"""
+
+try:
+    from micropython import const
+except ImportError:  # CPython
+
+    def const(x):
+        return x
+
+
+CLASSIC = const(0)
+TACTICTOE = const(1)
+GAMES = ("classic", "tactictoe")  # index = game number used in table files
+
+X = const(0)
+O = const(1)
+PLAYERS = "XO"
+
+MAX_MARKS = const(3)  # tactictoe: a 4th mark removes the oldest
+_FULL = const(0x1FF)  # every cell occupied
+_NONE = const(0xF)  # empty tactictoe slot
+
+# The 8 winning lines as 9-bit masks.
+LINES = (
+    0b000000111, 0b000111000, 0b111000000,  # rows
+    0b001001001, 0b010010010, 0b100100100,  # columns
+    0b100010001, 0b001010100,  # diagonals
+)
+
+# The 8 symmetries of the square: SYMMETRIES[k][c] is where cell c goes.
+SYMMETRIES = (
+    b"\x00\x01\x02\x03\x04\x05\x06\x07\x08",  # identity
+    b"\x02\x05\x08\x01\x04\x07\x00\x03\x06",  # rotate 90 clockwise
+    b"\x08\x07\x06\x05\x04\x03\x02\x01\x00",  # rotate 180
+    b"\x06\x03\x00\x07\x04\x01\x08\x05\x02",  # rotate 270 clockwise
+    b"\x02\x01\x00\x05\x04\x03\x08\x07\x06",  # mirror left-right
+    b"\x06\x07\x08\x03\x04\x05\x00\x01\x02",  # mirror top-bottom
+    b"\x00\x03\x06\x01\x04\x07\x02\x05\x08",  # main diagonal
+    b"\x08\x05\x02\x07\x04\x01\x06\x03\x00",  # anti-diagonal
+)
+
+
+class IllegalMove(ValueError):
+    """A move the rules do not allow; the message says why."""
+
+
+def game_number(name):
+    """Return the game number for ``"classic"`` or ``"tactictoe"``."""
+    for i in range(len(GAMES)):
+        if GAMES[i] == name:
+            return i
+    raise ValueError("unknown game %r (choose classic or tactictoe)" % (name,))
+
+
+def has_line(mask):
+    """True if the 9-bit ``mask`` covers one of the 8 lines."""
+    for line in LINES:
+        if mask & line == line:
+            return True
+    return False
+
+
+# --- one player's marks -----------------------------------------------------
+
+
+def empty_side(game):
+    return 0xFFF if game == TACTICTOE else 0
+
+
+def side_cells(game, side):
+    """The player's cells, oldest first (classic: ascending)."""
+    if game == TACTICTOE:
+        out = []
+        for shift in (8, 4, 0):
+            c = (side >> shift) & 0xF
+            if c != _NONE:
+                out.append(c)
+        return out
+    return [c for c in range(9) if side >> c & 1]
+
+
+def side_mask(game, side):
+    """The 9-bit mask of the player's cells."""
+    if game == TACTICTOE:
+        m = 0
+        for shift in (8, 4, 0):
+            c = (side >> shift) & 0xF
+            if c != _NONE:
+                m |= 1 << c
+        return m
+    return side
+
+
+def side_count(game, side):
+    n = 0
+    m = side_mask(game, side)
+    while m:
+        m &= m - 1
+        n += 1
+    return n
+
+
+def side_place(game, side, cell):
+    """The side after adding a mark on ``cell`` (tactictoe: oldest leaves at 4)."""
+    if game != TACTICTOE:
+        return side | (1 << cell)
+    if side & 0xF != _NONE:  # three marks already: the oldest leaves
+        return ((side << 4) | cell) & 0xFFF
+    if side & 0xF0 != 0xF0:  # two marks: fill the newest slot
+        return (side & 0xFF0) | cell
+    if side & 0xF00 != 0xF00:  # one mark
+        return (side & 0xF0F) | (cell << 4)
+    return (cell << 8) | 0xFF
+
+
+def side_oldest(game, side):
+    """The cell that leaves when this player places its next mark, or None."""
+    if game == TACTICTOE and side & 0xF != _NONE:
+        return side >> 8
+    return None
+
+
+def side_transform(game, side, sym):
+    """The side with every mark moved by ``sym`` (one of SYMMETRIES); slot
+    order is unchanged."""
+    if game == TACTICTOE:
+        out = 0
+        for shift in (8, 4, 0):
+            c = (side >> shift) & 0xF
+            out |= (_NONE if c == _NONE else sym[c]) << shift
+        return out
+    out = 0
+    for c in range(9):
+        if side >> c & 1:
+            out |= 1 << sym[c]
+    return out
+
+
+def side_code(game, player, side):
+    """The bits one side contributes to position24:
+    ``encode(g, x, o) == side_code(g, X, x) | side_code(g, O, o)``."""
+    if game == TACTICTOE:
+        return side << 12 if player == X else side
+    out = 0
+    for c in range(9):
+        if side >> c & 1:
+            out |= (1 + player) << (2 * (8 - c))
+    return out
+
+
+def encode(game, xside, oside):
+    """Pack both sides into position24 (docs/table-format.md)."""
+    return side_code(game, X, xside) | side_code(game, O, oside)
+
+
+def decode(game, position24):
+    """Split position24 into ``(xside, oside)``; raises ValueError if it is not
+    a well-formed encoding (it does not check that play could reach it)."""
+    if not 0 <= position24 < 1 << 24:
+        raise ValueError("position24 out of range")
+    if game == TACTICTOE:
+        sides = (position24 >> 12, position24 & 0xFFF)
+        seen = 0
+        for side in sides:
+            ended = False
+            for shift in (8, 4, 0):
+                c = (side >> shift) & 0xF
+                if c == _NONE:
+                    ended = True
+                elif ended or c > 8 or seen >> c & 1:
+                    raise ValueError("bad tactictoe position %06x" % position24)
+                else:
+                    seen |= 1 << c
+        return sides
+    if position24 >> 18:
+        raise ValueError("bad classic position %06x" % position24)
+    x = o = 0
+    for c in range(9):
+        v = (position24 >> (2 * (8 - c))) & 3
+        if v == 1:
+            x |= 1 << c
+        elif v == 2:
+            o |= 1 << c
+        elif v == 3:
+            raise ValueError("bad classic position %06x" % position24)
+    return x, o
+
+
+def canonical(game, xside, oside):
+    """The smallest position24 among the 8 images of the position."""
+    best = -1
+    for sym in SYMMETRIES:
+        code = encode(game, side_transform(game, xside, sym),
+                      side_transform(game, oside, sym))
+        if best < 0 or code < best:
+            best = code
+    return best
+
+
+# --- positions --------------------------------------------------------------
+
+
+class Position:
+    """A position: both players' marks and the side to move.
+
+    ``Position(game)`` is the empty board with X to move. ``push(cell)`` plays
+    a move and ``pop()`` takes it back, like python-chess.
+    """
+
+    def __init__(self, game=TACTICTOE, xside=None, oside=None, turn=X):
+        self.game = game
+        e = empty_side(game)
+        self.sides = [e if xside is None else xside, e if oside is None else oside]
+        self.turn = turn
+        self._undo = []  # the mover's side before each pushed move
+
+    @classmethod
+    def from_moves(cls, game, moves):
+        pos = cls(game)
+        for cell in moves:
+            pos.push(cell)
+        return pos
+
+    @classmethod
+    def from_code(cls, game, position24, turn):
+        """The position a table record describes; ValueError if malformed."""
+        xside, oside = decode(game, position24)
+        if turn not in (X, O):
+            raise ValueError("turn must be 0 (X) or 1 (O)")
+        return cls(game, xside, oside, turn)
+
+    def copy(self):
+        pos = Position(self.game, self.sides[0], self.sides[1], self.turn)
+        pos._undo = list(self._undo)
+        return pos
+
+    def __eq__(self, other):
+        return (isinstance(other, Position) and self.game == other.game
+                and self.turn == other.turn and self.sides == other.sides)
+
+    def mask(self, player):
+        return side_mask(self.game, self.sides[player])
+
+    def occupied(self):
+        return self.mask(X) | self.mask(O)
+
+    def marks(self, player):
+        """The player's cells, oldest first."""
+        return side_cells(self.game, self.sides[player])
+
+    def piece_at(self, cell):
+        """X, O or None."""
+        if self.mask(X) >> cell & 1:
+            return X
+        if self.mask(O) >> cell & 1:
+            return O
+        return None
+
+    def vanishing(self, player=None):
+        """The cell ``player``'s next move removes (tactictoe with 3 marks),
+        else None. ``player`` defaults to the side to move."""
+        if player is None:
+            player = self.turn
+        return side_oldest(self.game, self.sides[player])
+
+    def winner(self):
+        """X or O if that player holds a line, else None."""
+        if has_line(self.mask(X)):
+            return X
+        if has_line(self.mask(O)):
+            return O
+        return None
+
+    def is_over(self):
+        """A line, or (classic) a full board."""
+        if self.winner() is not None:
+            return True
+        return self.game == CLASSIC and self.occupied() == _FULL
+
+    def legal_moves(self):
+        """The empty cells, or [] when the game is over."""
+        if self.is_over():
+            return []
+        occ = self.occupied()
+        return [c for c in range(9) if not occ >> c & 1]
+
+    def check_move(self, cell):
+        """Raise IllegalMove saying why ``cell`` can't be played, if it can't."""
+        if not (isinstance(cell, int) and 0 <= cell <= 8):
+            raise IllegalMove("cell %r is not on the board (0-8)" % (cell,))
+        if self.is_over():
+            raise IllegalMove("the game is over")
+        if self.occupied() >> cell & 1:
+            raise IllegalMove("cell %d is occupied" % cell)
+
+    def push(self, cell):
+        self.check_move(cell)
+        side = self.sides[self.turn]
+        self._undo.append(side)
+        self.sides[self.turn] = side_place(self.game, side, cell)
+        self.turn ^= 1
+
+    def pop(self):
+        """Take back the last pushed move; returns its cell."""
+        self.turn ^= 1
+        side = self.sides[self.turn]
+        self.sides[self.turn] = self._undo.pop()
+        if self.game == TACTICTOE:
+            return side_cells(TACTICTOE, side)[-1]  # the newest mark
+        added = side ^ self.sides[self.turn]
+        cell = 0
+        while added > 1:
+            added >>= 1
+            cell += 1
+        return cell
+
+    def code(self):
+        """position24 of this position as it stands."""
+        return encode(self.game, self.sides[0], self.sides[1])
+
+    def canonical(self):
+        """position24 of the canonical image (docs/table-format.md)."""
+        return canonical(self.game, self.sides[0], self.sides[1])
+
+    def key(self):
+        """The table search key: ``canonical() << 1 | turn``."""
+        return self.canonical() << 1 | self.turn
+
+    def board(self):
+        """Nine entries, one per cell: None, X or O."""
+        return [self.piece_at(c) for c in range(9)]
+
+    def __str__(self):
+        rows = []
+        for r in range(3):
+            rows.append(" ".join(
+                "." if p is None else PLAYERS[p]
+                for p in (self.piece_at(3 * r + i) for i in range(3))))
+        return "\n".join(rows)

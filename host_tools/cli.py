@@ -1,0 +1,176 @@
+"""``python -m host_tools``: solve games into tables and inspect tables.
+
+Errors a user can cause (a bad path, a corrupt table, an illegal move) print
+one line to stderr and exit with status 1; usage errors exit with 2.
+"""
+
+import argparse
+import json
+import os
+import sys
+
+import host_tools  # noqa: F401  (puts firmware/ on sys.path)
+import ai
+import rules
+import table
+
+
+class UserError(Exception):
+    """A mistake in the user's input, reported as one line."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message):
+        self.exit(2, "%s: error: %s (see --help)\n" % (self.prog, message))
+
+
+def _parse_moves(text):
+    try:
+        moves = [int(t) for t in text.split(",")] if text.strip() else []
+    except ValueError:
+        raise UserError("--moves %r: expected cells 0-8 separated by commas, e.g. 1,4,0" % text)
+    return moves
+
+
+def _play(game, moves):
+    pos = rules.Position(game)
+    for i, cell in enumerate(moves, 1):
+        try:
+            pos.push(cell)
+        except rules.IllegalMove as e:
+            raise UserError("--moves: move %d (cell %s) is illegal: %s" % (i, cell, e))
+    return pos
+
+
+def _open_table(path):
+    try:
+        return table.Table(path)
+    except table.TableError as e:
+        raise UserError("%s: %s" % (path, e))
+    except OSError as e:
+        raise UserError("cannot open table %s: %s" % (path, e.strerror or e))
+
+
+def cmd_solve(args):
+    from host_tools import solver
+
+    game = rules.game_number(args.game)
+    out = args.output
+    parent = os.path.dirname(os.path.abspath(out))
+    if not os.path.isdir(parent):
+        raise UserError("cannot write %s: folder %s does not exist" % (out, parent))
+    if os.path.isdir(out):
+        raise UserError("cannot write %s: it is a folder" % out)
+    sol = solver.solve(game)
+    try:
+        size = solver.write_table(sol, out)
+    except OSError as e:
+        raise UserError("cannot write %s: %s" % (out, e.strerror or e))
+    start = int(sol.value[0])
+    print("game:        %s" % args.game)
+    print("positions:   %d reachable (%d non-terminal)" % (sol.positions, sol.nonterminal))
+    print("records:     %d canonical non-terminal positions" % len(sol.records))
+    print("bytes:       %d" % size)
+    print("empty board: X %s" % ai.describe(start))
+    print("written:     %s" % out)
+    return 0
+
+
+def _board_lines(pos):
+    vanish = [pos.vanishing(p) for p in (rules.X, rules.O)]
+    rows = []
+    for r in range(3):
+        cells = []
+        for c in range(3 * r, 3 * r + 3):
+            p = pos.piece_at(c)
+            if p is None:
+                cells.append(str(c))
+            else:
+                mark = rules.PLAYERS[p]
+                cells.append(mark.lower() if vanish[p] == c else mark)
+        rows.append(" ".join(cells))
+    return rows
+
+
+def _value_json(v):
+    o = ai.outcome(v)
+    return {"outcome": ("loss", "draw", "win")[o + 1], "plies": ai.plies(v), "value7": v}
+
+
+def cmd_inspect(args):
+    moves = _parse_moves(args.moves)
+    t = _open_table(args.table)
+    with t:
+        game = t.game
+        pos = _play(game, moves)
+        mover = rules.PLAYERS[pos.turn]
+        winner = pos.winner()
+        try:
+            if pos.is_over():
+                own, hints = None, []
+            else:
+                own, hints = t.value(pos), ai.move_values(t, pos)
+        except table.TableError as e:
+            raise UserError("%s: %s" % (args.table, e))
+    if args.json:
+        doc = {
+            "table": args.table,
+            "header": {"magic": table.MAGIC.decode(), "version": table.VERSION,
+                       "game": rules.GAMES[game], "records": t.count,
+                       "bytes": t.size, "crc32": "%08x" % t.crc},
+            "moves": moves,
+            "board": [None if p is None else rules.PLAYERS[p] for p in pos.board()],
+            "to_move": mover,
+            "over": pos.is_over(),
+            "winner": None if winner is None else rules.PLAYERS[winner],
+            "value": None if own is None else _value_json(own),
+            "legal_moves": [dict(cell=c, **_value_json(v)) for c, v in hints],
+        }
+        print(json.dumps(doc, indent=2))
+        return 0
+    print("table:    %s" % args.table)
+    print("header:   %s version %d, %s, %d records, %d bytes, crc32 %08x (ok)"
+          % (table.MAGIC.decode(), table.VERSION, rules.GAMES[game], t.count, t.size, t.crc))
+    print("moves:    %s" % (",".join(map(str, moves)) or "(none: the empty board)"))
+    lines = _board_lines(pos)
+    print("board:    %s" % lines[0])
+    for line in lines[1:]:
+        print("          %s" % line)
+    if game == rules.TACTICTOE:
+        print("          (digits: empty cells; lower case: the mark its owner loses next move)")
+    if pos.is_over():
+        result = "draw" if winner is None else "%s won" % rules.PLAYERS[winner]
+        print("result:   game over, %s" % result)
+        return 0
+    print("to move:  %s, %s" % (mover, ai.describe(own)))
+    print("moves for %s:" % mover)
+    for cell, v in hints:
+        print("  %d: %s" % (cell, ai.describe(v)))
+    return 0
+
+
+def build_parser():
+    p = _Parser(prog="python -m host_tools", description="Solve and inspect tic-tac-toe / tactic-toe tables.")
+    sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    s = sub.add_parser("solve", help="solve a game exactly and write its table")
+    s.add_argument("--game", required=True, choices=rules.GAMES)
+    s.add_argument("-o", "--output", required=True, metavar="PATH", help="table file to write")
+    s.set_defaults(func=cmd_solve)
+    i = sub.add_parser("inspect", help="show a table's header and a position's values")
+    i.add_argument("table", metavar="PATH")
+    i.add_argument("--moves", default="", metavar="1,4,0", help="moves from the empty board (cells 0-8)")
+    i.add_argument("--json", action="store_true", help="machine-readable output")
+    i.set_defaults(func=cmd_inspect)
+    return p
+
+
+def main(argv=None):
+    args = build_parser().parse_args(argv)
+    try:
+        return args.func(args)
+    except UserError as e:
+        print("error: %s" % e, file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130

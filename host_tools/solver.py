@@ -1,0 +1,220 @@
+"""Exact solver: retrograde analysis over the whole reachable game graph.
+
+Tactic-toe positions repeat, so its graph has cycles and depth-limited minimax
+is wrong for it. Instead every position is labelled backwards from the
+terminal ones, one ply per round:
+
+* a position with a child that is lost for the player to move there is won,
+  in one ply more than the fastest such child (the winner hurries);
+* a position whose children are all won for the opponent is lost, in one ply
+  more than the slowest of them (the loser delays);
+* what is still unlabelled when a round labels nothing is a draw.
+
+The rules are not restated here. ``Sides`` tabulates the firmware's own
+``rules`` functions for every possible side (one player's marks: 586 of them in
+tactic-toe, 512 in classic) and the graph is composed from those tables with
+numpy; tests check it against ``rules.Position.push`` on every reachable
+position.
+"""
+
+import os
+import zlib
+
+import numpy as np
+
+import rules
+import table
+
+
+class Sides:
+    """Every side one player can have, indexed 0..n-1, with the firmware's
+    answers about each precomputed."""
+
+    def __init__(self, game):
+        self.game = game
+        empty = rules.empty_side(game)
+        codes = [empty]
+        index = {empty: 0}
+        nxt = []
+        i = 0
+        while i < len(codes):  # breadth-first over rules.side_place
+            side = codes[i]
+            mask = rules.side_mask(game, side)
+            row = []
+            for cell in range(9):
+                if mask >> cell & 1:
+                    row.append(-1)
+                    continue
+                after = rules.side_place(game, side, cell)
+                if after not in index:
+                    index[after] = len(codes)
+                    codes.append(after)
+                row.append(index[after])
+            nxt.append(row)
+            i += 1
+        self.codes = codes
+        self.index = index
+        self.next = np.array(nxt, dtype=np.int32)  # [side, cell] -> side, -1 if taken
+        self.mask = np.array([rules.side_mask(game, s) for s in codes], dtype=np.int32)
+        self.line = np.array([rules.has_line(rules.side_mask(game, s)) for s in codes])
+        self.xcode = np.array([rules.side_code(game, rules.X, s) for s in codes], dtype=np.int64)
+        self.ocode = np.array([rules.side_code(game, rules.O, s) for s in codes], dtype=np.int64)
+        self.sym = np.array(
+            [[index[rules.side_transform(game, s, sym)] for sym in rules.SYMMETRIES] for s in codes],
+            dtype=np.int32,
+        )
+
+    def __len__(self):
+        return len(self.codes)
+
+
+class Solution:
+    """The solved game.
+
+    ``x``, ``o``, ``turn``: side indices and side to move of every reachable
+    position (state i); ``children[i, cell]``: the state after playing
+    ``cell``, or -1; ``terminal[i]``; ``value[i]``: value7 for the side to
+    move (docs/table-format.md), 0 for terminal draws and lost positions have
+    ``d = 0`` when terminal; ``records``: the sorted table records.
+    """
+
+    def __init__(self, game, sides, x, o, turn, children, terminal, value, records):
+        self.game = game
+        self.sides = sides
+        self.x, self.o, self.turn = x, o, turn
+        self.children = children
+        self.terminal = terminal
+        self.value = value
+        self.records = records
+
+    @property
+    def positions(self):
+        return len(self.x)
+
+    @property
+    def nonterminal(self):
+        return int(np.count_nonzero(~self.terminal))
+
+    def state(self, pos):
+        """The state index of a ``rules.Position``; KeyError if unreachable."""
+        n = len(self.sides)
+        key = (self.sides.index[pos.sides[0]] * n + self.sides.index[pos.sides[1]]) * 2 + pos.turn
+        i = int(np.searchsorted(self._keys, key))
+        if i == len(self._keys) or self._keys[i] != key:
+            raise KeyError("position not reachable")
+        return i
+
+    def value_of(self, pos):
+        """value7 of a reachable position for its side to move."""
+        return int(self.value[self.state(pos)])
+
+    def table_bytes(self):
+        """The complete table file (header and records)."""
+        body = self.records.astype(">u4").tobytes()
+        return table.pack_header(self.game, len(self.records), zlib.crc32(body)) + body
+
+
+def _child_keys(sides, game, keys):
+    """Children of the positions ``keys`` as a (len(keys), 9) array of keys,
+    -1 where the move is illegal; plus which positions are terminal and which
+    of those are lost (a line on the board) rather than drawn."""
+    n = len(sides)
+    turn = keys & 1
+    xo = keys >> 1
+    x, o = xo // n, xo % n
+    occ = sides.mask[x] | sides.mask[o]
+    lost = sides.line[x] | sides.line[o]
+    terminal = lost.copy()
+    if game == rules.CLASSIC:
+        terminal |= occ == 0x1FF
+    mover = np.where(turn == 0, x, o)
+    after = sides.next[mover]  # (k, 9): the mover's side after each move
+    legal = (after >= 0) & ((occ[:, None] >> np.arange(9)) & 1 == 0) & ~terminal[:, None]
+    nx = np.where(turn[:, None] == 0, after, x[:, None])
+    no = np.where(turn[:, None] == 0, o[:, None], after)
+    child = ((nx * n + no) * 2 + (1 - turn)[:, None]).astype(np.int64)
+    return np.where(legal, child, -1), terminal, lost
+
+
+def solve(game):
+    """Solve ``game`` (rules.CLASSIC or rules.TACTICTOE) exactly."""
+    sides = Sides(game)
+    n = len(sides)
+    seen = np.zeros(n * n * 2, dtype=bool)
+    frontier = np.array([0], dtype=np.int64)  # both sides empty, X to move
+    seen[0] = True
+    while frontier.size:
+        child = _child_keys(sides, game, frontier)[0]
+        child = child[child >= 0]
+        child = np.unique(child[~seen[child]])
+        seen[child] = True
+        frontier = child
+    keys = np.flatnonzero(seen)
+    child, terminal, lost = _child_keys(sides, game, keys)
+    index = np.full(n * n * 2 + 1, -1, dtype=np.int64)
+    index[keys] = np.arange(len(keys))
+    children = index[child]  # -1 keys map to the spare last slot, which is -1
+    value = _retrograde(children, terminal, lost)
+
+    # Records: canonical key and value of every non-terminal position.
+    live = ~terminal
+    turn = (keys & 1)[live]
+    x, o = ((keys >> 1) // n)[live], ((keys >> 1) % n)[live]
+    canon = np.min(sides.xcode[sides.sym[x]] | sides.ocode[sides.sym[o]], axis=1)
+    recs = np.unique((((canon << 1) | turn) << 7) | value[live])
+    if len(np.unique(recs >> 7)) != len(recs):
+        raise AssertionError("symmetric positions got different values")
+    sol = Solution(game, sides, (keys >> 1) // n, (keys >> 1) % n, keys & 1,
+                   children, terminal, value, recs.astype(np.uint32))
+    sol._keys = keys
+    return sol
+
+
+def _retrograde(children, terminal, lost):
+    """value7 of every state, by rounds of backward labelling."""
+    count = len(terminal)
+    res = np.zeros(count + 1, dtype=np.int8)  # 0 unknown, 1 won, 2 lost, 3 draw
+    dist = np.zeros(count + 1, dtype=np.int16)
+    res[count] = 1  # padding child (-1): counts as won, so never as lost
+    # Terminal: a line means the player to move has lost; a full classic
+    # board without one is a draw.
+    res[:count][lost] = 2
+    pending = np.flatnonzero(~terminal)
+    ch = children[pending]
+    ch[ch < 0] = count
+    ply = 1
+    while pending.size:
+        cr = res[ch]
+        win = (cr == 2).any(axis=1)
+        loss = (cr == 1).all(axis=1)
+        if not (win.any() or loss.any()):
+            break
+        res[pending[win]] = 1
+        res[pending[loss]] = 2
+        dist[pending[win | loss]] = ply
+        keep = ~(win | loss)
+        pending, ch = pending[keep], ch[keep]
+        ply += 1
+    if ply > 63:
+        raise AssertionError("a game longer than 63 plies does not fit value7")
+    res, dist = res[:count], dist[:count]
+    value = np.where(res == 1, 0x40 | dist, np.where(res == 2, dist, 0)).astype(np.int64)
+    return value
+
+
+def write_table(solution, path):
+    """Write the table to ``path`` via a temporary name and a rename, so an
+    interrupted write never leaves a half-written table behind."""
+    data = solution.table_bytes()
+    tmp = "%s.tmp%d" % (path, os.getpid())
+    try:
+        with open(tmp, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.remove(tmp)
+        raise
+    return len(data)

@@ -71,7 +71,7 @@ def cmd_solve(args):
     print("positions:   %d reachable (%d non-terminal)" % (sol.positions, sol.nonterminal))
     print("records:     %d canonical non-terminal positions" % len(sol.records))
     print("bytes:       %d" % size)
-    print("empty board: X %s" % ai.describe(start))
+    print("empty board: X to move, %s" % ai.describe(start))
     print("written:     %s" % out)
     return 0
 

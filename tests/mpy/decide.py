@@ -1,0 +1,20 @@
+# One complete AI move decision with the table on disk, as the board makes it.
+# Usage: decide.py PATH MOVES LEVEL SEED   (MOVES like 1,4,0 or - for none)
+# Prints "move <cell>" and the heap high-water figures.
+import gc
+import sys
+
+import ai
+import rules
+import table
+
+gc.collect()
+t = table.Table(sys.argv[1])
+moves = [] if sys.argv[2] == "-" else [int(c) for c in sys.argv[2].split(",")]
+pos = rules.Position.from_moves(t.game, moves)
+level = ai.LEVELS.index(sys.argv[3])
+move = ai.choose_move(pos, level, t, ai.Rng(int(sys.argv[4])))
+print("move", move)
+gc.collect()
+print("heap free", gc.mem_free(), "used", gc.mem_alloc())
+t.close()

@@ -1,0 +1,23 @@
+# For every record, look up a symmetric image of its position through the
+# reader (which canonicalises it) and print "xside oside turn value".
+# Usage: lookup_images.py PATH SEED
+import sys
+
+import ai
+import rules
+import table
+
+t = table.Table(sys.argv[1])
+rng = ai.Rng(int(sys.argv[2]))
+g = t.game
+for i in range(t.count):
+    key, value = t.record(i)
+    pos = rules.Position.from_code(g, key >> 1, key & 1)
+    sym = rules.SYMMETRIES[rng.randrange(8)]
+    img = rules.Position(g, rules.side_transform(g, pos.sides[0], sym),
+                         rules.side_transform(g, pos.sides[1], sym), pos.turn)
+    got = t.value(img)
+    if got != value:
+        print("MISMATCH record %d: stored %d, image looked up as %d" % (i, value, got))
+    print(img.sides[0], img.sides[1], img.turn, got)
+t.close()

@@ -1,0 +1,122 @@
+"""``python -m host_tools`` as a user runs it."""
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from conftest import ROOT
+import rules
+
+
+def run(*args):
+    return subprocess.run([sys.executable, "-m", "host_tools"] + [str(a) for a in args],
+                           capture_output=True, text=True, cwd=ROOT, timeout=120)
+
+
+def _one_line_error(r, status=1):
+    assert r.returncode == status
+    assert r.stdout == ""
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1, r.stderr
+    assert "Traceback" not in r.stderr
+    return lines[0]
+
+
+def test_solve_tactictoe_prints_its_facts(tmp_path, solutions):
+    out = tmp_path / "tactictoe.tbl"
+    r = run("solve", "--game", "tactictoe", "-o", out)
+    assert r.returncode == 0, r.stderr
+    assert "positions:   128170 reachable (116074 non-terminal)" in r.stdout
+    assert "records:     14518" in r.stdout
+    assert "bytes:       58088" in r.stdout
+    assert "empty board: X to move, wins in 13" in r.stdout
+    assert out.read_bytes() == solutions[rules.TACTICTOE].table_bytes()
+    assert os.listdir(tmp_path) == ["tactictoe.tbl"]
+
+
+def test_solve_classic(tmp_path):
+    out = tmp_path / "c.tbl"
+    r = run("solve", "--game", "classic", "-o", out)
+    assert r.returncode == 0, r.stderr
+    assert "records:     627" in r.stdout and "bytes:       2524" in r.stdout
+    assert "empty board: X to move, draw" in r.stdout
+    assert out.stat().st_size == 2524
+
+
+def test_inspect_empty_tactictoe(table_files):
+    r = run("inspect", table_files[rules.TACTICTOE])
+    assert r.returncode == 0, r.stderr
+    assert "TTTB version 1, tactictoe, 14518 records, 58088 bytes" in r.stdout
+    assert "to move:  X, wins in 13" in r.stdout
+    for cell in range(9):
+        want = "wins in 13" if cell in (1, 3, 5, 7) else "draw"
+        assert "  %d: %s\n" % (cell, want) in r.stdout
+
+
+def test_inspect_after_moves_shows_board_and_values(table_files):
+    r = run("inspect", table_files[rules.TACTICTOE], "--moves", "1,4,0,3,5,2,7")
+    assert r.returncode == 0, r.stderr
+    # X: 0 (leaves next), 5, 7; O: 4 (leaves next), 3, 2
+    assert "board:    x 1 O\n          O o X\n          6 X 8\n" in r.stdout
+    assert "to move:  O, wins in 3" in r.stdout
+    assert "  1: wins in 3\n  6: loses in 8\n  8: loses in 6\n" in r.stdout
+
+
+def test_inspect_json(table_files):
+    r = run("inspect", table_files[rules.TACTICTOE], "--moves", "1", "--json")
+    assert r.returncode == 0, r.stderr
+    doc = json.loads(r.stdout)
+    assert doc["header"] == {"magic": "TTTB", "version": 1, "game": "tactictoe", "records": 14518,
+                             "bytes": 58088, "crc32": doc["header"]["crc32"]}
+    assert doc["board"] == [None, "X"] + [None] * 7
+    assert doc["to_move"] == "O"
+    assert doc["value"] == {"outcome": "loss", "plies": 12, "value7": 12}
+    assert len(doc["legal_moves"]) == 8
+    assert all(m["outcome"] == "loss" for m in doc["legal_moves"])
+
+
+def test_inspect_finished_game(table_files):
+    r = run("inspect", table_files[rules.CLASSIC], "--moves", "4,0,1,2,7")
+    assert r.returncode == 0, r.stderr
+    assert "result:   game over, X won" in r.stdout
+    r = run("inspect", table_files[rules.CLASSIC], "--moves", "4,0,8,2,1,7,6,3,5", "--json")
+    doc = json.loads(r.stdout)
+    assert doc["over"] and doc["winner"] is None and doc["legal_moves"] == []
+
+
+@pytest.mark.parametrize("moves, words", [
+    ("4,4", "move 2 (cell 4) is illegal: cell 4 is occupied"),
+    ("1,9", "move 2 (cell 9) is illegal: cell 9 is not on the board"),
+    ("1,x", "expected cells 0-8 separated by commas"),
+    ("4,0,1,2,7,8", "move 6 (cell 8) is illegal: the game is over"),
+])
+def test_inspect_illegal_moves(table_files, moves, words):
+    line = _one_line_error(run("inspect", table_files[rules.CLASSIC], "--moves", moves))
+    assert words in line
+
+
+def test_inspect_missing_and_corrupt_files(tmp_path, table_files):
+    line = _one_line_error(run("inspect", tmp_path / "nope.tbl"))
+    assert "cannot open table" in line and "No such file" in line
+    bad = tmp_path / "bad.tbl"
+    data = bytearray(open(table_files[rules.CLASSIC], "rb").read())
+    data[100] ^= 4
+    bad.write_bytes(bytes(data))
+    assert "CRC" in _one_line_error(run("inspect", bad))
+    bad.write_bytes(bytes(data[:50]))
+    assert "truncated" in _one_line_error(run("inspect", bad))
+    line = _one_line_error(run("inspect", tmp_path))
+    assert "cannot open table" in line
+
+
+def test_solve_bad_output_paths(tmp_path):
+    assert "does not exist" in _one_line_error(run("solve", "--game", "classic", "-o", tmp_path / "no" / "t.tbl"))
+    assert "is a folder" in _one_line_error(run("solve", "--game", "classic", "-o", tmp_path))
+
+
+def test_usage_errors_are_one_line():
+    assert "invalid choice" in _one_line_error(run("solve", "--game", "chess", "-o", "x"), status=2)
+    assert "required" in _one_line_error(run(), status=2)

@@ -1,0 +1,165 @@
+"""The firmware's table reader, under CPython and the MicroPython Unix port."""
+
+import io
+import struct
+import zlib
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+import rules
+import table
+from rules import CLASSIC, TACTICTOE, Position
+
+
+def _reheader(data, **fields):
+    """Table bytes with header fields replaced (CRC kept unless given)."""
+    magic, version, game, reserved, count, crc = struct.unpack(">4sBBHII", data[:16])
+    f = dict(magic=magic, version=version, game=game, reserved=reserved, count=count, crc=crc)
+    f.update(fields)
+    head = struct.pack(">4sBBHII", f["magic"], f["version"], f["game"], f["reserved"], f["count"], f["crc"])
+    return head + data[16:]
+
+
+def _flip(data, bit):
+    b = bytearray(data)
+    b[bit // 8] ^= 1 << (bit % 8)
+    return bytes(b)
+
+
+def corruptions(data):
+    """name -> (bad bytes, expected error class, words its message must hold)."""
+    count = (len(data) - 16) // 4
+    return {
+        "empty file": (b"", table.TruncatedTable, "truncated"),
+        "cut header": (data[:10], table.TruncatedTable, "truncated"),
+        "cut records": (data[:-8], table.TruncatedTable, "truncated"),
+        "cut mid-record": (data[:-3], table.TruncatedTable, "truncated"),
+        "flipped bit": (_flip(data, 8 * 16 + 8 * 4 * (count // 2) + 5), table.BadChecksum, "CRC"),
+        "flipped crc bit": (_flip(data, 8 * 12), table.BadChecksum, "CRC"),
+        "wrong magic": (b"TTTX" + data[4:], table.BadMagic, "not a table"),
+        "png file": (b"\x89PNG\r\n\x1a\n" + data[8:], table.BadMagic, "not a table"),
+        "wrong version": (_reheader(data, version=2), table.BadVersion, "version 2"),
+        "reserved set": (_reheader(data, reserved=1), table.BadVersion, "reserved"),
+        "unknown game": (_reheader(data, game=7), table.WrongGame, "unknown game"),
+        "count too small": (_reheader(data, count=count - 1), table.CountMismatch, "count mismatch"),
+        "trailing bytes": (data + b"\0\0\0\0", table.CountMismatch, "count mismatch"),
+        "count too large": (_reheader(data, count=count + 1), table.TruncatedTable, "truncated"),
+    }
+
+
+@pytest.fixture(scope="module")
+def classic_bytes(solutions):
+    return solutions[CLASSIC].table_bytes()
+
+
+def test_every_corruption_has_its_own_message(classic_bytes):
+    messages = set()
+    for name, (bad, cls, words) in corruptions(classic_bytes).items():
+        with pytest.raises(cls) as info:
+            table.Table(io.BytesIO(bad))
+        assert words in str(info.value), name
+        messages.add(str(info.value))
+    assert len(messages) == len(corruptions(classic_bytes))
+
+
+def test_wrong_game_is_named(table_files):
+    with pytest.raises(table.WrongGame, match="table is for classic, expected tactictoe"):
+        table.Table(table_files[CLASSIC], TACTICTOE)
+
+
+def test_missing_file_is_an_oserror(tmp_path):
+    with pytest.raises(OSError):
+        table.Table(str(tmp_path / "nope.tbl"))
+
+
+def test_corrupt_tables_under_micropython(classic_bytes, tmp_path, micropython):
+    """Each corruption gets the same class and message on MicroPython."""
+    for i, (name, (bad, cls, words)) in enumerate(corruptions(classic_bytes).items()):
+        path = tmp_path / ("bad%d.tbl" % i)
+        path.write_bytes(bad)
+        with pytest.raises(cls) as info:
+            table.Table(str(path))
+        r = micropython("open_table.py", path)
+        assert r.returncode == 0, r.stderr
+        assert r.stdout.strip() == "ERR %s: %s" % (cls.__name__, info.value), name
+    good = tmp_path / "good.tbl"
+    good.write_bytes(classic_bytes)
+    assert micropython("open_table.py", good).stdout.strip() == "OK 0 627"
+    assert micropython("open_table.py", good, TACTICTOE).stdout.strip() == \
+        "ERR WrongGame: table is for classic, expected tactictoe"
+
+
+@pytest.mark.parametrize("game", [CLASSIC, TACTICTOE])
+def test_reader_agrees_with_solver_on_every_record(solutions, table_files, game):
+    sol = solutions[game]
+    with table.Table(table_files[game], game) as t:
+        assert t.count == len(sol.records)
+        for i, rec in enumerate(sol.records.tolist()):
+            assert t.record(i) == (rec >> 7, rec & 0x7F)
+            assert t.lookup(rec >> 7) == rec & 0x7F
+        assert t.lookup(-1) == -1 and t.lookup(1 << 25) == -1
+
+
+@pytest.mark.parametrize("game", [CLASSIC, TACTICTOE])
+def test_reader_agrees_with_solver_on_every_reachable_position(solutions, table_files, game):
+    sol = solutions[game]
+    codes = sol.sides.codes
+    with table.Table(table_files[game], game) as t:
+        for i in range(sol.positions):
+            if sol.terminal[i]:
+                continue
+            pos = Position(game, codes[sol.x[i]], codes[sol.o[i]], int(sol.turn[i]))
+            assert t.value(pos) == sol.value[i]
+
+
+@pytest.mark.parametrize("game", [CLASSIC, TACTICTOE])
+def test_micropython_reader_agrees_with_solver_on_every_record(solutions, table_files, game, micropython):
+    sol = solutions[game]
+    r = micropython("lookup_images.py", table_files[game], 1234)
+    assert r.returncode == 0, r.stderr
+    lines = r.stdout.splitlines()
+    assert len(lines) == len(sol.records)
+    for line in lines:
+        xs, os_, turn, value = map(int, line.split())
+        assert sol.value_of(Position(game, xs, os_, turn)) == value, line
+
+
+def test_missing_position_is_reported(solutions):
+    data = solutions[CLASSIC].table_bytes()
+    body = data[20:]  # drop the first record, fix count and CRC
+    bad = table.pack_header(CLASSIC, 626, zlib.crc32(body)) + body
+    t = table.Table(io.BytesIO(bad))
+    first = solutions[CLASSIC].records[0].item()
+    pos = Position.from_code(CLASSIC, first >> 8, (first >> 7) & 1)
+    with pytest.raises(table.MissingPosition, match="no record"):
+        t.value(pos)
+
+
+def test_software_crc_matches_zlib(table_files, micropython):
+    for path in table_files.values():
+        with open(path, "rb") as f:
+            data = f.read()
+        assert table._crc32_soft(data) == zlib.crc32(data)
+    r = micropython("crc_soft.py", *table_files.values())
+    assert r.returncode == 0, r.stderr
+    for line, path in zip(r.stdout.split("\n"), table_files.values()):
+        with open(path, "rb") as f:
+            want = "%08x" % zlib.crc32(f.read())
+        assert line.split() == [want, want]
+
+
+@given(st.binary(max_size=64))
+@settings(max_examples=200)
+def test_software_crc_property(data):
+    assert table._crc32_soft(data) == zlib.crc32(data)
+
+
+@given(st.binary(min_size=0, max_size=200))
+def test_random_bytes_are_rejected_cleanly(data):
+    try:
+        table.Table(io.BytesIO(data))
+    except table.TableError:
+        pass
+    else:  # only a well-formed, CRC-correct empty table can pass
+        assert data == table.pack_header(data[5], 0, 0)

@@ -57,6 +57,10 @@ class Sides:
         self.next = np.array(nxt, dtype=np.int32)  # [side, cell] -> side, -1 if taken
         self.mask = np.array([rules.side_mask(game, s) for s in codes], dtype=np.int32)
         self.line = np.array([rules.has_line(rules.side_mask(game, s)) for s in codes])
+        # free[s, c]: cell c is not taken by side s
+        self.free = (self.mask[:, None] >> np.arange(9)) & 1 == 0
+        # full[x, o]: the two sides cover the board (only classic uses it)
+        self.full = (self.mask[:, None] | self.mask[None, :]) == 0x1FF
         self.xcode = np.array([rules.side_code(game, rules.X, s) for s in codes], dtype=np.int64)
         self.ocode = np.array([rules.side_code(game, rules.O, s) for s in codes], dtype=np.int64)
         self.sym = np.array(
@@ -78,7 +82,7 @@ class Solution:
     ``d = 0`` when terminal; ``records``: the sorted table records.
     """
 
-    def __init__(self, game, sides, x, o, turn, children, terminal, value, records):
+    def __init__(self, game, sides, x, o, turn, children, terminal, value, records, index):
         self.game = game
         self.sides = sides
         self.x, self.o, self.turn = x, o, turn
@@ -86,6 +90,7 @@ class Solution:
         self.terminal = terminal
         self.value = value
         self.records = records
+        self._index = index
 
     @property
     def positions(self):
@@ -99,8 +104,8 @@ class Solution:
         """The state index of a ``rules.Position``; KeyError if unreachable."""
         n = len(self.sides)
         key = (self.sides.index[pos.sides[0]] * n + self.sides.index[pos.sides[1]]) * 2 + pos.turn
-        i = int(np.searchsorted(self._keys, key))
-        if i == len(self._keys) or self._keys[i] != key:
+        i = int(self._index[key])
+        if i < 0:
             raise KeyError("position not reachable")
         return i
 
@@ -114,25 +119,24 @@ class Solution:
         return table.pack_header(self.game, len(self.records), zlib.crc32(body)) + body
 
 
-def _child_keys(sides, game, keys):
+def _expand(sides, game, keys):
     """Children of the positions ``keys`` as a (len(keys), 9) array of keys,
     -1 where the move is illegal; plus which positions are terminal and which
-    of those are lost (a line on the board) rather than drawn."""
+    of those are lost (a line on the board) rather than drawn.
+
+    A key is ``(x * n + o) * 2 + turn`` for side indices x, o."""
     n = len(sides)
     turn = keys & 1
     xo = keys >> 1
     x, o = xo // n, xo % n
-    occ = sides.mask[x] | sides.mask[o]
     lost = sides.line[x] | sides.line[o]
-    terminal = lost.copy()
-    if game == rules.CLASSIC:
-        terminal |= occ == 0x1FF
+    terminal = lost | sides.full[x, o] if game == rules.CLASSIC else lost
     mover = np.where(turn == 0, x, o)
+    other = np.where(turn == 0, o, x)
     after = sides.next[mover]  # (k, 9): the mover's side after each move
-    legal = (after >= 0) & ((occ[:, None] >> np.arange(9)) & 1 == 0) & ~terminal[:, None]
-    nx = np.where(turn[:, None] == 0, after, x[:, None])
-    no = np.where(turn[:, None] == 0, o[:, None], after)
-    child = ((nx * n + no) * 2 + (1 - turn)[:, None]).astype(np.int64)
+    legal = (after >= 0) & sides.free[other] & ~terminal[:, None]
+    # The mover's side changes; the other side and the turn flip.
+    child = np.where(turn[:, None] == 0, (after * n + o[:, None]) * 2 + 1, (x[:, None] * n + after) * 2)
     return np.where(legal, child, -1), terminal, lost
 
 
@@ -141,65 +145,64 @@ def solve(game):
     sides = Sides(game)
     n = len(sides)
     seen = np.zeros(n * n * 2, dtype=bool)
-    frontier = np.array([0], dtype=np.int64)  # both sides empty, X to move
     seen[0] = True
-    while frontier.size:
-        child = _child_keys(sides, game, frontier)[0]
-        child = child[child >= 0]
-        child = np.unique(child[~seen[child]])
-        seen[child] = True
-        frontier = child
-    keys = np.flatnonzero(seen)
-    child, terminal, lost = _child_keys(sides, game, keys)
-    index = np.full(n * n * 2 + 1, -1, dtype=np.int64)
-    index[keys] = np.arange(len(keys))
-    children = index[child]  # -1 keys map to the spare last slot, which is -1
+    frontier = np.zeros(1, dtype=np.int32)  # both sides empty, X to move
+    found = []
+    while frontier.size:  # breadth-first over the whole reachable graph
+        child, terminal, lost = _expand(sides, game, frontier)
+        found.append((frontier, child, terminal, lost))
+        new = child[child >= 0]
+        new = np.unique(new[~seen[new]])
+        seen[new] = True
+        frontier = new
+    keys, child, terminal, lost = (np.concatenate(parts) for parts in zip(*found))
+    index = np.full(n * n * 2 + 1, -1, dtype=np.int32)  # key -> state; index[-1] stays -1
+    index[keys] = np.arange(len(keys), dtype=np.int32)
+    children = index[child]
     value = _retrograde(children, terminal, lost)
 
     # Records: canonical key and value of every non-terminal position.
     live = ~terminal
-    turn = (keys & 1)[live]
+    turn = (keys & 1)[live].astype(np.int64)
     x, o = ((keys >> 1) // n)[live], ((keys >> 1) % n)[live]
     canon = np.min(sides.xcode[sides.sym[x]] | sides.ocode[sides.sym[o]], axis=1)
     recs = np.unique((((canon << 1) | turn) << 7) | value[live])
     if len(np.unique(recs >> 7)) != len(recs):
         raise AssertionError("symmetric positions got different values")
-    sol = Solution(game, sides, (keys >> 1) // n, (keys >> 1) % n, keys & 1,
-                   children, terminal, value, recs.astype(np.uint32))
-    sol._keys = keys
-    return sol
+    return Solution(game, sides, (keys >> 1) // n, (keys >> 1) % n, keys & 1,
+                    children, terminal, value, recs.astype(np.uint32), index)
 
 
 def _retrograde(children, terminal, lost):
     """value7 of every state, by rounds of backward labelling."""
     count = len(terminal)
-    res = np.zeros(count + 1, dtype=np.int8)  # 0 unknown, 1 won, 2 lost, 3 draw
-    dist = np.zeros(count + 1, dtype=np.int16)
-    res[count] = 1  # padding child (-1): counts as won, so never as lost
+    res = np.zeros(count + 1, dtype=np.int8)  # 0 unknown or draw, 1 won, 2 lost
+    dist = np.zeros(count + 1, dtype=np.int64)
+    res[count] = 1  # the padding child (-1 -> last slot) counts as won: never a reason to win
     # Terminal: a line means the player to move has lost; a full classic
     # board without one is a draw.
     res[:count][lost] = 2
     pending = np.flatnonzero(~terminal)
-    ch = children[pending]
+    ch = children[pending].T.copy()  # (9, pending): row-wise ops are the fast ones
     ch[ch < 0] = count
     ply = 1
     while pending.size:
         cr = res[ch]
-        win = (cr == 2).any(axis=1)
-        loss = (cr == 1).all(axis=1)
-        if not (win.any() or loss.any()):
-            break
+        win = np.bitwise_or.reduce(cr, axis=0) & 2 != 0  # some child lost
+        loss = np.bitwise_and.reduce(cr, axis=0) == 1  # every child won
+        done = win | loss
+        if not done.any():
+            break  # what is left can't be forced either way: draws
         res[pending[win]] = 1
         res[pending[loss]] = 2
-        dist[pending[win | loss]] = ply
-        keep = ~(win | loss)
-        pending, ch = pending[keep], ch[keep]
+        dist[pending[done]] = ply
+        keep = ~done
+        pending, ch = pending[keep], ch[:, keep]
         ply += 1
-    if ply > 63:
-        raise AssertionError("a game longer than 63 plies does not fit value7")
     res, dist = res[:count], dist[:count]
-    value = np.where(res == 1, 0x40 | dist, np.where(res == 2, dist, 0)).astype(np.int64)
-    return value
+    if dist.max() > 63:
+        raise AssertionError("a game longer than 63 plies does not fit value7")
+    return np.where(res == 1, 0x40 | dist, np.where(res == 2, dist, 0))
 
 
 def write_table(solution, path):

@@ -110,6 +110,8 @@ def test_table_bytes(solutions, game):
         assert sol.value_of(pos) == value
         d = value & 0x3F
         assert value == 0 or 1 <= d <= 63
+        if value:  # the winner makes the last move: odd for a win, even for a loss
+            assert d % 2 == (1 if value & 0x40 else 0)
 
 
 def test_same_inputs_give_identical_bytes(solutions, tmp_path):

@@ -44,7 +44,8 @@ class Rng:
                 seed = time.ticks_us() if hasattr(time, "ticks_us") else int(time.time() * 1e6)
         self._x = (seed & 0xFFFF) or 0xACE1
 
-    def next(self):
+    def bits16(self):
+        """The next 16-bit value (never 0)."""
         x = self._x
         x ^= (x << 7) & 0xFFFF
         x ^= x >> 9
@@ -53,10 +54,10 @@ class Rng:
         return x
 
     def randrange(self, n):
-        return self.next() % n
+        return self.bits16() % n
 
     def choice(self, seq):
-        return seq[self.next() % len(seq)]
+        return seq[self.bits16() % len(seq)]
 
 
 # --- values -----------------------------------------------------------------
@@ -89,14 +90,19 @@ def describe(value):
     return "loses in %d" % value if value else "draw"
 
 
+def flip(value):
+    """The value of a move for its mover, from the value of the position it
+    leads to (which belongs to the opponent): one ply longer, other side."""
+    if value & WIN:
+        return (value & _PLIES) + 1
+    return WIN | (value + 1) if value else DRAW
+
+
 def value_after(table, pos):
     """The value for the player who just moved into ``pos``."""
     if pos.is_over():
         return WIN | 1 if pos.winner() is not None else DRAW
-    v = table.value(pos)
-    if v & WIN:
-        return (v & _PLIES) + 1  # the opponent wins: we lose one ply later
-    return WIN | (v + 1) if v else DRAW
+    return flip(table.value(pos))
 
 
 def move_values(table, pos):
@@ -117,7 +123,10 @@ def losing_replies(table, pos, cell):
     pos.push(cell)
     try:
         n = 0
-        for reply in pos.legal_moves():
+        free = pos.legal_mask()
+        for reply in range(9):
+            if not free >> reply & 1:
+                continue
             pos.push(reply)
             try:
                 if outcome(value_after(table, pos)) < 0:
@@ -143,8 +152,9 @@ def _gives_win(pos, cell):
     # True if after ``cell`` the opponent can complete a line at once.
     pos.push(cell)
     try:
-        for reply in pos.legal_moves():
-            if _wins_now(pos, reply):
+        free = pos.legal_mask()
+        for reply in range(9):
+            if free >> reply & 1 and _wins_now(pos, reply):
                 return True
         return False
     finally:
@@ -170,6 +180,8 @@ def choose_move(pos, level=PERFECT, table=None, rng=None):
     at random; ``medium`` also blocks (avoids any move that lets the opponent
     complete a line at once).
     """
+    if level not in (EASY, MEDIUM, PERFECT):
+        raise ValueError("unknown level %r (use ai.EASY, ai.MEDIUM or ai.PERFECT)" % (level,))
     moves = pos.legal_moves()
     if not moves:
         raise rules.IllegalMove("the game is over")

@@ -34,7 +34,6 @@ X = const(0)
 O = const(1)
 PLAYERS = "XO"
 
-MAX_MARKS = const(3)  # tactictoe: a 4th mark removes the oldest
 _FULL = const(0x1FF)  # every cell occupied
 _NONE = const(0xF)  # empty tactictoe slot
 
@@ -107,15 +106,6 @@ def side_mask(game, side):
                 m |= 1 << c
         return m
     return side
-
-
-def side_count(game, side):
-    n = 0
-    m = side_mask(game, side)
-    while m:
-        m &= m - 1
-        n += 1
-    return n
 
 
 def side_place(game, side, cell):
@@ -221,11 +211,12 @@ def canonical(game, xside, oside):
 class Position:
     """A position: both players' marks and the side to move.
 
-    ``Position(game)`` is the empty board with X to move. ``push(cell)`` plays
+    ``Position(game)`` is the empty board with X to move; ``xside``,
+    ``oside`` and ``turn`` set up any other position (see the module doc). ``push(cell)`` plays
     a move and ``pop()`` takes it back, like python-chess.
     """
 
-    def __init__(self, game=TACTICTOE, xside=None, oside=None, turn=X):
+    def __init__(self, game, xside=None, oside=None, turn=X):
         self.game = game
         e = empty_side(game)
         self.sides = [e if xside is None else xside, e if oside is None else oside]
@@ -246,11 +237,6 @@ class Position:
         if turn not in (X, O):
             raise ValueError("turn must be 0 (X) or 1 (O)")
         return cls(game, xside, oside, turn)
-
-    def copy(self):
-        pos = Position(self.game, self.sides[0], self.sides[1], self.turn)
-        pos._undo = list(self._undo)
-        return pos
 
     def __eq__(self, other):
         return (isinstance(other, Position) and self.game == other.game
@@ -295,12 +281,17 @@ class Position:
             return True
         return self.game == CLASSIC and self.occupied() == _FULL
 
+    def legal_mask(self):
+        """The legal moves as a 9-bit mask (0 when the game is over); unlike
+        legal_moves() it allocates nothing."""
+        if self.is_over():
+            return 0
+        return ~self.occupied() & _FULL
+
     def legal_moves(self):
         """The empty cells, or [] when the game is over."""
-        if self.is_over():
-            return []
-        occ = self.occupied()
-        return [c for c in range(9) if not occ >> c & 1]
+        free = self.legal_mask()
+        return [c for c in range(9) if free >> c & 1]
 
     def check_move(self, cell):
         """Raise IllegalMove saying why ``cell`` can't be played, if it can't."""
@@ -323,8 +314,10 @@ class Position:
         self.turn ^= 1
         side = self.sides[self.turn]
         self.sides[self.turn] = self._undo.pop()
-        if self.game == TACTICTOE:
-            return side_cells(TACTICTOE, side)[-1]  # the newest mark
+        if self.game == TACTICTOE:  # the newest mark's slot
+            if side & 0xF != _NONE:
+                return side & 0xF
+            return (side >> 4) & 0xF if side & 0xF0 != 0xF0 else side >> 8
         added = side ^ self.sides[self.turn]
         cell = 0
         while added > 1:

@@ -69,20 +69,31 @@ def pack_header(game, count, crc):
 
 
 def _crc32_soft(data, crc=0):
-    # Nibble-table CRC-32 (zlib polynomial), for ports without binascii.crc32.
-    crc ^= 0xFFFFFFFF
+    """CRC-32 (zlib polynomial) for ports built without binascii.crc32.
+
+    Nibble-table version kept in two 16-bit halves, so every intermediate is
+    a small int even on 32-bit ports (no big-int allocation per byte)."""
+    hi = ((crc >> 16) & 0xFFFF) ^ 0xFFFF
+    lo = (crc & 0xFFFF) ^ 0xFFFF
     for b in data:
-        crc ^= b
-        crc = (crc >> 4) ^ _CRC_NIBBLE[crc & 15]
-        crc = (crc >> 4) ^ _CRC_NIBBLE[crc & 15]
-    return crc ^ 0xFFFFFFFF
+        lo ^= b
+        i = lo & 15
+        lo = ((lo >> 4) | ((hi & 15) << 12)) ^ _CRC_LO[i]
+        hi = (hi >> 4) ^ _CRC_HI[i]
+        i = lo & 15
+        lo = ((lo >> 4) | ((hi & 15) << 12)) ^ _CRC_LO[i]
+        hi = (hi >> 4) ^ _CRC_HI[i]
+    return ((hi ^ 0xFFFF) << 16) | (lo ^ 0xFFFF)
 
 
-_CRC_NIBBLE = (
-    0x00000000, 0x1DB71064, 0x3B6E20C8, 0x26D930AC,
-    0x76DC4190, 0x6B6B51F4, 0x4DB26158, 0x5005713C,
-    0xEDB88320, 0xF00F9344, 0xD6D6A3E8, 0xCB61B38C,
-    0x9B64C2B0, 0x86D3D2D4, 0xA00AE278, 0xBDBDF21C,
+# CRC-32 of each nibble value, split into high and low 16 bits.
+_CRC_HI = (
+    0x0000, 0x1DB7, 0x3B6E, 0x26D9, 0x76DC, 0x6B6B, 0x4DB2, 0x5005,
+    0xEDB8, 0xF00F, 0xD6D6, 0xCB61, 0x9B64, 0x86D3, 0xA00A, 0xBDBD,
+)
+_CRC_LO = (
+    0x0000, 0x1064, 0x20C8, 0x30AC, 0x4190, 0x51F4, 0x6158, 0x713C,
+    0x8320, 0x9344, 0xA3E8, 0xB38C, 0xC2B0, 0xD2D4, 0xE278, 0xF21C,
 )
 
 if crc32 is None:
@@ -94,8 +105,8 @@ class Table:
 
     :param source: a path, or a binary file object with ``seek`` and
         ``readinto`` (the Table then does not close it).
-    :param game: the game the caller expects (``rules.CLASSIC`` or
-        ``rules.TACTICTOE``); None accepts either.
+    :param game: the game the caller expects (``rules.CLASSIC``,
+        ``rules.TACTICTOE`` or its name); None accepts either.
     :param check_crc: verify the CRC-32 of the records while opening.
     """
 
@@ -110,13 +121,16 @@ class Table:
             raise
 
     def _validate(self, expected_game, check_crc):
+        if isinstance(expected_game, str):
+            expected_game = rules.game_number(expected_game)
         f = self._f
         size = f.seek(0, 2)
         if size < HEADER_SIZE:
             raise TruncatedTable("table truncated: %d bytes, the header alone is %d" % (size, HEADER_SIZE))
         head = bytearray(HEADER_SIZE)
         f.seek(0)
-        f.readinto(head)
+        if f.readinto(head) != HEADER_SIZE:
+            raise TruncatedTable("table truncated: could not read the header")
         magic, version, game, reserved, count, crc = struct.unpack(_HEADER, head)
         if magic != MAGIC:
             raise BadMagic("not a table file: starts with %r, expected %r" % (bytes(magic), MAGIC))
@@ -169,7 +183,8 @@ class Table:
         # a probe allocates nothing.
         b = self._buf
         self._f.seek(HEADER_SIZE + RECORD_SIZE * i)
-        self._f.readinto(b)
+        if self._f.readinto(b) != RECORD_SIZE:
+            raise TruncatedTable("table file shrank while open")
         return (b[0] << 17) | (b[1] << 9) | (b[2] << 1) | (b[3] >> 7)
 
     def record(self, i):

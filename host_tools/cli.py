@@ -5,7 +5,6 @@ one line to stderr and exit with status 1; usage errors exit with 2.
 """
 
 import argparse
-import json
 import os
 import sys
 
@@ -25,11 +24,11 @@ class _Parser(argparse.ArgumentParser):
 
 
 def _parse_moves(text):
-    try:
-        moves = [int(t) for t in text.split(",")] if text.strip() else []
-    except ValueError:
-        raise UserError("--moves %r: expected cells 0-8 separated by commas, e.g. 1,4,0" % text)
-    return moves
+    tokens = [t.strip() for t in text.split(",")] if text.strip() else []
+    for t in tokens:
+        if not (t.isascii() and t.isdigit()):
+            raise UserError("--moves %r: expected cells 0-8 separated by commas, e.g. 1,4,0" % text)
+    return [int(t) for t in tokens]
 
 
 def _play(game, moves):
@@ -66,7 +65,7 @@ def cmd_solve(args):
         size = solver.write_table(sol, out)
     except OSError as e:
         raise UserError("cannot write %s: %s" % (out, e.strerror or e))
-    start = int(sol.value[0])
+    start = sol.value_of(rules.Position(game))
     print("game:        %s" % args.game)
     print("positions:   %d reachable (%d non-terminal)" % (sol.positions, sol.nonterminal))
     print("records:     %d canonical non-terminal positions" % len(sol.records))
@@ -113,6 +112,8 @@ def cmd_inspect(args):
         except table.TableError as e:
             raise UserError("%s: %s" % (args.table, e))
     if args.json:
+        import json
+
         doc = {
             "table": args.table,
             "header": {"magic": table.MAGIC.decode(), "version": table.VERSION,
@@ -167,10 +168,16 @@ def build_parser():
 def main(argv=None):
     args = build_parser().parse_args(argv)
     try:
-        return args.func(args)
+        status = args.func(args)
+        sys.stdout.flush()
+        return status
     except UserError as e:
         print("error: %s" % e, file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:  # e.g. piped into `head`: stop quietly
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())  # so the exit-time flush can't fail again
+        return 1

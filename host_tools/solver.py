@@ -78,8 +78,8 @@ class Solution:
     ``x``, ``o``, ``turn``: side indices and side to move of every reachable
     position (state i); ``children[i, cell]``: the state after playing
     ``cell``, or -1; ``terminal[i]``; ``value[i]``: value7 for the side to
-    move (docs/table-format.md), 0 for terminal draws and lost positions have
-    ``d = 0`` when terminal; ``records``: the sorted table records.
+    move (docs/table-format.md), meaningless (0) for terminal states;
+    ``records``: the sorted table records.
     """
 
     def __init__(self, game, sides, x, o, turn, children, terminal, value, records, index):
@@ -110,8 +110,12 @@ class Solution:
         return i
 
     def value_of(self, pos):
-        """value7 of a reachable position for its side to move."""
-        return int(self.value[self.state(pos)])
+        """value7 of a reachable non-terminal position for its side to move;
+        ValueError for a terminal one (it has no value7: see is_over())."""
+        i = self.state(pos)
+        if self.terminal[i]:
+            raise ValueError("terminal position: the game is over")
+        return int(self.value[i])
 
     def table_bytes(self):
         """The complete table file (header and records)."""
@@ -146,13 +150,18 @@ def solve(game):
     n = len(sides)
     seen = np.zeros(n * n * 2, dtype=bool)
     seen[0] = True
+    stamp = np.zeros(n * n * 2, dtype=np.int32)
     frontier = np.zeros(1, dtype=np.int32)  # both sides empty, X to move
     found = []
     while frontier.size:  # breadth-first over the whole reachable graph
         child, terminal, lost = _expand(sides, game, frontier)
         found.append((frontier, child, terminal, lost))
         new = child[child >= 0]
-        new = np.unique(new[~seen[new]])
+        new = new[~seen[new]]
+        # Deduplicate without sorting: each key keeps the slot that wrote it last.
+        order = np.arange(len(new), dtype=np.int32)
+        stamp[new] = order
+        new = new[stamp[new] == order]
         seen[new] = True
         frontier = new
     keys, child, terminal, lost = (np.concatenate(parts) for parts in zip(*found))
@@ -168,7 +177,7 @@ def solve(game):
     canon = np.min(sides.xcode[sides.sym[x]] | sides.ocode[sides.sym[o]], axis=1)
     recs = np.unique((((canon << 1) | turn) << 7) | value[live])
     if len(np.unique(recs >> 7)) != len(recs):
-        raise AssertionError("symmetric positions got different values")
+        raise RuntimeError("symmetric positions got different values")
     return Solution(game, sides, (keys >> 1) // n, (keys >> 1) % n, keys & 1,
                     children, terminal, value, recs.astype(np.uint32), index)
 
@@ -201,7 +210,7 @@ def _retrograde(children, terminal, lost):
         ply += 1
     res, dist = res[:count], dist[:count]
     if dist.max() > 63:
-        raise AssertionError("a game longer than 63 plies does not fit value7")
+        raise RuntimeError("a game longer than 63 plies does not fit value7")
     return np.where(res == 1, 0x40 | dist, np.where(res == 2, dist, 0))
 
 
@@ -209,6 +218,7 @@ def write_table(solution, path):
     """Write the table to ``path`` via a temporary name and a rename, so an
     interrupted write never leaves a half-written table behind."""
     data = solution.table_bytes()
+    path = os.path.realpath(path)  # through a symlink: replace its target, keep the link
     tmp = "%s.tmp%d" % (path, os.getpid())
     try:
         with open(tmp, "wb") as f:

@@ -26,6 +26,12 @@ def solutions():
 
 
 @pytest.fixture(scope="session")
+def solved_bytes(solutions):
+    """{game: bytes} of both tables."""
+    return {g: sol.table_bytes() for g, sol in solutions.items()}
+
+
+@pytest.fixture(scope="session")
 def table_files(solutions, tmp_path_factory):
     """{game: path} of freshly written table files."""
     d = tmp_path_factory.mktemp("tables")

@@ -4,6 +4,7 @@ import json
 import os
 import subprocess
 import sys
+import zlib
 
 import pytest
 
@@ -69,8 +70,10 @@ def test_inspect_json(table_files):
     r = run("inspect", table_files[rules.TACTICTOE], "--moves", "1", "--json")
     assert r.returncode == 0, r.stderr
     doc = json.loads(r.stdout)
+    with open(table_files[rules.TACTICTOE], "rb") as f:
+        crc = "%08x" % zlib.crc32(f.read()[16:])
     assert doc["header"] == {"magic": "TTTB", "version": 1, "game": "tactictoe", "records": 14518,
-                             "bytes": 58088, "crc32": doc["header"]["crc32"]}
+                             "bytes": 58088, "crc32": crc}
     assert doc["board"] == [None, "X"] + [None] * 7
     assert doc["to_move"] == "O"
     assert doc["value"] == {"outcome": "loss", "plies": 12, "value7": 12}
@@ -120,3 +123,21 @@ def test_solve_bad_output_paths(tmp_path):
 def test_usage_errors_are_one_line():
     assert "invalid choice" in _one_line_error(run("solve", "--game", "chess", "-o", "x"), status=2)
     assert "required" in _one_line_error(run(), status=2)
+
+
+def test_output_into_a_closed_pipe_is_quiet(table_files):
+    p = subprocess.Popen([sys.executable, "-m", "host_tools", "inspect", table_files[rules.TACTICTOE]],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT)
+    p.stdout.read(10)
+    p.stdout.close()  # like `| head -c 10`
+    err = p.stderr.read().decode()
+    p.wait(timeout=60)
+    assert "Traceback" not in err
+
+
+def test_solve_through_a_symlink_keeps_the_link(tmp_path):
+    real, link = tmp_path / "real.tbl", tmp_path / "link.tbl"
+    real.write_bytes(b"old")
+    link.symlink_to(real)
+    assert run("solve", "--game", "classic", "-o", link).returncode == 0
+    assert link.is_symlink() and real.stat().st_size == 2524

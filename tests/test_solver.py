@@ -40,6 +40,11 @@ def test_classic_facts(solutions):
     assert sol.value_of(Position(CLASSIC)) == 0
 
 
+def test_terminal_positions_have_no_value(solutions):
+    with pytest.raises(ValueError, match="terminal"):
+        solutions[CLASSIC].value_of(Position.from_moves(CLASSIC, [0, 3, 1, 4, 2]))
+
+
 def test_classic_known_values(solutions):
     sol = solutions[CLASSIC]
     # X in the corner, O on the edge next to it: X forces a win (in 5 more plies).

@@ -1,0 +1,338 @@
+"""The game flow: power-on self-test, the menu, play and results.
+
+A state machine driven by ``update(now, event)`` (time in ms, one key event
+or 0) and drawn by ``frame(now)``. No hardware and no asyncio in here, so the
+flow is the same on every board, in the simulator and in tests; ``main``
+runs it in a cooperative loop.
+"""
+
+try:
+    from micropython import const
+except ImportError:  # CPython
+
+    def const(x):
+        return x
+
+
+import ai
+import rules
+from frames import ALL, CORNERS, CROSS, FULL, Canvas, blink, pulse
+from keys import CELL, LONG, TAP
+from match import DEMO, TWO, YOU_O, YOU_X, Match
+
+# States
+SELFTEST = const(0)
+NOTICE = const(1)
+MENU = const(2)
+PLAY = const(3)
+OVER = const(4)
+
+# Menu screens, in the order they are shown
+PICK_GAME = const(0)
+PICK_MODE = const(1)
+PICK_LEVEL = const(2)
+PICK_HINTS = const(3)
+
+WALK_MS = const(90)  # self-test: each pixel in turn...
+RGB_MS = const(250)  # ...then all red, green, blue
+SELFTEST_MS = const(9 * 90 + 3 * 250)
+NOTICE_MS = const(2000)
+REFUSE_MS = const(450)
+OVER_GUARD_MS = const(600)  # a press this soon after the end doesn't skip it
+DEMO_PAUSE_MS = const(2500)
+FALLBACK_DEPTH = const(4)
+
+WHITE = (255, 255, 255)
+_RGB = ((255, 0, 0), (0, 255, 0), (0, 0, 255))
+_GREY = (70, 70, 70)
+
+
+class App:
+    """:param cfg: a config from ``config.load()``.
+    :param tables: ``{game: table.Table or None}`` for both games.
+    :param problems: ``{game: message}`` for tables that could not be used.
+    :param rng: an ``ai.Rng``; seed it for repeatable play.
+    :param log: where console messages go."""
+
+    def __init__(self, cfg, tables, problems=None, rng=None, log=print):
+        self.colours = cfg["colours"]
+        self.timing = cfg["timing"]
+        self.tables = tables
+        self.problems = problems or {}
+        self.rng = rng or ai.Rng()
+        self.log = log
+        self.canvas = Canvas()
+        self.sounds = []  # names of sounds for the buzzer, taken by main
+        self.game = rules.TACTICTOE
+        self.mode = YOU_X
+        self.level = ai.PERFECT
+        self.hints = False
+        self.state = SELFTEST
+        self.t0 = 0  # when the current state began
+        self.screen = PICK_GAME
+        self.match = None
+        self.notices = []  # (mask, colour) patterns still to show
+        self._after_notice = MENU
+        self.refused = -1
+        self.refused_until = 0
+        self.ai_at = 0
+        self.think_ms = self.timing["think_ms"]
+        self._hint_key = -1
+        self._hint = bytearray(9)  # outcome+1 per cell: 0 loss, 1 draw, 2 win
+
+    # --- flow ----------------------------------------------------------------
+
+    def start(self, now, config_problem=None):
+        """Begin with the self-test; report a config problem and unusable
+        tables on the console (and the grid, for the config)."""
+        self.state, self.t0 = SELFTEST, now
+        if config_problem:
+            self.log("config: " + config_problem)
+            self.notices.append((CORNERS, self.colours["notice"]))
+        for game in (rules.CLASSIC, rules.TACTICTOE):
+            if self.tables.get(game) is None:
+                self.log("%s: %s; the board plays it with a depth-%d fallback AI, hints off"
+                         % (rules.GAMES[game], self.problems.get(game, "no table"), FALLBACK_DEPTH))
+
+    def to_menu(self, now):
+        self.state, self.t0 = MENU, now
+        self.screen = PICK_GAME
+        self.match = None
+
+    def update(self, now, event=0):
+        """Advance to ``now`` and handle ``event`` (a keys event, or 0)."""
+        t = now - self.t0
+        if self.state == SELFTEST:
+            if t >= SELFTEST_MS:
+                self._show_notices(now, MENU)
+            return
+        if self.state == NOTICE:
+            if t >= NOTICE_MS:
+                self.notices.pop(0)
+                self._show_notices(now, self._after_notice)
+            return
+        if event & LONG:
+            self.to_menu(now)
+            return
+        if self.state == MENU:
+            if event & TAP:
+                self._menu_tap(now, event & CELL)
+        elif self.state == PLAY:
+            self._play(now, event)
+        elif self.state == OVER:
+            if self.mode == DEMO:
+                if t >= DEMO_PAUSE_MS:
+                    self.think_ms = max(60, self.think_ms * 3 // 4)  # WarGames: faster and faster
+                    self._new_match(now)
+            elif event & TAP and t >= OVER_GUARD_MS:
+                self._new_match(now)
+
+    def _show_notices(self, now, then):
+        self.t0 = now
+        if self.notices:
+            self.state, self._after_notice = NOTICE, then
+        elif then == PLAY:
+            self._new_match(now)
+        else:
+            self.state = then
+
+    # --- menu ----------------------------------------------------------------
+
+    def menu_options(self):
+        """``[(cell, value, colour, level), ...]`` of the current screen."""
+        c = self.colours
+        if self.screen == PICK_GAME:
+            return [(3, rules.CLASSIC, c["x"], FULL), (5, rules.TACTICTOE, c["o"], FULL)]
+        if self.screen == PICK_MODE:
+            return [(0, YOU_X, c["x"], FULL), (2, YOU_O, c["o"], FULL),
+                    (6, TWO, c["menu"], FULL), (8, DEMO, WHITE, 160)]
+        if self.screen == PICK_LEVEL:
+            return [(6, ai.EASY, c["menu"], 48), (7, ai.MEDIUM, c["menu"], 128), (8, ai.PERFECT, c["menu"], FULL)]
+        return [(3, False, _GREY, FULL), (5, True, c["win"], FULL)]
+
+    def _setting(self):
+        return (self.game, self.mode, self.level, self.hints)[self.screen]
+
+    def _menu_tap(self, now, cell):
+        for opt_cell, value, _, _ in self.menu_options():
+            if opt_cell == cell:
+                break
+        else:
+            self._refuse(now, cell)
+            return
+        if self.screen == PICK_GAME:
+            self.game = value
+        elif self.screen == PICK_MODE:
+            self.mode = value
+        elif self.screen == PICK_LEVEL:
+            self.level = value
+        else:
+            self.hints = value
+        self.sounds.append("move")
+        nxt = self.screen + 1
+        if nxt == PICK_LEVEL and self.mode == TWO:
+            nxt += 1
+        if nxt == PICK_HINTS and self.mode == DEMO:
+            nxt += 1
+        if nxt <= PICK_HINTS:
+            self.screen, self.t0 = nxt, now
+            return
+        self.think_ms = self.timing["think_ms"]
+        if self.tables.get(self.game) is None:
+            self.notices.append((CROSS, self.colours["error"]))
+            self.log("%s: %s; playing with the fallback AI, hints off"
+                     % (rules.GAMES[self.game], self.problems.get(self.game, "no table")))
+        self._show_notices(now, PLAY)
+
+    # --- play ----------------------------------------------------------------
+
+    def _new_match(self, now):
+        self.state, self.t0 = PLAY, now
+        self.match = Match(self.game, self.mode)
+        self.refused = -1
+        if self.match.ai_turn():
+            self.ai_at = now + self.think_ms
+
+    def _refuse(self, now, cell):
+        self.refused, self.refused_until = cell, now + REFUSE_MS
+        self.sounds.append("refused")
+
+    def _play(self, now, event):
+        m = self.match
+        if m.ai_turn():  # taps during the board's turn are ignored
+            if now >= self.ai_at:
+                self._move(now, self._ai_move())
+            return
+        if event & TAP:
+            cell = event & CELL
+            try:
+                m.pos.check_move(cell)
+            except rules.IllegalMove:
+                self._refuse(now, cell)
+                return
+            self._move(now, cell)
+
+    def _ai_move(self):
+        table = self.tables.get(self.game)
+        pos = self.match.pos
+        if self.level == ai.PERFECT:
+            if table is None:
+                return ai.minimax_move(pos, FALLBACK_DEPTH, self.rng)
+            return ai.choose_move(pos, ai.PERFECT, table, self.rng)
+        return ai.choose_move(pos, self.level, None, self.rng)
+
+    def _move(self, now, cell):
+        m = self.match
+        m.play(cell)
+        self.refused = -1
+        if m.result is None:
+            self.sounds.append("move")
+            if m.ai_turn():
+                self.ai_at = now + self.think_ms
+            return
+        self.state, self.t0 = OVER, now
+        if m.result < 0:
+            self.sounds.append("draw")
+            self.log("%s: draw" % rules.GAMES[m.game])
+        else:
+            self.sounds.append("win")
+            self.log("%s: %s wins" % (rules.GAMES[m.game], rules.PLAYERS[m.result]))
+
+    def hint_outcomes(self):
+        """Per cell: -1, 0 or 1 for the mover if hints are showing, else None."""
+        m = self.match
+        table = self.tables.get(self.game)
+        if not (self.hints and table is not None and m is not None and self.state == PLAY
+                and m.result is None and not m.ai_turn()):
+            return None
+        key = m.pos.code() << 1 | m.pos.turn
+        if key != self._hint_key:
+            for c in range(9):
+                self._hint[c] = 3  # not a legal move
+            for cell, value in ai.move_values(table, m.pos):
+                self._hint[cell] = ai.outcome(value) + 1
+            self._hint_key = key
+        return self._hint
+
+    # --- drawing -------------------------------------------------------------
+
+    def frame(self, now):
+        """Draw the grid for ``now``; returns the Canvas."""
+        cv = self.canvas
+        cv.clear()
+        t = now - self.t0
+        if self.state == SELFTEST:
+            if t < 9 * WALK_MS:
+                cv.set(t // WALK_MS, WHITE)  # the pixel walk: cells 0-8 in order
+            else:
+                cv.fill(ALL, _RGB[min(2, (t - 9 * WALK_MS) // RGB_MS)])
+        elif self.state == NOTICE:
+            mask, colour = self.notices[0]
+            cv.fill(mask, colour, blink(t, 500))
+        elif self.state == MENU:
+            self._draw_menu(now)
+        else:
+            self._draw_board(now, t)
+        if self.refused >= 0 and now < self.refused_until:
+            cv.set(self.refused, self.colours["error"], blink(self.refused_until - now, 150))
+        return cv
+
+    def _draw_menu(self, now):
+        cv = self.canvas
+        current = self._setting()
+        for cell, value, colour, level in self.menu_options():
+            cv.set(cell, colour, pulse(now - self.t0, 900, level // 4) * level >> 8 if value == current else level)
+            if self.screen == PICK_GAME and self.tables.get(value) is None:
+                cv.set(cell + 3, self.colours["error"], 48)  # below it: no perfect table
+
+    def _draw_board(self, now, t):
+        cv = self.canvas
+        m = self.match
+        pos = m.pos
+        mover = pos.turn
+        for player in (rules.X, rules.O):
+            colour = self.colours["x" if player == rules.X else "o"]
+            oldest = pos.vanishing(player)
+            for cell in pos.marks(player):
+                level = FULL
+                if cell == oldest and m.result is None:
+                    # the mark that leaves on its owner's next move
+                    level = pulse(t, 700, 40) if player == mover else 90
+                cv.set(cell, colour, level)
+        if self.state == OVER:
+            if m.result < 0:  # draw: everything breathes, empty cells glow
+                lvl = pulse(t, 1400, 30)
+                for c in range(9):
+                    p = pos.piece_at(c)
+                    if p is None:
+                        cv.set(c, self.colours["draw"], lvl >> 1)
+                    else:
+                        cv.set(c, self.colours["x" if p == rules.X else "o"], lvl)
+            else:  # win: the line flashes over dimmed marks
+                colour = self.colours["x" if m.result == rules.X else "o"]
+                for c in range(9):
+                    if m.line >> c & 1:
+                        cv.set(c, colour, blink(t, 300) if t < 2400 else pulse(t, 1200, 96))
+                    elif pos.piece_at(c) is not None:
+                        cv.set(c, self.colours["x" if pos.piece_at(c) == rules.X else "o"], 48)
+            return
+        free = pos.legal_mask()
+        if m.ai_turn():  # thinking: a light runs round the empty cells
+            colour = self.colours["notice"] if self.tables.get(self.game) is None and self.level == ai.PERFECT \
+                else self.colours["x" if mover == rules.X else "o"]
+            empty = [c for c in range(9) if free >> c & 1]
+            if empty:
+                cv.set(empty[(t // 110) % len(empty)], colour, 110)
+            return
+        hints = self.hint_outcomes()
+        if hints is None:  # the mover's colour glows faintly where it may play
+            cv.fill(free, self.colours["x" if mover == rules.X else "o"], 22)
+            return
+        for c in range(9):
+            h = hints[c]
+            if h == 2:
+                cv.set(c, self.colours["win"], pulse(t, 800, 96))
+            elif h == 1:
+                cv.set(c, self.colours["draw"])
+            elif h == 0:
+                cv.set(c, self.colours["loss"])

@@ -1,0 +1,202 @@
+"""The board's wiring and settings, from ``board.json`` on the device.
+
+``load()`` never fails: a missing or invalid file gives the default config
+(the ``pico-buttons`` board) plus a message naming the key and what is wrong,
+which the board shows at start-up. The keys are documented in
+docs/board-config.md; ``boards/*.json`` are the shipped configs.
+"""
+
+import json
+
+# The documented default: a Raspberry Pi Pico with 9 buttons (boards/pico-buttons.json).
+DEFAULT = {
+    "name": "pico-buttons",
+    "runtime": "micropython",
+    "leds": {"pin": 16, "order": "row-major", "colour_order": "GRB", "brightness": 0.25},
+    "input": {"kind": "buttons", "pins": [2, 3, 4, 5, 6, 7, 8, 9, 10]},
+    "buzzer": None,
+}
+
+# Colour-blind-safe defaults (Okabe-Ito hues): marks differ in hue and the
+# hints also differ in brightness, so no pair relies on red/green alone.
+COLOURS = {
+    "x": (255, 110, 0),  # orange
+    "o": (0, 110, 255),  # blue
+    "win": (230, 230, 230),  # hint: this move wins (also pulses)
+    "draw": (150, 130, 0),  # hint: this move draws (dim yellow)
+    "loss": (60, 0, 50),  # hint: this move loses (faint purple)
+    "error": (255, 0, 0),
+    "menu": (0, 160, 120),
+    "notice": (255, 180, 0),
+}
+
+TIMING = {
+    "think_ms": 700,  # the AI's visible "thinking" before it moves
+    "long_press_ms": 1500,  # hold any cell this long: back to the menu
+    "debounce_ms": 25,
+    "scan_ms": 5,  # how often the keys are read
+    "frame_ms": 20,  # how often the LEDs are redrawn
+}
+
+RUNTIMES = ("micropython", "circuitpython")
+INPUT_KINDS = ("buttons", "matrix", "touch")
+PIXEL_ORDERS = ("row-major", "serpentine")
+
+
+class ConfigError(ValueError):
+    """An invalid config; the message starts with the key at fault."""
+
+
+def _pin(value, key):
+    # MicroPython names pins by GPIO number, CircuitPython by board name ("GP16").
+    if isinstance(value, bool) or not isinstance(value, (int, str)):
+        raise ConfigError("%s: expected a pin number or name, got %r" % (key, value))
+    if isinstance(value, int) and value < 0:
+        raise ConfigError("%s: pin numbers can't be negative, got %d" % (key, value))
+    if isinstance(value, str) and not value:
+        raise ConfigError("%s: empty pin name" % key)
+    return value
+
+
+def _pins(value, count, key):
+    if not isinstance(value, list) or len(value) != count:
+        raise ConfigError("%s: expected a list of %d pins, got %r" % (key, count, value))
+    out = [_pin(v, "%s[%d]" % (key, i)) for i, v in enumerate(value)]
+    for i in range(count):
+        if out[i] in out[:i]:
+            raise ConfigError("%s: pin %r is listed twice" % (key, out[i]))
+    return out
+
+
+def _number(value, lo, hi, key):
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not lo <= value <= hi:
+        raise ConfigError("%s: expected a number from %s to %s, got %r" % (key, lo, hi, value))
+    return value
+
+
+def _section(raw, key):
+    value = raw.get(key)
+    if not isinstance(value, dict):
+        raise ConfigError("%s: missing, or not an object" % key)
+    return value
+
+
+def _check_keys(obj, allowed, where):
+    for k in obj:
+        if k not in allowed:
+            raise ConfigError("%s%s: unknown key (known: %s)" % (where, k, ", ".join(allowed)))
+
+
+def pixel_order(order, key="leds.order"):
+    """``pixel[cell]``: which pixel in the chain lights each cell."""
+    if order == "row-major":
+        return list(range(9))
+    if order == "serpentine":  # the middle row runs right to left
+        return [0, 1, 2, 5, 4, 3, 6, 7, 8]
+    if isinstance(order, list) and len(order) == 9:
+        if sorted(order) != list(range(9)) or any(isinstance(p, bool) for p in order):
+            raise ConfigError("%s: a list must hold each pixel 0-8 exactly once, got %r" % (key, order))
+        return list(order)
+    raise ConfigError("%s: expected \"row-major\", \"serpentine\" or a list of 9 pixel numbers, got %r" % (key, order))
+
+
+def _colour(value, key):
+    if not (isinstance(value, list) and len(value) == 3
+            and all(isinstance(c, int) and not isinstance(c, bool) and 0 <= c <= 255 for c in value)):
+        raise ConfigError("%s: expected [r, g, b] with 0-255 each, got %r" % (key, value))
+    return tuple(value)
+
+
+def validate(raw):
+    """The normalised config for ``raw`` (a decoded board.json); ConfigError
+    names the first problem."""
+    if not isinstance(raw, dict):
+        raise ConfigError("top level: expected an object {...}")
+    _check_keys(raw, ("name", "runtime", "leds", "input", "buzzer", "colours", "timing"), "")
+    name = raw.get("name", "custom")
+    if not isinstance(name, str):
+        raise ConfigError("name: expected text, got %r" % (name,))
+    runtime = raw.get("runtime", "micropython")
+    if runtime not in RUNTIMES:
+        raise ConfigError("runtime: expected one of %s, got %r" % (", ".join(RUNTIMES), runtime))
+
+    leds = _section(raw, "leds")
+    _check_keys(leds, ("pin", "order", "colour_order", "brightness"), "leds.")
+    if "pin" not in leds:
+        raise ConfigError("leds.pin: missing (the GPIO of the first pixel's data input)")
+    colour_order = leds.get("colour_order", "GRB")
+    if not isinstance(colour_order, str) or sorted(colour_order) != ["B", "G", "R"]:
+        raise ConfigError("leds.colour_order: expected an order of R, G and B such as \"GRB\", got %r" % (colour_order,))
+    out_leds = {
+        "pin": _pin(leds["pin"], "leds.pin"),
+        "order": pixel_order(leds.get("order", "row-major")),
+        "colour_order": colour_order,
+        "brightness": _number(leds.get("brightness", 0.25), 0.01, 1.0, "leds.brightness"),
+    }
+
+    inp = _section(raw, "input")
+    kind = inp.get("kind")
+    if kind not in INPUT_KINDS:
+        raise ConfigError("input.kind: expected one of %s, got %r" % (", ".join(INPUT_KINDS), kind))
+    if kind == "matrix":
+        _check_keys(inp, ("kind", "rows", "cols"), "input.")
+        out_input = {"kind": kind, "rows": _pins(inp.get("rows"), 3, "input.rows"),
+                     "cols": _pins(inp.get("cols"), 3, "input.cols")}
+        for p in out_input["rows"]:
+            if p in out_input["cols"]:
+                raise ConfigError("input.cols: pin %r is also a row" % (p,))
+    else:
+        allowed = ("kind", "pins", "threshold", "direction") if kind == "touch" else ("kind", "pins")
+        _check_keys(inp, allowed, "input.")
+        out_input = {"kind": kind, "pins": _pins(inp.get("pins"), 9, "input.pins")}
+        if kind == "touch":
+            out_input["threshold"] = _number(inp.get("threshold", 0.15), 0.01, 0.9, "input.threshold")
+            direction = inp.get("direction", "auto")
+            if direction not in ("auto", "falls", "rises"):
+                raise ConfigError("input.direction: expected \"auto\", \"falls\" or \"rises\", got %r" % (direction,))
+            out_input["direction"] = direction
+    if out_leds["pin"] in out_input.get("pins", []) + out_input.get("rows", []) + out_input.get("cols", []):
+        raise ConfigError("leds.pin: pin %r is also an input" % (out_leds["pin"],))
+
+    buzzer = raw.get("buzzer")
+    if buzzer is not None:
+        buzzer = _pin(buzzer, "buzzer")
+
+    colours = dict(COLOURS)
+    given = raw.get("colours", {})
+    if not isinstance(given, dict):
+        raise ConfigError("colours: expected an object of name: [r, g, b]")
+    for k, v in given.items():
+        if k not in COLOURS:
+            raise ConfigError("colours.%s: unknown colour (known: %s)" % (k, ", ".join(sorted(COLOURS))))
+        colours[k] = _colour(v, "colours." + k)
+
+    timing = dict(TIMING)
+    given = raw.get("timing", {})
+    if not isinstance(given, dict):
+        raise ConfigError("timing: expected an object of name: milliseconds")
+    for k, v in given.items():
+        if k not in TIMING:
+            raise ConfigError("timing.%s: unknown setting (known: %s)" % (k, ", ".join(sorted(TIMING))))
+        timing[k] = int(_number(v, 1, 60000, "timing." + k))
+
+    return {"name": name, "runtime": runtime, "leds": out_leds, "input": out_input,
+            "buzzer": buzzer, "colours": colours, "timing": timing}
+
+
+def load(path="board.json"):
+    """``(config, problem)``: the board's config, or the default one and a
+    one-line message saying why the file could not be used."""
+    try:
+        with open(path) as f:
+            text = f.read()
+    except OSError:
+        return validate(DEFAULT), "%s not found: using the default %s config" % (path, DEFAULT["name"])
+    try:
+        raw = json.loads(text)
+    except ValueError:
+        return validate(DEFAULT), "%s is not valid JSON: using the default %s config" % (path, DEFAULT["name"])
+    try:
+        return validate(raw), None
+    except ConfigError as e:
+        return validate(DEFAULT), "%s: %s; using the default %s config" % (path, e, DEFAULT["name"])

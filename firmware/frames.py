@@ -1,0 +1,67 @@
+"""The 3x3 picture: a canvas of nine logical RGB cells and the time-based
+brightness curves the animations use.
+
+The canvas is one preallocated bytearray; levels are ints 0-256 (256 = full)
+so drawing a frame allocates nothing. The hardware layer maps cells to
+pixels, applies the brightness cap and the strip's colour order.
+"""
+
+try:
+    from micropython import const
+except ImportError:  # CPython
+
+    def const(x):
+        return x
+
+
+FULL = const(256)
+CORNERS = const(0b101000101)
+CROSS = const(0b101010101)  # the X-shaped error pattern
+EDGES = const(0b010101010)
+ALL = const(0x1FF)
+
+
+class Canvas:
+    def __init__(self):
+        self.buf = bytearray(27)
+
+    def clear(self):
+        for i in range(27):
+            self.buf[i] = 0
+
+    def set(self, cell, colour, level=FULL):
+        i = 3 * cell
+        b = self.buf
+        b[i] = colour[0] * level >> 8
+        b[i + 1] = colour[1] * level >> 8
+        b[i + 2] = colour[2] * level >> 8
+
+    def fill(self, mask, colour, level=FULL):
+        for c in range(9):
+            if mask >> c & 1:
+                self.set(c, colour, level)
+
+    def get(self, cell):
+        i = 3 * cell
+        return (self.buf[i], self.buf[i + 1], self.buf[i + 2])
+
+    def lit(self):
+        """Mask of the cells that are not dark."""
+        m = 0
+        for c in range(9):
+            if self.buf[3 * c] or self.buf[3 * c + 1] or self.buf[3 * c + 2]:
+                m |= 1 << c
+        return m
+
+
+def pulse(t, period=900, low=64):
+    """A triangle wave from ``low`` up to FULL and back, ``period`` ms long."""
+    p = t % period
+    half = period >> 1
+    rise = p if p < half else period - p
+    return low + (FULL - low) * rise // half
+
+
+def blink(t, period=400):
+    """FULL for the first half of each period, else 0."""
+    return FULL if t % period < period >> 1 else 0

@@ -1,0 +1,82 @@
+"""Hardware layer for CircuitPython boards: NeoPixels through Adafruit's
+``neopixel`` library, keys through ``keypad`` (buttons or a 3x3 matrix) or
+``touchio``, an optional buzzer through ``pwmio``.
+
+Same calls as ``hw_machine``: ``scan()``, ``show(canvas)``, ``tone(freq)``.
+Pins are board names such as "GP16".
+"""
+
+import board
+import keypad
+import neopixel
+
+
+def _pin(name):
+    pin = getattr(board, name, None) if isinstance(name, str) else None
+    if pin is None:
+        raise ValueError("board has no pin %r (use names such as \"GP16\")" % (name,))
+    return pin
+
+
+class Hardware:
+    """:param cfg: a config from ``config.load()``."""
+
+    def __init__(self, cfg):
+        leds = cfg["leds"]
+        # The library does the colour order; the brightness cap is ours, so it
+        # is the same on every runtime.
+        self._np = neopixel.NeoPixel(_pin(leds["pin"]), 9, brightness=1.0, auto_write=False,
+                                     pixel_order=leds["colour_order"])
+        self._pixel = bytes(leds["order"])
+        self._scale = int(leds["brightness"] * 256)
+        inp = cfg["input"]
+        self.kind = inp["kind"]
+        self._held = 0
+        if self.kind == "buttons":
+            self._keys = keypad.Keys([_pin(p) for p in inp["pins"]], value_when_pressed=False, pull=True)
+        elif self.kind == "matrix":
+            self._keys = keypad.KeyMatrix([_pin(p) for p in inp["rows"]], [_pin(p) for p in inp["cols"]])
+        else:
+            import touchio  # calibrates itself against the untouched reading
+
+            self._keys = None
+            self._pads = [touchio.TouchIn(_pin(p)) for p in inp["pins"]]
+        self._event = keypad.Event()
+        self._pwm = None
+        if cfg["buzzer"] is not None:
+            import pwmio
+
+            self._pwm = pwmio.PWMOut(_pin(cfg["buzzer"]), frequency=1000, duty_cycle=0, variable_frequency=True)
+
+    def scan(self):
+        """The cells held now, as a 9-bit mask."""
+        if self._keys is None:
+            mask = 0
+            for c in range(9):
+                if self._pads[c].value:
+                    mask |= 1 << c
+            return mask
+        ev = self._event
+        while self._keys.events.get_into(ev):  # key_number = row * 3 + column
+            if ev.pressed:
+                self._held |= 1 << ev.key_number
+            else:
+                self._held &= ~(1 << ev.key_number)
+        return self._held
+
+    def show(self, canvas):
+        src = canvas.buf
+        scale = self._scale
+        for cell in range(9):
+            s = 3 * cell
+            self._np[self._pixel[cell]] = (src[s] * scale >> 8, src[s + 1] * scale >> 8, src[s + 2] * scale >> 8)
+        self._np.show()
+
+    def tone(self, freq):
+        if self._pwm is None:
+            return
+        if freq:
+            self._pwm.frequency = freq
+            self._pwm.duty_cycle = 32768
+        else:
+            self._pwm.duty_cycle = 0

@@ -1,0 +1,81 @@
+"""Debouncing nine keys into events.
+
+The hardware layer reports which cells are held as a 9-bit mask; ``Keys``
+turns the stream of masks into events, each an int ``kind | cell``:
+
+* ``TAP | cell``: a press released before the long-press time;
+* ``LONG | cell``: a press held for the long-press time (sent while still
+  held; its release sends nothing).
+
+Events wait in a queue until taken, so a press is never lost while the game is
+busy (the queue keeps the newest ``size`` events).
+"""
+
+try:
+    from micropython import const
+except ImportError:  # CPython
+
+    def const(x):
+        return x
+
+
+TAP = const(0x10)
+LONG = const(0x20)
+CELL = const(0x0F)  # event & CELL is the cell
+
+
+class Keys:
+    """:param debounce_ms: how long a reading must hold still to count.
+    :param long_ms: how long a press must last to be a long press.
+    :param size: how many events the queue keeps."""
+
+    def __init__(self, debounce_ms=25, long_ms=1500, size=16):
+        self.debounce_ms = debounce_ms
+        self.long_ms = long_ms
+        self._size = size
+        self._queue = []
+        self._raw = 0  # last reading
+        self._since = 0  # when the reading last changed
+        self._stable = 0  # debounced state
+        self._down = [0] * 9  # when each debounced press began
+        self._long = 0  # cells whose long press was sent
+
+    def _put(self, event):
+        if len(self._queue) >= self._size:
+            self._queue.pop(0)
+        self._queue.append(event)
+
+    def update(self, now, raw):
+        """Feed one reading taken at ``now`` (ms, never decreasing)."""
+        if raw != self._raw:
+            self._raw = raw
+            self._since = now
+        elif raw != self._stable and now - self._since >= self.debounce_ms:
+            changed = raw ^ self._stable
+            for c in range(9):
+                if changed >> c & 1:
+                    if raw >> c & 1:
+                        self._down[c] = now
+                    else:
+                        if not self._long >> c & 1:
+                            self._put(TAP | c)
+                        self._long &= ~(1 << c)
+            self._stable = raw
+        waiting = self._stable & ~self._long
+        if waiting:
+            for c in range(9):
+                if waiting >> c & 1 and now - self._down[c] >= self.long_ms:
+                    self._long |= 1 << c
+                    self._put(LONG | c)
+
+    def held(self):
+        """The debounced mask of cells held now."""
+        return self._stable
+
+    def get(self):
+        """The oldest waiting event, or 0 if there is none."""
+        return self._queue.pop(0) if self._queue else 0
+
+    def clear(self):
+        """Drop waiting events (a press that is still held stays held)."""
+        self._queue = []

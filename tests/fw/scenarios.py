@@ -1,0 +1,392 @@
+"""Scripted sessions on a simulated board, with their checks.
+
+Usage (MicroPython or CPython, with tests/doubles, tests/fw and firmware on
+the path): scenarios.py FLASH_FOLDER NAME [SEED]
+
+Each scenario asserts what the LEDs must show and prints a transcript; the
+test suite runs every scenario under both interpreters and compares the
+transcripts. Exit status 1 and "FAIL ..." on a failed check.
+"""
+
+import sys
+
+import ai
+import app
+import machine
+import rules
+import sim
+from match import DEMO, TWO, YOU_O, YOU_X
+
+# Menu cells (see README, "The menu")
+GAME_CELL = {rules.CLASSIC: 3, rules.TACTICTOE: 5}
+MODE_CELL = {YOU_X: 0, YOU_O: 2, TWO: 6, DEMO: 8}
+LEVEL_CELL = {ai.EASY: 6, ai.MEDIUM: 7, ai.PERFECT: 8}
+HINTS_CELL = {False: 3, True: 5}
+
+out = []
+
+
+def log(*words):
+    """A transcript line; the tests compare these between interpreters."""
+    line = " ".join(str(w) for w in words)
+    out.append(line)
+    print("| " + line)
+
+
+def check(cond, what):
+    if not cond:
+        raise AssertionError(what)
+
+
+def boot(folder, seed=1, rises=False):
+    b = sim.Board(folder, seed, rises)
+    b.run(app.SELFTEST_MS + 20)
+    while b.app.state == app.NOTICE:
+        b.run(100)
+    return b
+
+
+def choose(b, game, mode, level=ai.PERFECT, hints=False):
+    check(b.app.state == app.MENU and b.app.screen == app.PICK_GAME, "not at the game menu")
+    b.press(GAME_CELL[game])
+    b.press(MODE_CELL[mode])
+    if mode != TWO:
+        b.press(LEVEL_CELL[level])
+    if mode != DEMO:
+        b.press(HINTS_CELL[hints])
+    while b.app.state == app.NOTICE:
+        b.run(100)
+    check(b.app.state == app.PLAY, "menu did not start play")
+
+
+def human_move(b, how="perfect"):
+    pos = b.app.match.pos
+    table = b.app.tables.get(pos.game)
+    if how == "perfect" and table is not None:
+        return ai.choose_move(pos, ai.PERFECT, table, ai.Rng(7))
+    return pos.legal_moves()[0]
+
+
+def play_out(b, how="perfect", limit=80):
+    """Play the person's moves until the game ends; returns the result."""
+    for _ in range(limit):
+        b.wait_human()
+        if b.app.state == app.OVER:
+            return b.app.match.result
+        b.press(human_move(b, how))
+        if b.app.state == app.OVER:
+            return b.app.match.result
+    raise AssertionError("game did not end")
+
+
+def check_win_frame(b):
+    m = b.app.match
+    mark = rules.PLAYERS[m.result]
+    on = b.picture()
+    line = [c for c in range(9) if m.line >> c & 1]
+    check(len(line) == 3, "no winning line")
+    # the line blinks: bright in one frame, dark in another, the rest dim
+    seen_on = seen_off = False
+    for _ in range(8):
+        b.run(40)
+        p = b.picture()
+        if all(p[c] == mark for c in line):
+            seen_on = True
+        if all(p[c] == "." for c in line):
+            seen_off = True
+        for c in range(9):
+            if c not in line and m.pos.piece_at(c) is not None:
+                check(p[c] in "xo", "non-line marks should be dim: " + p)
+    check(seen_on and seen_off, "winning line does not flash: " + on)
+    log("win", mark, "line", line, b.show())
+
+
+def check_draw_frame(b):
+    levels = set()
+    for _ in range(10):
+        b.run(140)
+        p = b.picture()
+        for c in range(9):
+            if b.app.match.pos.piece_at(c) is None:
+                check(p[c] in "dD", "draw: empty cells glow draw colour: " + p)
+        levels.add(b.leds()[next(c for c in range(9) if b.app.match.pos.piece_at(c) is not None)])
+    check(len(levels) > 2, "draw animation does not move")
+    log("draw", b.show())
+
+
+# --- scenarios -------------------------------------------------------------------
+
+
+def selftest(folder):
+    b = sim.Board(folder)
+    for k in range(9):  # the pixel walk lights each cell alone, in order
+        b.run(app.WALK_MS if k else app.WALK_MS // 2)
+        want = "." * k + "W" + "." * (8 - k)
+        check(b.picture() == want, "walk step %d: %s" % (k, b.picture()))
+    for ch in "EGB":
+        b.run(app.RGB_MS)
+        check(b.picture() == ch * 9, "colour check %s: %s" % (ch, b.picture()))
+    b.run(200)
+    p = b.picture()
+    check(p[3] in "Xx" and p[5] in "Oo" and p.count(".") == 7, "game menu: " + p)
+    log("selftest ok; menu", b.show())
+
+
+def menu_screens(folder):
+    b = boot(folder)
+    log("game", b.show())
+    b.press(GAME_CELL[rules.CLASSIC])
+    p = b.picture()
+    check(p[0] in "Xx" and p[2] in "Oo" and p[6] in "Mm" and p[8] in "Ww", "mode screen: " + p)
+    log("mode", b.show())
+    b.press(4)  # not an option: flashes, stays
+    check(b.app.screen == app.PICK_MODE, "a non-option moved the menu")
+    b.run(app.REFUSE_MS)
+    b.press(MODE_CELL[YOU_X])
+    p = b.picture()
+    check(p[6] in "Mm" and p[7] in "Mm" and p[8] in "Mm" and p[:6] == "......", "level screen: " + p)
+    log("level", b.show())
+    b.press(LEVEL_CELL[ai.MEDIUM])
+    p = b.picture()
+    check(p[3] in "Ww" and p[5] in "Ww" and p.count(".") == 7, "hints screen: " + p)
+    log("hints", b.show())
+    b.hold(0, b.cfg["timing"]["long_press_ms"] + 100)
+    check(b.app.state == app.MENU and b.app.screen == app.PICK_GAME, "long press in the menu goes to the start")
+    log("long press: back to", b.show())
+
+
+def two_players(folder, game=rules.CLASSIC):
+    b = boot(folder)
+    choose(b, game, TWO)
+    p = b.picture()
+    check(p == "x" * 9, "X to move: empty cells glow X: " + p)
+    for cell in (0, 3, 1, 4):
+        b.press(cell)
+        log("after", cell, b.show())
+    p = b.picture()
+    check(p[0] == "X" and p[1] == "X" and p[3] == "O" and p[4] == "O", "marks: " + p)
+    check(p[2] == "x", "X to move glows in X colour: " + p)
+    b.press(4)  # occupied: refused
+    check(b.app.match.pos.turn == rules.X and len(b.app.match.pos.marks(rules.X)) == 2, "refused press changed the game")
+    flashes = set()
+    for _ in range(6):
+        b.run(30)
+        flashes.add(b.picture()[4])
+    check("E" in flashes, "occupied cell does not flash: %r" % sorted(flashes))
+    log("refused 4 flashes", sorted(flashes))
+    b.press(2)
+    check(b.app.state == app.OVER and b.app.match.result == rules.X, "X should have won")
+    check_win_frame(b)
+    b.press(7)  # a press right after the end does not skip it
+    check(b.app.state == app.OVER, "end skipped too soon")
+    b.run(app.OVER_GUARD_MS)
+    b.press(7)
+    check(b.app.state == app.PLAY and b.app.match.pos.code() == rules.Position(game).code(), "next game")
+    log("next game", b.show())
+
+
+def vanishing(folder):
+    b = boot(folder)
+    choose(b, rules.TACTICTOE, TWO)
+    for cell in (0, 4, 2, 6, 5, 7):
+        b.press(cell)
+    # X to move with three marks: X's oldest (0) pulses, O's oldest (4) is dim
+    levels = set()
+    for _ in range(12):
+        b.run(60)
+        p = b.picture()
+        check(p[2] == "X" and p[5] == "X" and p[6] == "O" and p[7] == "O", "marks: " + p)
+        check(p[4] == "o", "O's oldest should be dim: " + p)
+        levels.add(b.leds()[0])
+    check(len(levels) >= 3, "X's oldest mark should pulse: %r" % sorted(levels))
+    log("vanishing", b.show(), "levels", len(levels))
+    b.press(8)  # X's 4th mark: 0 leaves; 2-5-8 wins
+    check(b.app.match.pos.piece_at(0) is None and b.app.match.result == rules.X, "oldest removed, X wins")
+    check_win_frame(b)
+
+
+def repetition(folder):
+    b = boot(folder)
+    choose(b, rules.TACTICTOE, TWO)
+    cycle = (8, 7, 0, 2, 1, 5, 3, 6)
+    for cell in (0, 2, 1, 5, 3, 6) + cycle + cycle[:-1]:
+        b.press(cell)
+        check(b.app.state == app.PLAY, "ended early")
+    b.press(cycle[-1])  # the position after the opening, for the third time
+    check(b.app.state == app.OVER and b.app.match.result == -1, "third repetition should draw")
+    check_draw_frame(b)
+
+
+def vs_board(folder, game, mode, level, how, seed):
+    b = boot(folder, seed)
+    choose(b, game, mode, level)
+    if mode == YOU_O:  # the board opens: it shows itself thinking first
+        b.run(50)
+        p = b.picture()
+        check(p.count(".") == 8, "thinking light: " + p)
+        log("board thinking", b.show())
+    result = play_out(b, how)
+    log("result", "draw" if result < 0 else rules.PLAYERS[result], "after", len(b.app.match.pos._undo), "plies")
+    if result < 0:
+        check_draw_frame(b)
+    else:
+        check_win_frame(b)
+    return b, result
+
+
+def demo(folder, game):
+    b = boot(folder, 3)
+    choose(b, game, DEMO)
+    results = []
+    while len(results) < 3:
+        b.run(100)
+        if b.app.state == app.OVER and (not results or results[-1][1] != id(b.app.match)):
+            results.append((b.app.match.result, id(b.app.match)))
+            b.run(100)
+    res = [r for r, _ in results]
+    log("demo results", res)
+    if game == rules.CLASSIC:
+        check(res == [-1, -1, -1], "perfect play draws classic")
+    else:
+        check(res == [rules.X] * 3, "perfect X wins tactic-toe")
+    check(b.app.think_ms < b.cfg["timing"]["think_ms"], "the demo speeds up")
+
+
+def hints(folder):
+    b = boot(folder)
+    choose(b, rules.TACTICTOE, YOU_X, ai.PERFECT, True)
+    p = b.picture()
+    for c in range(9):
+        want = "Ww" if c in (1, 3, 5, 7) else "D"
+        check(p[c] in want, "empty board hints: " + p)
+    log("hints empty board", b.show())
+    b.press(4)  # a drawing move: the board replies, then hints again
+    b.wait_human()
+    table = b.app.tables[rules.TACTICTOE]
+    values = dict(ai.move_values(table, b.app.match.pos))
+    b.run(40)
+    p = b.picture()
+    for c, v in values.items():
+        want = {1: "Ww", 0: "D", -1: "L"}[ai.outcome(v)]
+        check(p[c] in want, "hint for %d (%s): %s" % (c, ai.describe(v), p))
+    log("hints after 4", b.show())
+
+
+def long_press(folder):
+    b = boot(folder)
+    choose(b, rules.CLASSIC, TWO)
+    b.press(4)
+    b.hold(0, b.cfg["timing"]["long_press_ms"] + 100)
+    check(b.app.state == app.MENU and b.app.screen == app.PICK_GAME, "long press should open the menu")
+    check(b.app.match is None, "game left behind")
+    log("long press -> menu", b.show())
+
+
+def fallback(folder):
+    b = sim.Board(folder)
+    check(any("fallback" in line for line in b.lines), "console names the fallback: %r" % b.lines)
+    b.run(app.SELFTEST_MS + 20)
+    p = b.picture()
+    check(p[5] in "Oo" and p[8] in "Ee", "the game menu marks the table-less game: " + p)
+    log("menu marks missing table", b.show())
+    b.press(GAME_CELL[rules.TACTICTOE])
+    b.press(MODE_CELL[YOU_X])
+    b.press(LEVEL_CELL[ai.PERFECT])
+    b.press(HINTS_CELL[True])
+    check(b.app.state == app.NOTICE, "error pattern first")
+    seen = set()
+    for _ in range(10):
+        b.run(100)
+        seen.add(b.picture())
+    check("E.E.E.E.E" in seen, "X-shaped error pattern: %r" % sorted(seen))
+    while b.app.state == app.NOTICE:
+        b.run(100)
+    check(b.app.state == app.PLAY and b.app.hint_outcomes() is None, "plays, hints off")
+    b.press(4)
+    b.run(100)
+    p = b.picture()
+    check("N" in p.upper(), "the fallback AI thinks in the notice colour: " + p)
+    result = play_out(b, "first")
+    log("fallback game result", result, b.show())
+
+
+def config_problem(folder):
+    b = sim.Board(folder)
+    check(any("config:" in line for line in b.lines), "console reports the config problem: %r" % b.lines)
+    log(b.lines[0])
+    b.run(app.SELFTEST_MS + 20)
+    check(b.app.state == app.NOTICE, "config notice after the self-test")
+    seen = set()
+    for _ in range(10):
+        b.run(100)
+        seen.add(b.picture())
+    check("N.N...N.N" in seen, "corner notice pattern: %r" % sorted(seen))
+    while b.app.state == app.NOTICE:
+        b.run(100)
+    check(b.app.state == app.MENU, "then the menu")
+
+
+def safe_mode(folder):
+    machine.held = 0
+    import config
+    import main
+    cfg, _ = config.load(folder + "/board.json")
+    machine.wire(cfg["input"])
+    machine.held = 1 << 4  # the centre held at power-on
+    main.run(folder)  # returns at once instead of starting the game
+    import neopixel
+    check(neopixel.last is not None and neopixel.last[12:15] != b"\0\0\0", "safe mode lights the centre")
+    log("safe mode returned")
+
+
+def crash(folder):
+    b = boot(folder)
+    choose(b, rules.CLASSIC, YOU_O, ai.PERFECT)
+
+    def broken(*a, **k):
+        raise RuntimeError("simulated fault")
+
+    ai.choose_move = broken
+    b.run(b.cfg["timing"]["think_ms"] + 100)
+    check(b.app.state == app.MENU, "an unexpected error returns to the menu")
+    check(any("simulated fault" in line for line in b.lines), "and is reported")
+    log("recovered to menu", b.show())
+
+
+def wiring(folder, rises=False):
+    """A quick two-player classic game through whatever wiring board.json has."""
+    b = boot(folder, 1, rises)
+    choose(b, rules.CLASSIC, TWO)
+    for cell in (0, 3, 1, 4, 2):
+        b.press(cell)
+    check(b.app.match.result == rules.X, "X wins through the %s wiring" % b.cfg["input"]["kind"])
+    check_win_frame(b)
+    if b.cfg["buzzer"] is not None:
+        check(len(machine.tones) > 5 and any(d for _, d in machine.tones), "buzzer played")
+        log("tones", len(machine.tones))
+
+
+def games(folder):
+    vs_board(folder, rules.CLASSIC, YOU_X, ai.PERFECT, "perfect", 5)  # perfect vs perfect: draw
+    b, r = vs_board(folder, rules.TACTICTOE, YOU_O, ai.PERFECT, "first", 6)
+    check(r == rules.X, "the board as X beats a careless O")
+    vs_board(folder, rules.TACTICTOE, YOU_X, ai.EASY, "perfect", 7)
+    vs_board(folder, rules.CLASSIC, YOU_O, ai.MEDIUM, "first", 8)
+
+
+SCENARIOS = {
+    "selftest": selftest, "menu": menu_screens, "two-classic": two_players,
+    "two-tactictoe": lambda f: two_players(f, rules.TACTICTOE), "vanishing": vanishing,
+    "repetition": repetition, "games": games, "demo-classic": lambda f: demo(f, rules.CLASSIC),
+    "demo-tactictoe": lambda f: demo(f, rules.TACTICTOE), "hints": hints, "long-press": long_press,
+    "fallback": fallback, "config-problem": config_problem, "safe-mode": safe_mode, "crash": crash,
+    "wiring": wiring, "wiring-rises": lambda f: wiring(f, True),
+}
+
+if __name__ == "__main__":
+    try:
+        SCENARIOS[sys.argv[2]](sys.argv[1])
+    except AssertionError as e:
+        print("FAIL", e)
+        sys.exit(1)
+    print("PASS")

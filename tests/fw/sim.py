@@ -1,0 +1,110 @@
+"""Drive the real firmware with simulated time and fingers.
+
+Runs under MicroPython and CPython alike, with only the hardware modules
+(``machine``, ``neopixel``) replaced by the doubles in tests/doubles. A
+``Board`` is one powered-up board: its flash is a folder holding
+``board.json`` and the tables.
+"""
+
+import config
+import machine
+import main
+import neopixel
+import ai
+import app as appmod
+
+# Logical palette classes, as (char, colour); matched by hue.
+_PALETTE_KEYS = (("X", "x"), ("O", "o"), ("D", "draw"), ("L", "loss"), ("E", "error"),
+                 ("N", "notice"), ("M", "menu"))
+
+
+class Board:
+    def __init__(self, folder, seed=1, rises=False):
+        self.folder = folder
+        cfg, _ = config.load(folder + "/board.json")
+        self.cfg = cfg
+        machine.wire(cfg["input"], rises)
+        self.lines = []
+        self.runner, self.timing = main.build(folder, ai.Rng(seed), self.lines.append)
+        self.now = 0
+        self.app = self.runner.app if self.runner else None
+        self._palette = [(ch, cfg["colours"][name]) for ch, name in _PALETTE_KEYS]
+        self._palette += [("G", (0, 255, 0)), ("B", (0, 0, 255))]
+
+    # --- time and fingers ------------------------------------------------------
+
+    def run(self, ms):
+        """Let ``ms`` milliseconds pass, stepping the loop as main does."""
+        scan = self.timing["scan_ms"]
+        frame = self.timing["frame_ms"]
+        end = self.now + ms
+        r = self.runner
+        while self.now < end:
+            self.now += scan
+            r.scan(self.now)
+            r.step(self.now)
+            if self.now % frame < scan:
+                r.draw(self.now)
+
+    def press(self, cell, ms=100, after=80):
+        machine.held |= 1 << cell
+        self.run(ms)
+        machine.held &= ~(1 << cell)
+        self.run(after)
+
+    def hold(self, cell, ms):
+        self.press(cell, ms)
+
+    def wait_human(self, limit=20000):
+        """Run until it is a person's turn (or the game is over)."""
+        t = 0
+        while t < limit:
+            m = self.app.match
+            if self.app.state != appmod.PLAY or not m.ai_turn():
+                return
+            self.run(50)
+            t += 50
+        raise AssertionError("the board never finished its move")
+
+    # --- what the LEDs show ----------------------------------------------------
+
+    def leds(self):
+        """The last frame sent to the strip, as (r, g, b) per cell, undoing
+        the pixel order, colour order and brightness cap."""
+        buf = neopixel.last
+        leds = self.cfg["leds"]
+        scale = int(leds["brightness"] * 256)
+        out = []
+        for cell in range(9):
+            p = 3 * leds["order"][cell]
+            rgb = [0, 0, 0]
+            for k in range(3):
+                rgb["RGB".index(leds["colour_order"][k])] = (buf[p + k] * 256 + scale - 1) // scale
+            out.append(tuple(rgb))
+        return out
+
+    def picture(self):
+        """The frame as 9 characters: X/O marks, D/L draw/loss hints, W white
+        (win hint, self-test), E error (and red), G green, B blue, N notice,
+        M menu, . dark; lower case when dim (below half brightness); ? for
+        anything else."""
+        chars = []
+        for rgb in self.leds():
+            chars.append(self._classify(rgb))
+        return "".join(chars)
+
+    def _classify(self, rgb):
+        top = max(rgb)
+        if top == 0:
+            return "."
+        if max(rgb) - min(rgb) <= 2 + top // 16:
+            return "W" if top >= 115 else "w"
+        for ch, colour in self._palette:
+            ref = max(colour)
+            if all(abs(rgb[i] - colour[i] * top // ref) <= 2 + top // 20 for i in range(3)):
+                return ch if top * 2 >= ref else ch.lower()
+        return "?"
+
+    def show(self):
+        p = self.picture()
+        return "%s %s %s" % (p[0:3], p[3:6], p[6:9])

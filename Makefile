@@ -2,7 +2,10 @@
 PYTHON ?= python3
 VENV   := .venv
 PY     := $(VENV)/bin/python
-STAMP  := $(VENV)/.installed-$(shell cksum < requirements.txt | cut -d' ' -f1)
+STAMP  := $(VENV)/.installed-$(shell cat requirements.txt requirements-nodeps.txt | cksum | cut -d' ' -f1)
+STDLIB_STUBS := micropython-stdlib-stubs==1.29.0.post2
+PORT_STUBS   := rp2:micropython-rp2-stubs==1.29.0.post1 esp32:micropython-esp32-stubs==1.29.0.post1
+PIP    := $(PY) -m pip install --quiet --disable-pip-version-check
 GAMES  := classic tactictoe
 TABLES := $(GAMES:%=build/%.tbl)
 SOLVER_SOURCES := firmware/rules.py firmware/table.py host_tools/solver.py host_tools/cli.py
@@ -11,10 +14,14 @@ SOLVER_SOURCES := firmware/rules.py firmware/table.py host_tools/solver.py host_
 
 all: table
 
-$(STAMP): requirements.txt
+$(STAMP): requirements.txt requirements-nodeps.txt
 	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11) and "Python 3.11 or newer is needed (set PYTHON=...)")'
 	$(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements.txt
+	$(PIP) -r requirements.txt
+	$(PIP) --no-deps -r requirements-nodeps.txt
+	for spec in $(PORT_STUBS); do \
+	  $(PIP) --no-deps --upgrade --target $(VENV)/stubs/$${spec%%:*} $${spec#*:} $(STDLIB_STUBS) || exit 1; \
+	done
 	rm -f $(VENV)/.installed-*
 	touch $@
 

@@ -29,7 +29,8 @@ class Hardware:
             self._rows = [machine.Pin(p, machine.Pin.OUT, value=1) for p in inp["rows"]]
             self._pins = [machine.Pin(p, machine.Pin.IN, machine.Pin.PULL_UP) for p in inp["cols"]]
         else:
-            self._pins = [machine.TouchPad(machine.Pin(p)) for p in inp["pins"]]
+            touch_pad = machine.TouchPad  # type: ignore[attr-defined]  # esp32 only
+            self._pads = [touch_pad(machine.Pin(p)) for p in inp["pins"]]
             self.rises = _touch_rises(inp["direction"])
             self.calibrate(inp["threshold"])
         self._pwm = None
@@ -40,7 +41,7 @@ class Hardware:
         """Touch: read each pad untouched and set its trip level
         ``threshold`` (a fraction) below or above that baseline."""
         self.baseline = []
-        for pad in self._pins:
+        for pad in self._pads:
             total = 0
             for _ in range(samples):
                 total += pad.read()
@@ -74,7 +75,7 @@ class Hardware:
                 row.value(1)
         else:
             for c in range(9):
-                v = self._pins[c].read()
+                v = self._pads[c].read()
                 if (v > self._limit[c]) if self.rises else (v < self._limit[c]):
                     mask |= 1 << c
         return mask

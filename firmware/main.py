@@ -40,7 +40,7 @@ except ImportError:
         import time
 
         def ticks_ms():
-            return int(time.monotonic() * 1000)
+            return int(time.monotonic() * 1000)  # type: ignore[attr-defined]  # CPython only
 
         def ticks_diff(a, b):
             return a - b
@@ -65,7 +65,7 @@ def print_error(e):
     if hasattr(sys, "print_exception"):
         sys.print_exception(e)  # MicroPython, CircuitPython
     else:
-        import traceback
+        import traceback  # type: ignore[import-not-found]  # CPython only
 
         traceback.print_exception(type(e), e, e.__traceback__)
 
@@ -83,7 +83,8 @@ def open_hardware(cfg):
 def load_tables(folder=""):
     """``(tables, problems)``: an open Table or None per game, and a message
     for each game whose table can't be used."""
-    tables, problems = {}, {}
+    tables = {}  # type: dict
+    problems = {}  # type: dict
     for game in (rules.CLASSIC, rules.TACTICTOE):
         path = (folder + "/" if folder else "") + rules.GAMES[game] + ".tbl"
         try:

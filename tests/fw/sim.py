@@ -6,12 +6,19 @@ Runs under MicroPython and CPython alike, with only the hardware modules
 ``board.json`` and the tables.
 """
 
-import config
-import machine
-import main
-import neopixel
 import ai
 import app as appmod
+import config
+import main
+
+try:  # the doubles of MicroPython's machine hold the simulated fingers...
+    import machine as fingers
+except ImportError:  # ...or, for the CircuitPython layer, fingers.py does
+    import fingers
+try:  # where the bytes for the strip end up
+    import neopixel_write as strip  # CircuitPython: the Adafruit library calls it
+except ImportError:
+    import neopixel as strip
 
 # Logical palette classes, as (char, colour); matched by hue.
 _PALETTE_KEYS = (("X", "x"), ("O", "o"), ("D", "draw"), ("L", "loss"), ("E", "error"),
@@ -23,7 +30,7 @@ class Board:
         self.folder = folder
         cfg, _ = config.load(folder + "/board.json")
         self.cfg = cfg
-        machine.wire(cfg["input"], rises)
+        fingers.wire(cfg["input"], rises)
         self.lines = []
         self.runner, self.timing = main.build(folder, ai.Rng(seed), self.lines.append)
         self.now = 0
@@ -47,9 +54,9 @@ class Board:
                 r.draw(self.now)
 
     def press(self, cell, ms=100, after=80):
-        machine.held |= 1 << cell
+        fingers.held |= 1 << cell
         self.run(ms)
-        machine.held &= ~(1 << cell)
+        fingers.held &= ~(1 << cell)
         self.run(after)
 
     def hold(self, cell, ms):
@@ -71,7 +78,7 @@ class Board:
     def leds(self):
         """The last frame sent to the strip, as (r, g, b) per cell, undoing
         the pixel order, colour order and brightness cap."""
-        buf = neopixel.last
+        buf = strip.last
         leds = self.cfg["leds"]
         scale = int(leds["brightness"] * 256)
         out = []

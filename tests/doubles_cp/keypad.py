@@ -1,0 +1,42 @@
+"""Test double for CircuitPython's ``keypad``: Keys and KeyMatrix report
+events for the cells fingers.held says are pressed."""
+
+import fingers
+
+
+class Event:
+    def __init__(self, key_number=0, pressed=True):
+        self.key_number = key_number
+        self.pressed = pressed
+
+    @property
+    def released(self):
+        return not self.pressed
+
+
+class _Events:
+    def __init__(self):
+        self._state = 0
+
+    def get_into(self, event):
+        changed = fingers.held ^ self._state
+        for k in range(9):
+            if changed >> k & 1:
+                event.key_number = k
+                event.pressed = bool(fingers.held >> k & 1)
+                self._state ^= 1 << k
+                return True
+        return False
+
+
+class Keys:
+    def __init__(self, pins, *, value_when_pressed, pull=True, interval=0.02, max_events=64):
+        assert len(pins) == 9 and value_when_pressed is False and pull
+        self.pins = pins
+        self.events = _Events()
+
+
+class KeyMatrix:
+    def __init__(self, row_pins, column_pins, columns_to_anodes=True, interval=0.02, max_events=64):
+        assert len(row_pins) == 3 and len(column_pins) == 3
+        self.events = _Events()

@@ -70,24 +70,12 @@ def outcome(value):
     return -1 if value else 0
 
 
-def plies(value):
-    """Plies to the end under best play (0 for a draw)."""
-    return value & _PLIES
-
-
 def score(value):
     """An int that orders values from the owner's point of view: faster wins
     first, then draws, then slower losses before faster ones."""
     if value & WIN:
         return 128 - (value & _PLIES)
     return value - 128 if value else 0
-
-
-def describe(value):
-    """'wins in 13', 'draw' or 'loses in 12'."""
-    if value & WIN:
-        return "wins in %d" % (value & _PLIES)
-    return "loses in %d" % value if value else "draw"
 
 
 def flip(value):

@@ -21,7 +21,7 @@ from keys import CELL, LONG, TAP
 from match import DEMO, TWO, YOU_O, YOU_X, Match
 
 # States
-SELFTEST = const(0)
+_SELFTEST = const(0)
 NOTICE = const(1)
 MENU = const(2)
 PLAY = const(3)
@@ -30,17 +30,17 @@ OVER = const(4)
 # Menu screens, in the order they are shown
 PICK_GAME = const(0)
 PICK_MODE = const(1)
-PICK_LEVEL = const(2)
-PICK_HINTS = const(3)
+_PICK_LEVEL = const(2)
+_PICK_HINTS = const(3)
 
 WALK_MS = const(90)  # self-test: each pixel in turn...
 RGB_MS = const(250)  # ...then all red, green, blue
 SELFTEST_MS = const(9 * 90 + 3 * 250)
-NOTICE_MS = const(2000)
+_NOTICE_MS = const(2000)
 REFUSE_MS = const(450)
 OVER_GUARD_MS = const(600)  # a press this soon after the end doesn't skip it
-DEMO_PAUSE_MS = const(2500)
-FALLBACK_DEPTH = const(4)
+_DEMO_PAUSE_MS = const(2500)
+_FALLBACK_DEPTH = const(4)
 
 WHITE = (255, 255, 255)
 _RGB = ((255, 0, 0), (0, 255, 0), (0, 0, 255))
@@ -67,7 +67,7 @@ class App:
         self.mode = YOU_X
         self.level = ai.PERFECT
         self.hints = False
-        self.state = SELFTEST
+        self.state = _SELFTEST
         self.t0 = 0  # when the current state began
         self.screen = PICK_GAME
         self.match = None
@@ -85,14 +85,14 @@ class App:
     def start(self, now, config_problem=None):
         """Begin with the self-test; report a config problem and unusable
         tables on the console (and the grid, for the config)."""
-        self.state, self.t0 = SELFTEST, now
+        self.state, self.t0 = _SELFTEST, now
         if config_problem:
             self.log("config: " + config_problem)
             self.notices.append((CORNERS, self.colours["notice"]))
         for game in (rules.CLASSIC, rules.TACTICTOE):
             if self.tables.get(game) is None:
                 self.log("%s: %s; the board plays it with a depth-%d fallback AI, hints off"
-                         % (rules.GAMES[game], self.problems.get(game, "no table"), FALLBACK_DEPTH))
+                         % (rules.GAMES[game], self.problems.get(game, "no table"), _FALLBACK_DEPTH))
 
     def to_menu(self, now):
         self.state, self.t0 = MENU, now
@@ -102,12 +102,12 @@ class App:
     def update(self, now, event=0):
         """Advance to ``now`` and handle ``event`` (a keys event, or 0)."""
         t = now - self.t0
-        if self.state == SELFTEST:
+        if self.state == _SELFTEST:
             if t >= SELFTEST_MS:
                 self._show_notices(now, MENU)
             return
         if self.state == NOTICE:
-            if t >= NOTICE_MS:
+            if t >= _NOTICE_MS:
                 self.notices.pop(0)
                 self._show_notices(now, self._after_notice)
             return
@@ -121,7 +121,7 @@ class App:
             self._play(now, event)
         elif self.state == OVER:
             if self.mode == DEMO:
-                if t >= DEMO_PAUSE_MS:
+                if t >= _DEMO_PAUSE_MS:
                     self.think_ms = max(60, self.think_ms * 3 // 4)  # WarGames: faster and faster
                     self._new_match(now)
             elif event & TAP and t >= OVER_GUARD_MS:
@@ -146,7 +146,7 @@ class App:
         if self.screen == PICK_MODE:
             return [(0, YOU_X, c["x"], FULL), (2, YOU_O, c["o"], FULL),
                     (6, TWO, c["menu"], FULL), (8, DEMO, WHITE, 160)]
-        if self.screen == PICK_LEVEL:
+        if self.screen == _PICK_LEVEL:
             return [(6, ai.EASY, c["menu"], 48), (7, ai.MEDIUM, c["menu"], 128), (8, ai.PERFECT, c["menu"], FULL)]
         return [(3, False, _GREY, FULL), (5, True, c["win"], FULL)]
 
@@ -164,17 +164,17 @@ class App:
             self.game = value
         elif self.screen == PICK_MODE:
             self.mode = value
-        elif self.screen == PICK_LEVEL:
+        elif self.screen == _PICK_LEVEL:
             self.level = value
         else:
             self.hints = value
         self.sounds.append("move")
         nxt = self.screen + 1
-        if nxt == PICK_LEVEL and self.mode == TWO:
+        if nxt == _PICK_LEVEL and self.mode == TWO:
             nxt += 1
-        if nxt == PICK_HINTS and self.mode == DEMO:
+        if nxt == _PICK_HINTS and self.mode == DEMO:
             nxt += 1
-        if nxt <= PICK_HINTS:
+        if nxt <= _PICK_HINTS:
             self.screen, self.t0 = nxt, now
             return
         self.think_ms = self.timing["think_ms"]
@@ -217,7 +217,7 @@ class App:
         pos = self.match.pos
         if self.level == ai.PERFECT:
             if table is None:
-                return ai.minimax_move(pos, FALLBACK_DEPTH, self.rng)
+                return ai.minimax_move(pos, _FALLBACK_DEPTH, self.rng)
             return ai.choose_move(pos, ai.PERFECT, table, self.rng)
         return ai.choose_move(pos, self.level, None, self.rng)
 
@@ -261,7 +261,7 @@ class App:
         cv = self.canvas
         cv.clear()
         t = now - self.t0
-        if self.state == SELFTEST:
+        if self.state == _SELFTEST:
             if t < 9 * WALK_MS:
                 cv.set(t // WALK_MS, WHITE)  # the pixel walk: cells 0-8 in order
             else:

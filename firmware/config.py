@@ -38,7 +38,7 @@ TIMING = {
     "frame_ms": 20,  # how often the LEDs are redrawn
 }
 
-RUNTIMES = ("micropython", "circuitpython")
+RUNTIMES = ("micropython", "circuitpython")  # main.RUNTIMES too
 INPUT_KINDS = ("buttons", "matrix", "touch")
 PIXEL_ORDERS = ("row-major", "serpentine")
 

@@ -17,7 +17,6 @@ except ImportError:  # CPython
 FULL = const(256)
 CORNERS = const(0b101000101)
 CROSS = const(0b101010101)  # the X-shaped error pattern
-EDGES = const(0b010101010)
 ALL = const(0x1FF)
 
 
@@ -40,18 +39,6 @@ class Canvas:
         for c in range(9):
             if mask >> c & 1:
                 self.set(c, colour, level)
-
-    def get(self, cell):
-        i = 3 * cell
-        return (self.buf[i], self.buf[i + 1], self.buf[i + 2])
-
-    def lit(self):
-        """Mask of the cells that are not dark."""
-        m = 0
-        for c in range(9):
-            if self.buf[3 * c] or self.buf[3 * c + 1] or self.buf[3 * c + 2]:
-                m |= 1 << c
-        return m
 
 
 def pulse(t, period=900, low=64):

@@ -61,14 +61,6 @@ class IllegalMove(ValueError):
     """A move the rules do not allow; the message says why."""
 
 
-def game_number(name):
-    """Return the game number for ``"classic"`` or ``"tactictoe"``."""
-    for i in range(len(GAMES)):
-        if GAMES[i] == name:
-            return i
-    raise ValueError("unknown game %r (choose classic or tactictoe)" % (name,))
-
-
 def has_line(mask):
     """True if the 9-bit ``mask`` covers one of the 8 lines."""
     for line in LINES:
@@ -336,15 +328,3 @@ class Position:
     def key(self):
         """The table search key: ``canonical() << 1 | turn``."""
         return self.canonical() << 1 | self.turn
-
-    def board(self):
-        """Nine entries, one per cell: None, X or O."""
-        return [self.piece_at(c) for c in range(9)]
-
-    def __str__(self):
-        rows = []
-        for r in range(3):
-            rows.append(" ".join(
-                "." if p is None else PLAYERS[p]
-                for p in (self.piece_at(3 * r + i) for i in range(3))))
-        return "\n".join(rows)

@@ -14,6 +14,13 @@ import rules
 import table
 
 
+def describe(value):
+    """'wins in 13', 'draw' or 'loses in 12' (value7, for its owner)."""
+    if value & ai.WIN:
+        return "wins in %d" % (value & 0x3F)
+    return "loses in %d" % value if value else "draw"
+
+
 class UserError(Exception):
     """A mistake in the user's input, reported as one line."""
 
@@ -53,7 +60,7 @@ def _open_table(path):
 def cmd_solve(args):
     from host_tools import solver
 
-    game = rules.game_number(args.game)
+    game = rules.GAMES.index(args.game)
     out = args.output
     parent = os.path.dirname(os.path.abspath(out))
     if not os.path.isdir(parent):
@@ -70,7 +77,7 @@ def cmd_solve(args):
     print("positions:   %d reachable (%d non-terminal)" % (sol.positions, sol.nonterminal))
     print("records:     %d canonical non-terminal positions" % len(sol.records))
     print("bytes:       %d" % size)
-    print("empty board: X to move, %s" % ai.describe(start))
+    print("empty board: X to move, %s" % describe(start))
     print("written:     %s" % out)
     return 0
 
@@ -93,7 +100,7 @@ def _board_lines(pos):
 
 def _value_json(v):
     o = ai.outcome(v)
-    return {"outcome": ("loss", "draw", "win")[o + 1], "plies": ai.plies(v), "value7": v}
+    return {"outcome": ("loss", "draw", "win")[o + 1], "plies": v & 0x3F, "value7": v}
 
 
 def cmd_inspect(args):
@@ -120,7 +127,7 @@ def cmd_inspect(args):
                        "game": rules.GAMES[game], "records": t.count,
                        "bytes": t.size, "crc32": "%08x" % t.crc},
             "moves": moves,
-            "board": [None if p is None else rules.PLAYERS[p] for p in pos.board()],
+            "board": [None if pos.piece_at(c) is None else rules.PLAYERS[pos.piece_at(c)] for c in range(9)],
             "to_move": mover,
             "over": pos.is_over(),
             "winner": None if winner is None else rules.PLAYERS[winner],
@@ -143,10 +150,10 @@ def cmd_inspect(args):
         result = "draw" if winner is None else "%s won" % rules.PLAYERS[winner]
         print("result:   game over, %s" % result)
         return 0
-    print("to move:  %s, %s" % (mover, ai.describe(own)))
+    print("to move:  %s, %s" % (mover, describe(own)))
     print("moves for %s:" % mover)
     for cell, v in hints:
-        print("  %d: %s" % (cell, ai.describe(v)))
+        print("  %d: %s" % (cell, describe(v)))
     return 0
 
 

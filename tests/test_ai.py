@@ -197,10 +197,7 @@ def test_rng_is_deterministic_and_in_range():
     assert ai.Rng(0).bits16() != 0  # a zero seed is replaced, not stuck
 
 
-def test_values_helpers():
-    assert ai.describe(ai.WIN | 13) == "wins in 13"
-    assert ai.describe(12) == "loses in 12"
-    assert ai.describe(0) == "draw"
+def test_values_order():
     order = [ai.WIN | 1, ai.WIN | 13, 0, 63, 2]
     assert sorted(order, key=ai.score, reverse=True) == order
 

@@ -141,3 +141,11 @@ def test_solve_through_a_symlink_keeps_the_link(tmp_path):
     link.symlink_to(real)
     assert run("solve", "--game", "classic", "-o", link).returncode == 0
     assert link.is_symlink() and real.stat().st_size == 2524
+
+
+def test_describe():
+    from host_tools.cli import describe
+    import ai
+    assert describe(ai.WIN | 13) == "wins in 13"
+    assert describe(12) == "loses in 12"
+    assert describe(0) == "draw"

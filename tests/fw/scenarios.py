@@ -268,7 +268,7 @@ def hints(folder):
     p = b.picture()
     for c, v in values.items():
         want = {1: "Ww", 0: "D", -1: "L"}[ai.outcome(v)]
-        check(p[c] in want, "hint for %d (%s): %s" % (c, ai.describe(v), p))
+        check(p[c] in want, "hint for %d (value %d): %s" % (c, v, p))
     log("hints after 4", b.show())
 
 
@@ -381,10 +381,14 @@ SCENARIOS = {
     "wiring": wiring, "wiring-rises": lambda f: wiring(f, True),
 }
 
-if __name__ == "__main__":
+def main(folder, name):
     try:
-        SCENARIOS[sys.argv[2]](sys.argv[1])
+        SCENARIOS[name](folder)
     except AssertionError as e:
         print("FAIL", e)
         sys.exit(1)
     print("PASS")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1], sys.argv[2])

@@ -32,7 +32,8 @@ class Board:
         self.cfg = cfg
         fingers.wire(cfg["input"], rises)
         self.lines = []
-        self.runner, self.timing = main.build(folder, ai.Rng(seed), self.lines.append)
+        self.runner = main.boot(folder, ai.Rng(seed), self.lines.append)
+        self.timing = self.runner.timing if self.runner else None
         self.now = 0
         self.app = self.runner.app if self.runner else None
         self._palette = [(ch, cfg["colours"][name]) for ch, name in _PALETTE_KEYS]

@@ -1,9 +1,10 @@
 # Print the software CRC-32 and binascii's of each file argument.
 import sys
 
+import crc32
 import table
 
 for path in sys.argv[1:]:
     with open(path, "rb") as f:
         data = f.read()
-    print("%08x %08x" % (table._crc32_soft(data), table.crc32(data) & 0xFFFFFFFF))
+    print("%08x %08x" % (crc32.crc32(data), table.crc32(data) & 0xFFFFFFFF))

@@ -1,0 +1,86 @@
+"""Power-on: everything the board does once, before the loop starts.
+
+Read ``board.json`` (or fall back to the default config, and say so), open
+the hardware layer for this runtime, check for safe mode and open the tables.
+``main`` unloads this module afterwards: its code is not needed again, and
+RAM is the board's scarcest resource.
+"""
+
+import sys
+
+import rules
+import table
+
+CENTRE = 4
+RUNTIMES = ("micropython", "circuitpython")
+
+
+def runtime(cfg):
+    """The hardware layer to use: the running implementation's on a board;
+    under CPython (simulator, tests) the one the config names."""
+    name = sys.implementation.name
+    return name if name in RUNTIMES else cfg["runtime"]
+
+
+def open_hardware(cfg):
+    if runtime(cfg) == "circuitpython":
+        import hw_circuitpython as layer
+    else:
+        import hw_machine as layer
+    return layer.Hardware(cfg)
+
+
+def load_tables(folder=""):
+    """``(tables, problems)``: an open Table or None per game, and a message
+    for each game whose table can't be used."""
+    tables = {}  # type: dict
+    problems = {}  # type: dict
+    for game in (rules.CLASSIC, rules.TACTICTOE):
+        path = (folder + "/" if folder else "") + rules.GAMES[game] + ".tbl"
+        try:
+            tables[game] = table.Table(path, game)
+        except OSError:
+            tables[game] = None
+            problems[game] = "table %s not found" % path
+        except table.TableError as e:
+            tables[game] = None
+            problems[game] = "table %s: %s" % (path, e)
+    return tables, problems
+
+
+def centre_held(hw, samples=5):
+    """True if the centre cell reads as held on every one of a few scans."""
+    for _ in range(samples):
+        if not hw.scan() >> CENTRE & 1:
+            return False
+    return True
+
+
+def power_on(folder=""):
+    """Config, hardware, safe-mode check and tables. Returns
+    ``(hw, cfg, tables, problems, config_problem)`` for ``loop.build``, or
+    None in safe mode (after lighting the centre and saying so)."""
+    import config
+
+    cfg, problem = config.load((folder + "/" if folder else "") + "board.json")
+    # The validation code is not needed again: let its RAM go.
+    del config
+    sys.modules.pop("config", None)
+    if problem is None and runtime(cfg) != cfg["runtime"]:
+        problem = "board.json is for %s but this is %s: check the pins" % (cfg["runtime"], runtime(cfg))
+    hw = open_hardware(cfg)
+    if centre_held(hw):
+        safe_mode(hw)
+        return None
+    tables, problems = load_tables(folder)
+    return hw, cfg, tables, problems, problem
+
+
+def safe_mode(hw):
+    from frames import Canvas
+
+    canvas = Canvas()
+    canvas.set(CENTRE, (0, 0, 255), 64)  # a dim blue centre: safe mode
+    hw.show(canvas)
+    print("safe mode: the centre cell was held at power-on, so the game did not start."
+          " The REPL is free for mpremote; reset to play.")

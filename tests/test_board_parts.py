@@ -1,0 +1,196 @@
+"""Units of the board firmware: config validation, key debouncing, the
+buzzer sequencer and the canvas (CPython here; the scenarios run them all
+under MicroPython too)."""
+
+import json
+import os
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+import config
+import frames
+import keys
+import sound
+from conftest import FIRMWARE
+
+BOARDS = sorted(f[:-5] for f in os.listdir(os.path.join(FIRMWARE, "boards")) if f.endswith(".json"))
+
+
+def _raw(name):
+    with open(os.path.join(FIRMWARE, "boards", name + ".json")) as f:
+        return json.load(f)
+
+
+def test_shipped_boards():
+    assert BOARDS == ["circuitpython-pico", "esp32-touch", "pico-buttons", "pico-matrix"]
+
+
+@pytest.mark.parametrize("name", BOARDS)
+def test_every_shipped_config_is_valid(name):
+    cfg = config.validate(_raw(name))
+    assert cfg["name"] == name
+    assert sorted(cfg["leds"]["order"]) == list(range(9))
+    assert cfg["colours"]["x"] != cfg["colours"]["o"]
+
+
+def test_default_is_the_pico_buttons_board():
+    assert config.validate(config.DEFAULT) == config.validate(_raw("pico-buttons"))
+
+
+def test_serpentine_and_custom_orders():
+    assert config.pixel_order("serpentine") == [0, 1, 2, 5, 4, 3, 6, 7, 8]
+    assert config.pixel_order([8, 7, 6, 5, 4, 3, 2, 1, 0]) == [8, 7, 6, 5, 4, 3, 2, 1, 0]
+
+
+def _broken(**changes):
+    raw = _raw("pico-buttons")
+    for path, value in changes.items():
+        section, _, key = path.partition("__")
+        if key:
+            raw[section][key] = value
+        elif value is None:
+            del raw[section]
+        else:
+            raw[section] = value
+    return raw
+
+
+@pytest.mark.parametrize("changes, message", [
+    (dict(leds__pin=-1), "leds.pin: pin numbers can't be negative"),
+    (dict(leds__pin=True), "leds.pin: expected a pin number or name"),
+    (dict(leds__order="zigzag"), "leds.order: expected \"row-major\""),
+    (dict(leds__order=[0, 1, 2, 3, 4, 5, 6, 7, 7]), "leds.order: a list must hold each pixel 0-8 exactly once"),
+    (dict(leds__colour_order="RGBW"), "leds.colour_order"),
+    (dict(leds__brightness=2), "leds.brightness: expected a number from 0.01 to 1.0"),
+    (dict(leds__glow=1), "leds.glow: unknown key"),
+    (dict(leds=None), "leds: missing"),
+    (dict(input__kind="joystick"), "input.kind: expected one of buttons, matrix, touch"),
+    (dict(input__pins=[2, 3, 4]), "input.pins: expected a list of 9 pins"),
+    (dict(input__pins=[2, 3, 4, 5, 6, 7, 8, 9, 2]), "input.pins: pin 2 is listed twice"),
+    (dict(input__pins=[16, 3, 4, 5, 6, 7, 8, 9, 10]), "leds.pin: pin 16 is also an input"),
+    (dict(input={"kind": "matrix", "rows": [2, 3, 4], "cols": [4, 5, 6]}), "input.cols: pin 4 is also a row"),
+    (dict(input={"kind": "touch", "pins": list(range(9)), "direction": "up"}), "input.direction"),
+    (dict(runtime="arduino"), "runtime: expected one of micropython, circuitpython"),
+    (dict(colours={"x": [300, 0, 0]}), "colours.x: expected [r, g, b] with 0-255 each"),
+    (dict(colours={"purple": [1, 2, 3]}), "colours.purple: unknown colour"),
+    (dict(timing={"think_ms": 0}), "timing.think_ms: expected a number from 1 to 60000"),
+    (dict(wifi=True), "wifi: unknown key"),
+])
+def test_config_errors_name_the_key(changes, message):
+    with pytest.raises(config.ConfigError) as info:
+        config.validate(_broken(**changes))
+    assert str(info.value).startswith(message)
+
+
+def test_load_falls_back_and_says_why(tmp_path):
+    cfg, problem = config.load(str(tmp_path / "board.json"))
+    assert cfg == config.validate(config.DEFAULT) and "not found" in problem
+    (tmp_path / "board.json").write_text("{not json")
+    cfg, problem = config.load(str(tmp_path / "board.json"))
+    assert "not valid JSON" in problem and cfg["name"] == "pico-buttons"
+    (tmp_path / "board.json").write_text(json.dumps(_broken(leds__brightness=5)))
+    cfg, problem = config.load(str(tmp_path / "board.json"))
+    assert problem.startswith(str(tmp_path / "board.json") + ": leds.brightness:")
+    assert problem.endswith("using the default pico-buttons config")
+    (tmp_path / "board.json").write_text(json.dumps(_raw("pico-matrix")))
+    cfg, problem = config.load(str(tmp_path / "board.json"))
+    assert problem is None and cfg["input"]["kind"] == "matrix"
+
+
+# --- keys --------------------------------------------------------------------
+
+
+def feed(k, timeline, until, step=5):
+    """timeline: [(t, mask)], the raw mask from time t on."""
+    out = []
+    mask = 0
+    events = dict(timeline)
+    for t in range(0, until, step):
+        mask = events.get(t, mask)
+        k.update(t, mask)
+        e = k.get()
+        while e:
+            out.append((t, e))
+            e = k.get()
+    return out
+
+
+def test_a_bouncy_press_is_one_tap():
+    k = keys.Keys(debounce_ms=25, long_ms=1500)
+    bounce = [(0, 0), (100, 1 << 4), (105, 0), (110, 1 << 4), (115, 0), (120, 1 << 4), (300, 0), (305, 1 << 4), (310, 0)]
+    got = feed(k, bounce, 600)
+    assert [e for _, e in got] == [keys.TAP | 4]
+    assert got[0][0] >= 310 + 25  # sent once the release has settled
+
+
+def test_long_press_is_sent_while_held_and_its_release_is_silent():
+    k = keys.Keys(debounce_ms=25, long_ms=1500)
+    got = feed(k, [(0, 0), (100, 1 << 7), (2000, 0)], 2500)
+    assert [e for _, e in got] == [keys.LONG | 7]
+    assert 100 + 1500 <= got[0][0] <= 100 + 25 + 1500 + 5
+
+
+def test_glitches_shorter_than_debounce_are_ignored():
+    k = keys.Keys(debounce_ms=25)
+    assert feed(k, [(100, 1), (110, 0)], 400) == []
+
+
+def test_presses_wait_in_the_queue_and_the_oldest_drop_when_full():
+    k = keys.Keys(debounce_ms=10, size=4)
+    timeline = []
+    for i in range(6):  # six taps while nobody reads the queue
+        timeline += [(100 * i + 10, 1 << i), (100 * i + 60, 0)]
+    mask = 0
+    ev = dict(timeline)
+    for t in range(0, 700, 5):
+        mask = ev.get(t, mask)
+        k.update(t, mask)
+    got = []
+    e = k.get()
+    while e:
+        got.append(e)
+        e = k.get()
+    assert got == [keys.TAP | c for c in (2, 3, 4, 5)]
+
+
+@given(st.lists(st.tuples(st.integers(0, 8), st.integers(40, 400), st.integers(40, 400)), max_size=12))
+@settings(max_examples=100)
+def test_every_clean_press_gives_exactly_one_event(presses):
+    """Presses that last longer than the debounce time are never lost."""
+    k = keys.Keys(debounce_ms=25, long_ms=1500)
+    t = 0
+    timeline = []
+    for cell, hold, gap in presses:
+        timeline += [(t, 1 << cell), (t + hold, 0)]
+        t += hold + gap
+    got = feed(k, [(x - x % 5, m) for x, m in timeline], t + 100)
+    assert [e for _, e in got] == [keys.TAP | cell for cell, _, _ in presses]
+
+
+# --- sound and canvas -----------------------------------------------------------
+
+
+def test_sequencer_plays_a_tune_without_blocking():
+    heard = []
+    seq = sound.Sequencer(heard.append)
+    seq.play("win", 0)
+    for t in range(0, 1000, 10):
+        seq.update(t)
+    notes = [f for f, _ in sound.TUNES["win"]]
+    assert heard == notes + [0]
+    silent = sound.Sequencer(None)
+    silent.play("move", 0)
+    silent.update(100)  # a board without a buzzer: nothing to call
+
+
+def test_canvas_levels():
+    cv = frames.Canvas()
+    cv.set(4, (200, 100, 50), frames.FULL)
+    cv.set(0, (200, 100, 50), 128)
+    assert bytes(cv.buf[12:15]) == bytes((200, 100, 50))
+    assert bytes(cv.buf[0:3]) == bytes((100, 50, 25))
+    cv.clear()
+    assert not any(cv.buf)
+    assert {frames.pulse(t, 900, 64) for t in range(0, 900, 10)} >= {64, frames.FULL}
+    assert frames.blink(0) == frames.FULL and frames.blink(300) == 0

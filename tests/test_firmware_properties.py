@@ -1,0 +1,70 @@
+"""Property tests of the firmware on the simulated board (CPython, with the
+machine/neopixel doubles): random presses never crash it, tactic-toe never
+shows more than 3 marks of a player, and the perfect AI never turns a won or
+drawn position into a worse one."""
+
+import os
+import sys
+
+import pytest
+from hypothesis import HealthCheck, event, given, settings, strategies as st
+
+from conftest import DOUBLES, FW
+
+sys.path.insert(0, FW)
+sys.path.insert(0, DOUBLES)  # before site-packages, which has Adafruit's neopixel
+
+import ai  # noqa: E402
+import app  # noqa: E402
+import rules  # noqa: E402
+import sim  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def board_folder(flash):
+    return flash["buttons"]
+
+
+press = st.tuples(st.integers(0, 8), st.sampled_from([30, 90, 200, 1700]), st.integers(0, 900))
+# Mostly start from a valid walk through the menu, so that most examples play.
+menu = st.tuples(st.sampled_from([3, 5]), st.sampled_from([0, 2, 6, 8]), st.sampled_from([6, 7, 8]),
+                 st.sampled_from([3, 5])).map(lambda cells: [(c, 90, 100) for c in cells])
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(start=menu, presses=st.lists(press, min_size=5, max_size=80), seed=st.integers(0, 0xFFFF))
+def test_random_presses(board_folder, start, presses, seed):
+    b = sim.Board(board_folder, seed)
+    b.run(app.SELFTEST_MS + 20)
+    presses = start + presses
+    table_of = b.app.tables
+    ai_moves = []
+    real_ai_move = b.app._ai_move
+
+    def watched():
+        pos = b.app.match.pos
+        before = None
+        if b.app.level == ai.PERFECT and not pos.is_over():
+            before = table_of[pos.game].value(pos)
+        cell = real_ai_move()
+        ai_moves.append((before, cell, rules.Position(pos.game, pos.sides[0], pos.sides[1], pos.turn)))
+        return cell
+
+    b.app._ai_move = watched
+    for cell, hold, gap in presses:
+        b.press(cell, hold, gap)
+        assert not [line for line in b.lines if line.startswith("error")], b.lines
+        m = b.app.match
+        if m is not None and m.game == rules.TACTICTOE:
+            assert len(m.pos.marks(rules.X)) <= 3 and len(m.pos.marks(rules.O)) <= 3
+            lit_x = sum(1 for ch in b.picture() if ch in "X")
+            assert lit_x <= 3
+    event("AI moves: %s" % ("none" if not ai_moves else "some"))
+    event("reached play" if b.app.match is not None or ai_moves else "stayed in the menu")
+    for before, cell, pos in ai_moves:
+        if before is None:
+            continue
+        pos.push(cell)
+        after = ai.value_after(table_of[pos.game], pos)
+        assert ai.outcome(after) >= ai.outcome(before), (before, after)
+        assert ai.score(after) == ai.score(before)  # perfect keeps the exact value

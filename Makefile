@@ -10,7 +10,7 @@ GAMES  := classic tactictoe
 TABLES := $(GAMES:%=build/%.tbl)
 SOLVER_SOURCES := firmware/rules.py firmware/table.py host_tools/solver.py host_tools/cli.py
 
-.PHONY: all venv test table bench clean
+.PHONY: all venv test table bench screens clean
 
 all: table
 
@@ -35,6 +35,9 @@ table: $(TABLES)
 build/%.tbl: $(STAMP) $(SOLVER_SOURCES)
 	@mkdir -p build
 	$(PY) -m host_tools solve --game $* -o $@
+
+screens: $(STAMP)
+	$(PY) -m host_tools screens -o docs/screens
 
 bench: $(STAMP) $(TABLES)
 	$(PY) benchmarks/run.py

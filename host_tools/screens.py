@@ -1,0 +1,163 @@
+"""Pictures of the board's screens for the README, drawn by the firmware itself.
+
+Each picture is the frame the real ``app.App`` draws at a chosen moment (fed
+key events directly, no hardware), saved as a small SVG: the docs can't drift
+from what the board shows. ``python -m host_tools screens -o docs/screens``;
+a test fails when the committed pictures are stale.
+"""
+
+import io
+import os
+
+import ai
+import app as board
+import config
+import rules
+import table
+from keys import TAP
+
+CELL = 56
+GAP = 10
+PAD = 14
+
+
+def _seen(v):
+    # An LED at a low drive level looks brighter than the same value on a
+    # screen: show it as the eye sees it (gamma 2.2).
+    return round(255 * (v / 255) ** (1 / 2.2))
+
+
+def svg(canvas, title):
+    """A 3x3 grid of lit cells as SVG text."""
+    size = 3 * CELL + 2 * GAP + 2 * PAD
+    out = ['<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d">'
+           % (size, size + 22, size, size + 22),
+           '<title>%s</title>' % title,
+           '<rect width="100%" height="100%" rx="12" fill="#15171a"/>']
+    for c in range(9):
+        rgb = canvas.buf[3 * c:3 * c + 3]
+        x = PAD + (c % 3) * (CELL + GAP)
+        y = PAD + (c // 3) * (CELL + GAP)
+        fill = "#%02x%02x%02x" % tuple(_seen(v) for v in rgb) if any(rgb) else "#1d2024"
+        out.append('<rect x="%d" y="%d" width="%d" height="%d" rx="9" fill="%s" stroke="#2c3036" stroke-width="2"/>'
+                   % (x, y, CELL, CELL, fill))
+    out.append('<text x="%d" y="%d" fill="#c8ccd2" font-family="sans-serif" font-size="13" text-anchor="middle">%s</text>'
+               % (size // 2, size + 12, title))
+    out.append("</svg>")
+    return "\n".join(out) + "\n"
+
+
+class Driver:
+    """An App fed events directly, with its own clock."""
+
+    def __init__(self, tables, problems=None, seed=1):
+        self.cfg = config.validate(config.DEFAULT)
+        self.app = board.App(self.cfg, tables, problems or {}, ai.Rng(seed), log=lambda line: None)
+        self.now = 0
+        self.app.start(0)
+
+    def run(self, ms, event=0):
+        end = self.now + ms
+        while self.now < end:
+            self.now += 10
+            self.app.update(self.now, event)
+            event = 0
+
+    def tap(self, cell):
+        self.run(10, TAP | cell)
+        self.run(100)
+
+    def menu(self, *cells):
+        self.run(board.SELFTEST_MS + 20)
+        for c in cells:
+            self.tap(c)
+
+    def frame(self, at=None):
+        return self.app.frame(self.now if at is None else at)
+
+
+def _tables():
+    from host_tools import solver
+
+    return {g: table.Table(io.BytesIO(solver.solve(g).table_bytes()), g) for g in (rules.CLASSIC, rules.TACTICTOE)}
+
+
+def _peak(d, period=900):
+    # the moment a pulsing option is brightest
+    return d.app.t0 + (d.now - d.app.t0) // period * period + period // 2
+
+
+def screens():
+    """[(file name, title, canvas bytes)] of every screen in the README."""
+    tables = _tables()
+    shots = []
+
+    def shot(name, title, canvas):
+        shots.append((name, title, bytes(canvas.buf)))
+
+    d = Driver(tables)
+    d.run(4 * board.WALK_MS + 40)
+    shot("selftest", "power-on self-test: pixel walk", d.frame())
+    d = Driver(tables)
+    d.menu()
+    shot("menu-game", "1. game: classic | tactic-toe", d.frame(_peak(d)))
+    d.tap(5)
+    shot("menu-mode", "2. you X | you O | two | demo", d.frame(_peak(d)))
+    d.tap(0)
+    shot("menu-level", "3. level: easy medium perfect", d.frame(_peak(d)))
+    d.tap(8)
+    shot("menu-hints", "4. hints: off | on", d.frame(_peak(d)))
+    d.tap(5)
+    shot("play-hints", "hints: bright wins, yellow draws", d.frame(d.now + 400))
+
+    d = Driver(tables)
+    d.menu(5, 6, 3)  # tactic-toe, two players, hints off
+    for c in (0, 4, 2, 6, 5, 7):
+        d.tap(c)
+    shot("play-vanishing", "X to move: its oldest mark pulses", d.frame(d.app.t0 + 700 * 40 + 350))
+    d.run(10, TAP | 4)
+    shot("refused", "occupied cell: refused", d.frame(d.app.refused_until - 10))
+    d.run(500)
+    d.tap(8)
+    shot("win", "win: the line flashes", d.frame(d.app.t0 + 10))
+
+    d = Driver(tables)
+    d.menu(3, 6, 3)  # classic, two players
+    for c in (4, 0, 8, 2, 1, 7, 6, 3, 5):
+        d.tap(c)
+    shot("draw", "draw: the board breathes", d.frame(d.app.t0 + 700))
+
+    d = Driver(tables)
+    d.menu(5, 2, 8, 3)  # you play O: the board opens
+    shot("thinking", "the board is thinking", d.frame(d.now))
+
+    d = Driver({rules.CLASSIC: tables[rules.CLASSIC], rules.TACTICTOE: None},
+               {rules.TACTICTOE: "table tactictoe.tbl not found"})
+    d.menu()
+    shot("menu-no-table", "no tactic-toe table: fallback AI", d.frame(_peak(d)))
+    d.menu(5, 0, 8, 3)
+    shot("error", "table error pattern", d.frame(d.app.t0 + 10))
+
+    d = Driver(tables)
+    d.app.notices.append((board.CORNERS, d.cfg["colours"]["notice"]))
+    d.run(board.SELFTEST_MS + 20)
+    shot("config-notice", "bad board.json: default config", d.frame(d.app.t0 + 10))
+    return shots
+
+
+def write(folder):
+    """Write every screen to ``folder``; returns the file names."""
+    os.makedirs(folder, exist_ok=True)
+    from frames import Canvas
+
+    names = []
+    for name, title, buf in screens():
+        cv = Canvas()
+        cv.buf[:] = buf
+        path = os.path.join(folder, name + ".svg")
+        with open(path + ".tmp", "w") as f:
+            f.write(svg(cv, title))
+        os.replace(path + ".tmp", path)
+        names.append(name + ".svg")
+    return names
+

@@ -91,3 +91,12 @@ def test_whole_firmware_plays_complete_games_in_64k(compiled_board):
 def test_the_heap_limit_bites(compiled_board):
     r = _heap_games(compiled_board, "40k", games=1)
     assert r.returncode != 0 and "MemoryError" in r.stdout + r.stderr
+
+
+def test_the_asyncio_loop_under_cpython(compiled_board):
+    """The same loop on CPython's asyncio (the simulator's runtime)."""
+    _, flash = compiled_board
+    r = subprocess.run([sys.executable, os.path.join(FW, "heap_games.py"), flash, "2"], capture_output=True,
+                       text=True, timeout=120, env=dict(os.environ, PYTHONPATH=os.pathsep.join([DOUBLES, FW, FIRMWARE])))
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert r.stdout.split() == ["games", "2", "PASS"]

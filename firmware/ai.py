@@ -1,6 +1,6 @@
-"""Move choice: the perfect player (from the solved table), two levels that
-play like people, hints, and a depth-limited minimax for when there is no
-table.
+"""Move choice: the perfect player (from the solved table), hints, and the
+entry point for the two levels that play like people (``simple_ai``, which
+also holds the minimax for boards without a table).
 
 Values are value7 bytes as stored in the table (docs/table-format.md):
 0 = draw, ``0x40 | d`` = win in d plies, ``d`` = loss in d plies, always for
@@ -129,26 +129,6 @@ def losing_replies(table, pos, cell):
 # --- choosing a move ---------------------------------------------------------
 
 
-def _wins_now(pos, cell):
-    pos.push(cell)
-    won = pos.winner() is not None
-    pos.pop()
-    return won
-
-
-def _gives_win(pos, cell):
-    # True if after ``cell`` the opponent can complete a line at once.
-    pos.push(cell)
-    try:
-        free = pos.legal_mask()
-        for reply in range(9):
-            if free >> reply & 1 and _wins_now(pos, reply):
-                return True
-        return False
-    finally:
-        pos.pop()
-
-
 def best_moves(table, pos):
     """The moves ``perfect`` may pick: best value, then most losing replies."""
     values = move_values(table, pos)
@@ -179,50 +159,6 @@ def choose_move(pos, level=PERFECT, table=None, rng=None):
         if table is None:
             raise ValueError("the perfect level needs a table")
         return rng.choice(best_moves(table, pos))
-    wins = [c for c in moves if _wins_now(pos, c)]
-    if wins:
-        return rng.choice(wins)
-    if level == MEDIUM:
-        safe = [c for c in moves if not _gives_win(pos, c)]
-        if safe:
-            moves = safe
-    return rng.choice(moves)
+    import simple_ai  # loaded only when a weaker level plays
 
-
-# --- no table: depth-limited minimax ----------------------------------------
-
-
-def _negamax(pos, depth, ply):
-    if pos.winner() is not None:
-        return ply - 100  # the player to move has lost; later is better
-    moves = pos.legal_moves()
-    if not moves or depth == 0:
-        return 0  # draw, or the horizon: unknown counts as even
-    best = -1000
-    for cell in moves:
-        pos.push(cell)
-        s = -_negamax(pos, depth - 1, ply + 1)
-        pos.pop()
-        if s > best:
-            best = s
-    return best
-
-
-def minimax_move(pos, depth=4, rng=None):
-    """The best move a ``depth``-ply minimax sees. Not perfect in tactic-toe,
-    where play can cycle; it is the fallback when no table is available."""
-    moves = pos.legal_moves()
-    if not moves:
-        raise rules.IllegalMove("the game is over")
-    if rng is None:
-        rng = Rng()
-    best, picks = -1000, []
-    for cell in moves:
-        pos.push(cell)
-        s = -_negamax(pos, depth - 1, 1)
-        pos.pop()
-        if s > best:
-            best, picks = s, [cell]
-        elif s == best:
-            picks.append(cell)
-    return rng.choice(picks)
+    return simple_ai.weak_move(pos, moves, level == MEDIUM, rng)

@@ -14,11 +14,14 @@ except ImportError:  # CPython
         return x
 
 
+import gc
+
 import ai
 import rules
+import table as table_mod
 from frames import ALL, CORNERS, CROSS, FULL, Canvas, blink, pulse
 from keys import CELL, LONG, TAP
-from match import DEMO, TWO, YOU_O, YOU_X, Match
+from match import DEMO, TWO, YOU_O, YOU_X, Match, ring
 
 # States
 _SELFTEST = const(0)
@@ -40,7 +43,6 @@ _NOTICE_MS = const(2000)
 REFUSE_MS = const(450)
 OVER_GUARD_MS = const(600)  # a press this soon after the end doesn't skip it
 _DEMO_PAUSE_MS = const(2500)
-_FALLBACK_DEPTH = const(4)
 
 WHITE = (255, 255, 255)
 _RGB = ((255, 0, 0), (0, 255, 0), (0, 0, 255))
@@ -79,6 +81,9 @@ class App:
         self.think_ms = self.timing["think_ms"]
         self._hint_key = -1
         self._hint = bytearray(9)  # outcome+1 per cell: 0 loss, 1 draw, 2 win
+        self._options = None
+        self._options_of = -1
+        self._ring = ring()
 
     # --- flow ----------------------------------------------------------------
 
@@ -91,13 +96,19 @@ class App:
             self.notices.append((CORNERS, self.colours["notice"]))
         for game in (rules.CLASSIC, rules.TACTICTOE):
             if self.tables.get(game) is None:
-                self.log("%s: %s; the board plays it with a depth-%d fallback AI, hints off"
-                         % (rules.GAMES[game], self.problems.get(game, "no table"), _FALLBACK_DEPTH))
+                self.log("%s: %s; its perfect level plays a short minimax search instead, and hints are off"
+                         % (rules.GAMES[game], self.problems.get(game, "no table")))
 
     def to_menu(self, now):
         self.state, self.t0 = MENU, now
         self.screen = PICK_GAME
         self.match = None
+        self.notices = []
+        self.refused = -1
+
+    def busy(self):
+        """True while the board is making its move."""
+        return self.state == PLAY and self.match.ai_turn()
 
     def update(self, now, event=0):
         """Advance to ``now`` and handle ``event`` (a keys event, or 0)."""
@@ -140,6 +151,12 @@ class App:
 
     def menu_options(self):
         """``[(cell, value, colour, level), ...]`` of the current screen."""
+        if self._options_of != self.screen:  # built once per screen, not per frame
+            self._options = self._build_options()
+            self._options_of = self.screen
+        return self._options
+
+    def _build_options(self):
         c = self.colours
         if self.screen == PICK_GAME:
             return [(3, rules.CLASSIC, c["x"], FULL), (5, rules.TACTICTOE, c["o"], FULL)]
@@ -188,7 +205,10 @@ class App:
 
     def _new_match(self, now):
         self.state, self.t0 = PLAY, now
-        self.match = Match(self.game, self.mode)
+        self.match = None
+        if hasattr(gc, "mem_free"):  # a board's small heap (not CPython's)
+            gc.collect()  # a quiet moment: tidy the heap before a game
+        self.match = Match(self.game, self.mode, self._ring)
         self.refused = -1
         if self.match.ai_turn():
             self.ai_at = now + self.think_ms
@@ -213,13 +233,26 @@ class App:
             self._move(now, cell)
 
     def _ai_move(self):
-        table = self.tables.get(self.game)
         pos = self.match.pos
-        if self.level == ai.PERFECT:
-            if table is None:
-                return ai.minimax_move(pos, _FALLBACK_DEPTH, self.rng)
-            return ai.choose_move(pos, ai.PERFECT, table, self.rng)
-        return ai.choose_move(pos, self.level, None, self.rng)
+        if self.level != ai.PERFECT:
+            return ai.choose_move(pos, self.level, None, self.rng)
+        table = self.tables.get(self.game)
+        if table is not None:
+            try:
+                return ai.choose_move(pos, ai.PERFECT, table, self.rng)
+            except (table_mod.TableError, OSError) as e:
+                self._table_failed(e)
+        import simple_ai  # the fallback, loaded only when needed
+
+        return simple_ai.minimax_move(pos, simple_ai.search_depth(pos), self.rng)
+
+    def _table_failed(self, e):
+        # A table that breaks during play (a flash read error, a file changed
+        # under us): stop using it rather than failing every move.
+        game = self.game
+        self.tables[game] = None
+        self.problems[game] = "table error during play: %s" % (e,)
+        self.log("%s: %s; playing on with the fallback AI, hints off" % (rules.GAMES[game], self.problems[game]))
 
     def _move(self, now, cell):
         m = self.match
@@ -249,7 +282,12 @@ class App:
         if key != self._hint_key:
             for c in range(9):
                 self._hint[c] = 3  # not a legal move
-            for cell, value in ai.move_values(table, m.pos):
+            try:
+                values = ai.move_values(table, m.pos)
+            except (table_mod.TableError, OSError) as e:
+                self._table_failed(e)
+                return None
+            for cell, value in values:
                 self._hint[cell] = ai.outcome(value) + 1
             self._hint_key = key
         return self._hint
@@ -285,54 +323,62 @@ class App:
             if self.screen == PICK_GAME and self.tables.get(value) is None:
                 cv.set(cell + 3, self.colours["error"], 96)  # below it: no perfect table
 
+    def _mark_colour(self, player):
+        return self.colours["x" if player == rules.X else "o"]
+
     def _draw_board(self, now, t):
         cv = self.canvas
         m = self.match
         pos = m.pos
         mover = pos.turn
-        for player in (rules.X, rules.O):
-            colour = self.colours["x" if player == rules.X else "o"]
-            oldest = pos.vanishing(player)
-            for cell in pos.marks(player):
-                level = FULL
-                if cell == oldest and m.result is None:
-                    # the mark that leaves on its owner's next move
-                    level = pulse(t, 700, 40) if player == mover else 90
-                cv.set(cell, colour, level)
-        if self.state == OVER:
-            if m.result < 0:  # draw: everything breathes, empty cells glow
-                lvl = pulse(t, 1400, 30)
-                for c in range(9):
-                    p = pos.piece_at(c)
-                    if p is None:
-                        cv.set(c, self.colours["draw"], lvl >> 1)
-                    else:
-                        cv.set(c, self.colours["x" if p == rules.X else "o"], lvl)
-            else:  # win: the line flashes over dimmed marks
-                colour = self.colours["x" if m.result == rules.X else "o"]
-                for c in range(9):
-                    if m.line >> c & 1:
-                        cv.set(c, colour, blink(t, 300) if t < 2400 else pulse(t, 1200, 96))
-                    elif pos.piece_at(c) is not None:
-                        cv.set(c, self.colours["x" if pos.piece_at(c) == rules.X else "o"], 48)
+        over = self.state == OVER
+        oldest_x, oldest_o = pos.vanishing(rules.X), pos.vanishing(rules.O)
+        for c in range(9):
+            p = pos.piece_at(c)
+            if p is None:
+                continue
+            level = FULL
+            if over:
+                if m.result < 0:
+                    level = pulse(t, 1400, 30)  # draw: every mark breathes
+                elif not m.line >> c & 1:
+                    level = 48  # win: the other marks dim under the line
+                elif t < 2400:
+                    level = blink(t, 300)  # ...which flashes, then glows
+                else:
+                    level = pulse(t, 1200, 96)
+            elif c == (oldest_x if p == rules.X else oldest_o):
+                # the mark that leaves on its owner's next move
+                level = pulse(t, 700, 40) if p == mover else 90
+            cv.set(c, self._mark_colour(p), level)
+        free = pos.legal_mask() if not over else ~pos.occupied() & ALL
+        if over:
+            if m.result < 0:  # draw: the empty cells glow too
+                cv.fill(free, self.colours["draw"], pulse(t, 1400, 30) >> 1)
             return
-        free = pos.legal_mask()
+        colour = self._mark_colour(mover)
         if m.ai_turn():  # thinking: a light runs round the empty cells
-            colour = self.colours["notice"] if self.tables.get(self.game) is None and self.level == ai.PERFECT \
-                else self.colours["x" if mover == rules.X else "o"]
-            empty = [c for c in range(9) if free >> c & 1]
-            if empty:
-                cv.set(empty[(t // 110) % len(empty)], colour, 110)
+            if self.tables.get(self.game) is None and self.level == ai.PERFECT:
+                colour = WHITE  # the fallback AI, not the perfect one
+            n = 0
+            for c in range(9):
+                n += free >> c & 1
+            k = (t // 110) % n if n else -1
+            for c in range(9):
+                if free >> c & 1:
+                    if k == 0:
+                        cv.set(c, colour, 110)
+                    k -= 1
             return
         hints = self.hint_outcomes()
         if hints is None:  # the mover's colour glows faintly where it may play
-            cv.fill(free, self.colours["x" if mover == rules.X else "o"], 22)
+            cv.fill(free, colour, 22)
             return
+        # Hints, in the mover's colour so the turn stays clear, told apart by
+        # brightness and motion rather than hue: wins pulse bright, draws
+        # glow steady, losses only faintly (as with hints off).
+        win = pulse(t, 800, 96)
         for c in range(9):
             h = hints[c]
-            if h == 2:
-                cv.set(c, self.colours["win"], pulse(t, 800, 96))
-            elif h == 1:
-                cv.set(c, self.colours["draw"])
-            elif h == 0:
-                cv.set(c, self.colours["loss"])
+            if h < 3:
+                cv.set(c, colour, win if h == 2 else (110 if h == 1 else 22))

@@ -8,7 +8,8 @@ docs/board-config.md; ``boards/*.json`` are the shipped configs.
 
 import json
 
-# The documented default: a Raspberry Pi Pico with 9 buttons (boards/pico-buttons.json).
+# The documented defaults, one per kind of board (the same as the files in
+# boards/): what a board falls back to when its board.json can't be used.
 DEFAULT = {
     "name": "pico-buttons",
     "runtime": "micropython",
@@ -16,15 +17,36 @@ DEFAULT = {
     "input": {"kind": "buttons", "pins": [2, 3, 4, 5, 6, 7, 8, 9, 10]},
     "buzzer": None,
 }
+DEFAULT_ESP32 = {
+    "name": "esp32-touch",
+    "runtime": "micropython",
+    "leds": {"pin": 18, "order": "row-major", "colour_order": "GRB", "brightness": 0.25},
+    "input": {"kind": "touch", "pins": [4, 2, 15, 13, 12, 14, 27, 33, 32], "threshold": 0.15, "direction": "auto"},
+    "buzzer": 19,
+}
+DEFAULT_CIRCUITPYTHON = {
+    "name": "circuitpython-pico",
+    "runtime": "circuitpython",
+    "leds": {"pin": "GP16", "order": "row-major", "colour_order": "GRB", "brightness": 0.25},
+    "input": {"kind": "buttons", "pins": ["GP2", "GP3", "GP4", "GP5", "GP6", "GP7", "GP8", "GP9", "GP10"]},
+    "buzzer": None,
+}
+
+
+def default_for(platform):
+    """The default config for ``platform``: "circuitpython", "esp32", or
+    anything else (a Pico, the simulator)."""
+    if platform == "circuitpython":
+        return DEFAULT_CIRCUITPYTHON
+    return DEFAULT_ESP32 if platform == "esp32" else DEFAULT
 
 # Colour-blind-safe defaults (Okabe-Ito hues): marks differ in hue and the
 # hints also differ in brightness, so no pair relies on red/green alone.
 COLOURS = {
     "x": (255, 110, 0),  # orange
     "o": (0, 110, 255),  # blue
-    "win": (230, 230, 230),  # hint: this move wins (also pulses)
-    "draw": (150, 130, 0),  # hint: this move draws (dim yellow)
-    "loss": (60, 0, 50),  # hint: this move loses (faint purple)
+    "win": (230, 230, 230),  # the "hints on" menu option
+    "draw": (150, 130, 0),  # the empty cells after a draw
     "error": (255, 0, 0),
     "menu": (0, 160, 120),
     "notice": (255, 180, 0),
@@ -116,8 +138,8 @@ def validate(raw):
     name = raw.get("name", "custom")
     if not isinstance(name, str):
         raise ConfigError("name: expected text, got %r" % (name,))
-    runtime = raw.get("runtime", "micropython")
-    if runtime not in RUNTIMES:
+    runtime = raw.get("runtime")  # None: not stated, any runtime
+    if runtime is not None and runtime not in RUNTIMES:
         raise ConfigError("runtime: expected one of %s, got %r" % (", ".join(RUNTIMES), runtime))
 
     leds = _section(raw, "leds")
@@ -161,6 +183,14 @@ def validate(raw):
     buzzer = raw.get("buzzer")
     if buzzer is not None:
         buzzer = _pin(buzzer, "buzzer")
+        if buzzer == out_leds["pin"] or buzzer in out_input.get("pins", []) + out_input.get("rows", []) \
+                + out_input.get("cols", []):
+            raise ConfigError("buzzer: pin %r is already in use" % (buzzer,))
+    if runtime == "circuitpython":
+        for pin in [out_leds["pin"], buzzer] + out_input.get("pins", []) + out_input.get("rows", []) \
+                + out_input.get("cols", []):
+            if isinstance(pin, int):
+                raise ConfigError("runtime: CircuitPython names its pins (\"GP16\"), got the number %d" % pin)
 
     colours = dict(COLOURS)
     given = raw.get("colours", {})
@@ -184,19 +214,21 @@ def validate(raw):
             "buzzer": buzzer, "colours": colours, "timing": timing}
 
 
-def load(path="board.json"):
-    """``(config, problem)``: the board's config, or the default one and a
-    one-line message saying why the file could not be used."""
+def load(path="board.json", platform=None):
+    """``(config, problem)``: the board's config, or the default one for
+    ``platform`` (see default_for) and a one-line message saying why the file
+    could not be used."""
+    default = default_for(platform)
     try:
         with open(path) as f:
             text = f.read()
     except OSError:
-        return validate(DEFAULT), "%s not found: using the default %s config" % (path, DEFAULT["name"])
+        return validate(default), "%s not found: using the default %s config" % (path, default["name"])
     try:
         raw = json.loads(text)
-    except ValueError:
-        return validate(DEFAULT), "%s is not valid JSON: using the default %s config" % (path, DEFAULT["name"])
+    except ValueError as e:
+        return validate(default), "%s is not valid JSON (%s): using the default %s config" % (path, e, default["name"])
     try:
         return validate(raw), None
     except ConfigError as e:
-        return validate(DEFAULT), "%s: %s; using the default %s config" % (path, e, DEFAULT["name"])
+        return validate(default), "%s: %s; using the default %s config" % (path, e, default["name"])

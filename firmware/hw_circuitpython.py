@@ -18,6 +18,28 @@ def _pin(name):
     return pin
 
 
+def _centre_at_boot(inp):
+    """Mask with the centre cell's bit if it is held now (buttons, matrix)."""
+    import digitalio
+
+    if inp["kind"] == "buttons":
+        pin = digitalio.DigitalInOut(_pin(inp["pins"][4]))
+        pin.switch_to_input(pull=digitalio.Pull.UP)
+        held = not pin.value
+        pin.deinit()
+    elif inp["kind"] == "matrix":  # row 1 low, read column 1
+        row = digitalio.DigitalInOut(_pin(inp["rows"][1]))
+        row.switch_to_output(value=False)
+        col = digitalio.DigitalInOut(_pin(inp["cols"][1]))
+        col.switch_to_input(pull=digitalio.Pull.UP)
+        held = not col.value
+        col.deinit()
+        row.deinit()
+    else:
+        return 0
+    return 1 << 4 if held else 0
+
+
 class Hardware:
     """:param cfg: a config from ``config.load()``."""
 
@@ -32,6 +54,9 @@ class Hardware:
         inp = cfg["input"]
         self.kind = inp["kind"]
         self._held = 0
+        # keypad reports nothing for a key already down when it starts, so
+        # look at the centre (safe mode) before handing the pins over.
+        self.held_at_boot = _centre_at_boot(inp)
         if self.kind == "buttons":
             self._keys = keypad.Keys([_pin(p) for p in inp["pins"]], value_when_pressed=False, pull=True)
         elif self.kind == "matrix":
@@ -41,6 +66,11 @@ class Hardware:
 
             self._keys = None
             self._pads = [touchio.TouchIn(_pin(p)) for p in inp["pins"]]
+            # TouchIn calibrates on the reading it starts with, so a pad held
+            # then never reads touched: spot the centre by its raw reading.
+            raws = sorted(p.raw_value for p in self._pads)
+            if self._pads[4].raw_value > raws[4] * 5 // 4:
+                self.held_at_boot = 1 << 4
         self._event = keypad.Event()
         self._pwm = None
         if cfg["buzzer"] is not None:
@@ -69,7 +99,9 @@ class Hardware:
         scale = self._scale
         for cell in range(9):
             s = 3 * cell
-            self._np[self._pixel[cell]] = (src[s] * scale >> 8, src[s + 1] * scale >> 8, src[s + 2] * scale >> 8)
+            # a packed 0xRRGGBB int rather than a tuple: no allocation per pixel
+            self._np[self._pixel[cell]] = ((src[s] * scale >> 8) << 16 | (src[s + 1] * scale >> 8) << 8
+                                           | src[s + 2] * scale >> 8)
         self._np.show()
 
     def tone(self, freq):

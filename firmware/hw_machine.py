@@ -1,6 +1,6 @@
 """Hardware layer for MicroPython boards (rp2, esp32): NeoPixels through
 ``neopixel``, keys through ``machine.Pin`` (buttons or a 3x3 matrix) or
-``machine.TouchPad``, an optional buzzer through ``machine.PWM``.
+touch pads (``touchpads.py``), an optional buzzer through ``machine.PWM``.
 
 Every layer offers the same three calls: ``scan()`` (mask of held cells),
 ``show(canvas)`` and ``tone(freq)``.
@@ -25,38 +25,18 @@ class Hardware:
         self.kind = inp["kind"]
         if self.kind == "buttons":  # to ground, internal pull-ups
             self._pins = [machine.Pin(p, machine.Pin.IN, machine.Pin.PULL_UP) for p in inp["pins"]]
-        elif self.kind == "matrix":  # drive one row low, read the columns
-            self._rows = [machine.Pin(p, machine.Pin.OUT, value=1) for p in inp["rows"]]
+        elif self.kind == "matrix":  # pull one row low, read the columns
+            # Open-drain rows: two keys down in one column can't short a high
+            # row to the low one.
+            self._rows = [machine.Pin(p, machine.Pin.OPEN_DRAIN, value=1) for p in inp["rows"]]
             self._pins = [machine.Pin(p, machine.Pin.IN, machine.Pin.PULL_UP) for p in inp["cols"]]
-        else:
-            touch_pad = machine.TouchPad  # type: ignore[attr-defined]  # esp32 only
-            self._pads = [touch_pad(machine.Pin(p)) for p in inp["pins"]]
-            self.rises = _touch_rises(inp["direction"])
-            self.calibrate(inp["threshold"])
+        else:  # loaded only by touch boards
+            from touchpads import TouchPads
+
+            self._pads = TouchPads(inp["pins"], inp["threshold"], inp["direction"])
         self._pwm = None
         if cfg["buzzer"] is not None:
             self._pwm = machine.PWM(machine.Pin(cfg["buzzer"]), freq=1000, duty_u16=0)
-
-    def calibrate(self, threshold, samples=8):
-        """Touch: read each pad untouched and set its trip level
-        ``threshold`` (a fraction) below or above that baseline."""
-        self.baseline = []
-        for pad in self._pads:
-            total = 0
-            for _ in range(samples):
-                total += pad.read()
-            self.baseline.append(total // samples)
-        # A pad touched during calibration (the centre, for safe mode) reads
-        # far from the others: give it the typical baseline so it reads held.
-        typical = sorted(self.baseline)[4]
-        margin = typical * 2 * threshold
-        self._limit = []
-        for c in range(9):
-            base = self.baseline[c]
-            if (base > typical + margin) if self.rises else (base < typical - margin):
-                self.baseline[c] = base = typical
-            delta = int(base * threshold)
-            self._limit.append(base + delta if self.rises else base - delta)
 
     def scan(self):
         """The cells held now, as a 9-bit mask."""
@@ -74,10 +54,7 @@ class Hardware:
                         mask |= 1 << (3 * r + c)
                 row.value(1)
         else:
-            for c in range(9):
-                v = self._pads[c].read()
-                if (v > self._limit[c]) if self.rises else (v < self._limit[c]):
-                    mask |= 1 << c
+            mask = self._pads.scan()
         return mask
 
     def show(self, canvas):
@@ -102,15 +79,3 @@ class Hardware:
             self._pwm.duty_u16(32768)
         else:
             self._pwm.duty_u16(0)
-
-
-def _touch_rises(direction):
-    # The original ESP32's touch reading drops when touched; the S2's and
-    # S3's rises.
-    if direction != "auto":
-        return direction == "rises"
-    import sys
-
-    # e.g. "ESP32S3 module with ESP32S3", "Generic ESP32 module with ESP32"
-    chip = getattr(sys.implementation, "_machine", "").upper().replace("-", "")
-    return "ESP32S2" in chip or "ESP32S3" in chip

@@ -39,6 +39,7 @@ class Keys:
         self._stable = 0  # debounced state
         self._down = [0] * 9  # when each debounced press began
         self._long = 0  # cells whose long press was sent
+        self._mute = 0  # cells whose release must not tap
 
     def _put(self, event):
         if len(self._queue) >= self._size:
@@ -57,9 +58,10 @@ class Keys:
                     if raw >> c & 1:
                         self._down[c] = now
                     else:
-                        if not self._long >> c & 1:
+                        if not (self._long | self._mute) >> c & 1:
                             self._put(TAP | c)
                         self._long &= ~(1 << c)
+                        self._mute &= ~(1 << c)
             self._stable = raw
         waiting = self._stable & ~self._long
         if waiting:
@@ -79,3 +81,13 @@ class Keys:
     def clear(self):
         """Drop waiting events (a press that is still held stays held)."""
         self._queue = []
+
+    def ignore_taps(self):
+        """Drop waiting taps, and let no key held now tap when released.
+        Long presses still count. For the board's turn: a press made while
+        it thinks must not become a move afterwards."""
+        self._mute |= self._stable
+        q = self._queue
+        for i in range(len(q) - 1, -1, -1):
+            if q[i] & TAP:
+                q.pop(i)

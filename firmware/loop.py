@@ -41,10 +41,11 @@ class Clock:
 
 
 def print_error(e):
-    if hasattr(sys, "print_exception"):
-        sys.print_exception(e)  # MicroPython, CircuitPython
-    else:
-        import traceback  # type: ignore[import-not-found]  # CPython only
+    """Print an exception with its traceback on any runtime."""
+    if sys.implementation.name == "micropython":
+        sys.print_exception(e)
+    else:  # CircuitPython 10 dropped sys.print_exception; CPython never had it
+        import traceback  # type: ignore[import-not-found]
 
         traceback.print_exception(type(e), e, e.__traceback__)
 
@@ -54,12 +55,16 @@ def build(hw, cfg, tables, problems, config_problem, rng=None, log=print):
     import ai
     from app import App
     from keys import Keys
-    from sound import Sequencer
 
+    sequencer = None
+    if cfg["buzzer"] is not None:  # no buzzer, no tunes in RAM
+        from sound import Sequencer
+
+        sequencer = Sequencer(hw.tone)
     timing = cfg["timing"]
     app = App(cfg, tables, problems, rng or ai.Rng(), log)
     app.start(0, config_problem)
-    return Runner(hw, app, Keys(timing["debounce_ms"], timing["long_press_ms"]), Sequencer(hw.tone), timing)
+    return Runner(hw, app, Keys(timing["debounce_ms"], timing["long_press_ms"]), sequencer, timing)
 
 
 class Runner:
@@ -73,42 +78,57 @@ class Runner:
         self.sequencer = sequencer
         self.timing = timing
 
+    def _fault(self, now, e):
+        # Never freeze: report, then back to the menu.
+        self.app.log("error: %r; back to the menu" % (e,))
+        print_error(e)
+        self.keys.clear()
+        self.app.to_menu(now)
+
     def scan(self, now):
-        self.keys.update(now, self.hw.scan())
+        try:
+            held = self.hw.scan()
+        except Exception as e:  # a flaky sensor must not stop the keys for good
+            self.app.log("error reading keys: %r" % (e,))
+            return
+        self.keys.update(now, held)
 
     def step(self, now):
         app = self.app
+        if app.busy():  # the board's turn: presses now must not become moves
+            self.keys.ignore_taps()
         try:
             app.update(now, self.keys.get())
-        except Exception as e:  # never freeze: report, then back to the menu
-            app.log("error: %r; back to the menu" % (e,))
-            print_error(e)
-            self.keys.clear()
-            app.to_menu(now)
+        except Exception as e:
+            self._fault(now, e)
         while app.sounds:
-            self.sequencer.play(app.sounds.pop(0), now)
+            name = app.sounds.pop(0)
+            if self.sequencer:
+                self.sequencer.play(name, now)
 
     def draw(self, now):
         try:
             self.hw.show(self.app.frame(now))
         except Exception as e:
-            print_error(e)
-            self.app.to_menu(now)
-        self.sequencer.update(now)
+            self._fault(now, e)
+        if self.sequencer:
+            self.sequencer.update(now)
 
 
 async def _every(asyncio, ms, fn, clock):
     sleep_ms = getattr(asyncio, "sleep_ms", None)
+    seconds = ms / 1000  # CircuitPython's asyncio has only sleep(seconds)
     while True:
         fn(clock.now())
         if sleep_ms:
             await sleep_ms(ms)
-        else:  # CircuitPython's asyncio
-            await asyncio.sleep(ms / 1000)
+        else:
+            await asyncio.sleep(seconds)
 
 
 async def run(runner, clock):
-    """The cooperative loop: keys, game flow and LEDs as three tasks."""
+    """The cooperative loop: keys and LEDs as two tasks, the game flow in
+    this coroutine."""
     try:
         import asyncio
     except ImportError:  # older MicroPython

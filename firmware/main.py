@@ -25,17 +25,29 @@ def boot(folder="", rng=None, log=print):
     return loop.build(*parts, rng=rng, log=log)
 
 
-def run(folder=""):
-    runner = boot(folder)
+def run(folder="", beside=None, log=print):
+    """Power on and play for good. ``beside``, if given, is an async
+    function of the runner run next to the loop (the simulator and the tests
+    drive the board with it); run() returns when it does."""
+    runner = boot(folder, log=log)
     if runner is None:
         return
+    gc.collect()  # boot's leftovers, before asyncio takes its share
     try:
         import asyncio
     except ImportError:  # older MicroPython
         import uasyncio as asyncio
     import loop
 
-    asyncio.run(loop.run(runner, loop.Clock()))
+    if beside is None:
+        asyncio.run(loop.run(runner, loop.Clock()))
+        return
+
+    async def both():
+        asyncio.create_task(loop.run(runner, loop.Clock()))
+        await beside(runner)
+
+    asyncio.run(both())
 
 
 if __name__ == "__main__":

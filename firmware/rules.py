@@ -317,6 +317,11 @@ class Position:
             cell += 1
         return cell
 
+    def clear_stack(self):
+        """Forget the moves pushed so far (pop() can't take them back); a
+        game on the board calls it so its history does not grow forever."""
+        self._undo = []
+
     def code(self):
         """position24 of this position as it stands."""
         return encode(self.game, self.sides[0], self.sides[1])

@@ -8,9 +8,6 @@ RAM is the board's scarcest resource.
 
 import sys
 
-import rules
-import table
-
 CENTRE = 4
 RUNTIMES = ("micropython", "circuitpython")
 
@@ -19,7 +16,12 @@ def runtime(cfg):
     """The hardware layer to use: the running implementation's on a board;
     under CPython (simulator, tests) the one the config names."""
     name = sys.implementation.name
-    return name if name in RUNTIMES else cfg["runtime"]
+    return name if name in RUNTIMES else cfg["runtime"] or "micropython"
+
+
+def platform():
+    """"circuitpython", or sys.platform ("rp2", "esp32", "linux", ...)."""
+    return "circuitpython" if sys.implementation.name == "circuitpython" else sys.platform
 
 
 def open_hardware(cfg):
@@ -33,6 +35,9 @@ def open_hardware(cfg):
 def load_tables(folder=""):
     """``(tables, problems)``: an open Table or None per game, and a message
     for each game whose table can't be used."""
+    import rules
+    import table
+
     tables = {}  # type: dict
     problems = {}  # type: dict
     for game in (rules.CLASSIC, rules.TACTICTOE):
@@ -49,7 +54,10 @@ def load_tables(folder=""):
 
 
 def centre_held(hw, samples=5):
-    """True if the centre cell reads as held on every one of a few scans."""
+    """True if the centre cell is held at power-on: the layer saw it while
+    starting up, or it reads held on each of a few scans."""
+    if getattr(hw, "held_at_boot", 0) >> CENTRE & 1:
+        return True
     for _ in range(samples):
         if not hw.scan() >> CENTRE & 1:
             return False
@@ -62,13 +70,22 @@ def power_on(folder=""):
     None in safe mode (after lighting the centre and saying so)."""
     import config
 
-    cfg, problem = config.load((folder + "/" if folder else "") + "board.json")
+    cfg, problem = config.load((folder + "/" if folder else "") + "board.json", platform())
+    default = config.validate(config.default_for(platform()))
     # The validation code is not needed again: let its RAM go.
     del config
     sys.modules.pop("config", None)
-    if problem is None and runtime(cfg) != cfg["runtime"]:
+    if problem is None and cfg["runtime"] and runtime(cfg) != cfg["runtime"]:
         problem = "board.json is for %s but this is %s: check the pins" % (cfg["runtime"], runtime(cfg))
-    hw = open_hardware(cfg)
+    try:
+        hw = open_hardware(cfg)
+    except Exception as e:  # a pin this board doesn't have, a bad touch pin...
+        if cfg == default:
+            raise
+        problem = "board.json: the hardware would not start with it (%r); using the default %s config" % (
+            e, default["name"])
+        cfg = default
+        hw = open_hardware(cfg)
     if centre_held(hw):
         safe_mode(hw)
         return None

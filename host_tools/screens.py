@@ -21,10 +21,13 @@ GAP = 10
 PAD = 14
 
 
-def _seen(v):
+def _seen(rgb):
     # An LED at a low drive level looks brighter than the same value on a
-    # screen: show it as the eye sees it (gamma 2.2).
-    return round(255 * (v / 255) ** (1 / 2.2))
+    # screen: show it as the eye sees it (gamma 2.2 on its brightness,
+    # keeping its hue).
+    top = max(rgb)
+    k = (top / 255) ** (1 / 2.2) * 255 / top
+    return tuple(min(255, round(v * k)) for v in rgb)
 
 
 def svg(canvas, title):
@@ -38,7 +41,7 @@ def svg(canvas, title):
         rgb = canvas.buf[3 * c:3 * c + 3]
         x = PAD + (c % 3) * (CELL + GAP)
         y = PAD + (c // 3) * (CELL + GAP)
-        fill = "#%02x%02x%02x" % tuple(_seen(v) for v in rgb) if any(rgb) else "#1d2024"
+        fill = "#%02x%02x%02x" % _seen(rgb) if any(rgb) else "#1d2024"
         out.append('<rect x="%d" y="%d" width="%d" height="%d" rx="9" fill="%s" stroke="#2c3036" stroke-width="2"/>'
                    % (x, y, CELL, CELL, fill))
     out.append('<text x="%d" y="%d" fill="#c8ccd2" font-family="sans-serif" font-size="13" text-anchor="middle">%s</text>'
@@ -108,13 +111,13 @@ def screens():
     d.tap(8)
     shot("menu-hints", "4. hints: off | on", d.frame(_peak(d)))
     d.tap(5)
-    shot("play-hints", "hints: bright wins, yellow draws", d.frame(d.now + 400))
+    shot("play-hints", "hints: bright wins, steady draws", d.frame(d.app.t0 + 800 * 20 + 400))
 
     d = Driver(tables)
     d.menu(5, 6, 3)  # tactic-toe, two players, hints off
     for c in (0, 4, 2, 6, 5, 7):
         d.tap(c)
-    shot("play-vanishing", "X to move: its oldest mark pulses", d.frame(d.app.t0 + 700 * 40 + 350))
+    shot("play-vanishing", "X to move: its oldest mark pulses", d.frame(d.app.t0 + 700 * 40 + 100))
     d.run(10, TAP | 4)
     shot("refused", "occupied cell: refused", d.frame(d.app.refused_until - 10))
     d.run(500)
@@ -122,8 +125,9 @@ def screens():
     shot("win", "win: the line flashes", d.frame(d.app.t0 + 10))
 
     d = Driver(tables)
-    d.menu(3, 6, 3)  # classic, two players
-    for c in (4, 0, 8, 2, 1, 7, 6, 3, 5):
+    d.menu(5, 6, 3)  # tactic-toe, two players: a position repeated three times
+    cycle = (8, 7, 0, 2, 1, 5, 3, 6)
+    for c in (0, 2, 1, 5, 3, 6) + cycle + cycle:
         d.tap(c)
     shot("draw", "draw: the board breathes", d.frame(d.app.t0 + 700))
 

@@ -11,6 +11,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 import ai
+import simple_ai
 import rules
 import table
 from rules import CLASSIC, TACTICTOE, Position
@@ -209,16 +210,16 @@ def test_full_depth_minimax_agrees_with_solver_on_classic(solutions):
     for i, pos in Oracle(sol).positions():
         if len(pos.marks(rules.X)) + len(pos.marks(rules.O)) < 3:
             continue  # keep it quick; the deep ones cover the logic
-        s = ai._negamax(pos, 9, 0)
+        s = simple_ai._negamax(pos, 9, 0)
         v = int(sol.value[i])
         assert s == (100 - (v & 63) if v & ai.WIN else (v - 100 if v else 0))
 
 
 def test_minimax_fallback_wins_and_blocks():
     pos = Position.from_moves(TACTICTOE, [0, 4, 1, 8])  # X to move, 2 wins
-    assert ai.minimax_move(pos, 4, ai.Rng(1)) == 2
+    assert simple_ai.minimax_move(pos, 4, ai.Rng(1)) == 2
     pos = Position.from_moves(CLASSIC, [0, 4, 1])  # O must block on 2
-    assert ai.minimax_move(pos, 4, ai.Rng(1)) == 2
+    assert simple_ai.minimax_move(pos, 4, ai.Rng(1)) == 2
 
 
 # --- under the real MicroPython Unix port ------------------------------------

@@ -20,6 +20,7 @@ CASES = [
     ("fallback", "wrong-game"), ("config-problem", "bad-config"), ("safe-mode", "buttons"),
     ("safe-mode", "matrix"), ("safe-mode", "touch"), ("crash", "buttons"), ("wiring", "buttons"),
     ("wiring", "matrix"), ("wiring", "touch"), ("wiring-rises", "touch-rises"),
+    ("ai-turn-press", "buttons"), ("table-breaks", "buttons"), ("key-errors", "buttons"),
 ]
 
 

@@ -6,6 +6,7 @@ import sys
 import time
 
 import ai
+import simple_ai
 import rules
 import table
 
@@ -40,5 +41,5 @@ def timed(fn, cases):
 
 cases = positions()
 print("perfect %d %d" % timed(lambda p: ai.choose_move(p, ai.PERFECT, t, rng), cases))
-print("minimax4 %d %d" % timed(lambda p: ai.minimax_move(p, 4, rng), cases))
+print("minimax4 %d %d" % timed(lambda p: simple_ai.minimax_move(p, 4, rng), cases))
 t.close()

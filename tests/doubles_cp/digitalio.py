@@ -1,4 +1,7 @@
-"""Test double for CircuitPython's ``digitalio`` (what the NeoPixel library uses)."""
+"""Test double for CircuitPython's ``digitalio``: what the NeoPixel library
+uses, and the firmware's look at the centre key before ``keypad`` starts."""
+
+import fingers
 
 
 class Direction:
@@ -6,13 +9,41 @@ class Direction:
     OUTPUT = 1
 
 
+class Pull:
+    UP = 1
+    DOWN = 2
+
+
+_driven_low = set()
+
+
 class DigitalInOut:
     def __init__(self, pin):
         self.pin = pin
         self.direction = Direction.INPUT
+        self._out = None
 
-    def switch_to_output(self, value=False):
+    def switch_to_output(self, value=False, drive_mode=None):
         self.direction = Direction.OUTPUT
+        self._out = value
+        if not value:
+            _driven_low.add(self.pin.name)
+
+    def switch_to_input(self, pull=None):
+        self.direction = Direction.INPUT
+
+    @property
+    def value(self):
+        inp = fingers._input or {"kind": None}
+        name = self.pin.name
+        if inp["kind"] == "buttons" and name in inp["pins"]:
+            return not fingers.held >> inp["pins"].index(name) & 1
+        if inp["kind"] == "matrix" and name in inp["cols"]:
+            c = inp["cols"].index(name)
+            for r in range(3):
+                if inp["rows"][r] in _driven_low and fingers.held >> (3 * r + c) & 1:
+                    return False
+        return True
 
     def deinit(self):
-        pass
+        _driven_low.discard(self.pin.name)

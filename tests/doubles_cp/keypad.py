@@ -16,7 +16,9 @@ class Event:
 
 class _Events:
     def __init__(self):
-        self._state = 0
+        # Like the real keypad: a key already down when scanning starts
+        # gives no event until it is released and pressed again.
+        self._state = fingers.held
 
     def get_into(self, event):
         changed = fingers.held ^ self._state

@@ -1,4 +1,6 @@
-"""Test double for CircuitPython's ``touchio``."""
+"""Test double for CircuitPython's ``touchio``: like the real one, a pad
+sets its threshold from the reading it starts with, so a pad held at start
+does not read as touched (its raw_value is high)."""
 
 import fingers
 
@@ -9,7 +11,12 @@ class TouchIn:
     def __init__(self, pin):
         self.cell = TouchIn._count % 9
         TouchIn._count += 1
+        self.threshold = self.raw_value + 100
+
+    @property
+    def raw_value(self):
+        return 1000 + 10 * self.cell + (900 if fingers.held >> self.cell & 1 else 0)
 
     @property
     def value(self):
-        return bool(fingers.held >> self.cell & 1)
+        return self.raw_value > self.threshold

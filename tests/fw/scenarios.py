@@ -149,6 +149,7 @@ def menu_screens(folder):
     b.press(LEVEL_CELL[ai.MEDIUM])
     p = b.picture()
     check(p[3] in "Ww" and p[5] in "Ww" and p.count(".") == 7, "hints screen: " + p)
+    check(max(b.leds()[5]) > max(b.leds()[3]), "'on' is the brighter option")
     log("hints", b.show())
     b.hold(0, b.cfg["timing"]["long_press_ms"] + 100)
     check(b.app.state == app.MENU and b.app.screen == app.PICK_GAME, "long press in the menu goes to the start")
@@ -226,7 +227,7 @@ def vs_board(folder, game, mode, level, how, seed):
         check(p.count(".") == 8, "thinking light: " + p)
         log("board thinking", b.show())
     result = play_out(b, how)
-    log("result", "draw" if result < 0 else rules.PLAYERS[result], "after", len(b.app.match.pos._undo), "plies")
+    log("result", "draw" if result < 0 else rules.PLAYERS[result], "after", b.app.match.plies, "plies")
     if result < 0:
         check_draw_frame(b)
     else:
@@ -240,8 +241,8 @@ def demo(folder, game):
     results = []
     while len(results) < 3:
         b.run(100)
-        if b.app.state == app.OVER and (not results or results[-1][1] != id(b.app.match)):
-            results.append((b.app.match.result, id(b.app.match)))
+        if b.app.state == app.OVER and (not results or results[-1][1] is not b.app.match):
+            results.append((b.app.match.result, b.app.match))  # kept, so no new match can reuse its id
             b.run(100)
     res = [r for r, _ in results]
     log("demo results", res)
@@ -252,24 +253,116 @@ def demo(folder, game):
     check(b.app.think_ms < b.cfg["timing"]["think_ms"], "the demo speeds up")
 
 
+def _hint_levels(b, cells):
+    """Lowest and highest level of each cell over a second."""
+    lo, hi = [999] * 9, [0] * 9
+    for _ in range(25):
+        b.run(40)
+        for c in cells:
+            v = b.level(c)
+            lo[c], hi[c] = min(lo[c], v), max(hi[c], v)
+    return lo, hi
+
+
+def check_hints(b, mover_char):
+    table = b.app.tables[b.app.match.game]
+    values = dict(ai.move_values(table, b.app.match.pos))
+    lo, hi = _hint_levels(b, values)
+    p = b.picture()
+    for c, v in values.items():
+        check(p[c] in mover_char + mover_char.lower(), "hints are in the mover's colour: " + p)
+        o = ai.outcome(v)
+        if o > 0:
+            check(hi[c] > 200 and lo[c] < 140, "a winning move pulses bright: %d..%d" % (lo[c], hi[c]))
+        elif o == 0:
+            check(100 <= lo[c] and hi[c] <= 120, "a drawing move glows steady: %d..%d" % (lo[c], hi[c]))
+        else:
+            check(hi[c] <= 30, "a losing move glows faintly: %d" % hi[c])
+    log("hints", mover_char, " ".join("%d:%d" % (c, ai.outcome(v)) for c, v in sorted(values.items())))
+
+
 def hints(folder):
     b = boot(folder)
     choose(b, rules.TACTICTOE, YOU_X, ai.PERFECT, True)
-    p = b.picture()
-    for c in range(9):
-        want = "Ww" if c in (1, 3, 5, 7) else "D"
-        check(p[c] in want, "empty board hints: " + p)
-    log("hints empty board", b.show())
+    check_hints(b, "X")  # empty board: edges win, the rest draw
     b.press(4)  # a drawing move: the board replies, then hints again
     b.wait_human()
-    table = b.app.tables[rules.TACTICTOE]
-    values = dict(ai.move_values(table, b.app.match.pos))
     b.run(40)
-    p = b.picture()
-    for c, v in values.items():
-        want = {1: "Ww", 0: "D", -1: "L"}[ai.outcome(v)]
-        check(p[c] in want, "hint for %d (value %d): %s" % (c, v, p))
-    log("hints after 4", b.show())
+    check_hints(b, "X")
+    # two players: the hints follow whoever is to move
+    b.hold(0, b.cfg["timing"]["long_press_ms"] + 100)
+    choose(b, rules.CLASSIC, TWO, hints=True)
+    b.press(0)
+    check_hints(b, "O")
+    b.press(4)
+    check_hints(b, "X")
+
+
+def ai_turn_press(folder):
+    """A press made while the board thinks is not played when it has moved."""
+    b = boot(folder)
+    choose(b, rules.CLASSIC, YOU_O, ai.PERFECT)
+    fingers.held |= 1 << 4  # press the centre during the board's turn...
+    b.run(b.cfg["timing"]["think_ms"] + 200)
+    check(b.app.match.pos.turn == rules.O, "the board has moved")
+    first = b.app.match.pos.piece_at(4)
+    fingers.held &= ~(1 << 4)  # ...and let go after it moved
+    b.run(200)
+    check(b.app.match.pos.turn == rules.O, "the held press was not played: turn %d" % b.app.match.pos.turn)
+    check(b.app.match.pos.piece_at(4) == first, "cell 4 unchanged")
+    free = b.app.match.pos.legal_moves()[0]
+    b.press(free)  # a fresh press plays
+    check(b.app.match.pos.piece_at(free) == rules.O, "a new press plays")
+    log("press during the board's turn ignored; next press played", free)
+
+
+class _BrokenFile:
+    def seek(self, *a):
+        raise OSError(5, "EIO")
+
+    def readinto(self, b):
+        raise OSError(5, "EIO")
+
+    def close(self):
+        pass
+
+
+def table_breaks(folder):
+    """A table that fails in the middle of a game: the game goes on with the
+    fallback AI and no hints."""
+    b = boot(folder)
+    choose(b, rules.TACTICTOE, YOU_X, ai.PERFECT, True)
+    b.press(4)
+    b.wait_human()
+    b.app.tables[rules.TACTICTOE]._f = _BrokenFile()
+    b.press(b.app.match.pos.legal_moves()[0])
+    b.wait_human()
+    check(b.app.state in (app.PLAY, app.OVER) and b.app.match is not None, "still playing")
+    check(b.app.tables[rules.TACTICTOE] is None, "the broken table is dropped")
+    check(any("table error during play" in line for line in b.lines), "and reported: %r" % b.lines)
+    check(b.app.hint_outcomes() is None, "hints off")
+    log("table failed mid-game; play went on")
+
+
+def key_errors(folder):
+    """A key layer that raises now and then does not stop the board."""
+    b = boot(folder)
+    real = b.runner.hw.scan
+    calls = [0]
+
+    def flaky():
+        calls[0] += 1
+        if calls[0] % 7 == 0:
+            raise OSError(5, "EIO")
+        return real()
+
+    b.runner.hw.scan = flaky
+    choose(b, rules.CLASSIC, TWO)
+    for cell in (0, 3, 1, 4, 2):
+        b.press(cell)
+    check(b.app.match.result == rules.X, "played through the errors")
+    check(any("error reading keys" in line for line in b.lines), "errors reported")
+    log("keys survive read errors")
 
 
 def long_press(folder):
@@ -284,7 +377,7 @@ def long_press(folder):
 
 def fallback(folder):
     b = sim.Board(folder)
-    check(any("fallback" in line for line in b.lines), "console names the fallback: %r" % b.lines)
+    check(any("minimax" in line for line in b.lines), "console names the fallback: %r" % b.lines)
     b.run(app.SELFTEST_MS + 20)
     p = b.picture()
     check(p[5] in "Oo" and p[8] in "Ee", "the game menu marks the table-less game: " + p)
@@ -305,7 +398,7 @@ def fallback(folder):
     b.press(4)
     b.run(100)
     p = b.picture()
-    check("N" in p.upper(), "the fallback AI thinks in the notice colour: " + p)
+    check("W" in p.upper(), "the fallback AI thinks in white: " + p)
     result = play_out(b, "first")
     log("fallback game result", result, b.show())
 
@@ -333,8 +426,11 @@ def safe_mode(folder):
     fingers.wire(cfg["input"])
     fingers.held = 1 << 4  # the centre held at power-on
     main.run(folder)  # returns at once instead of starting the game
-    check(strip.last is not None and strip.last[12:15] != b"\0\0\0", "safe mode lights the centre")
-    log("safe mode returned")
+    frame = strip.last
+    check(frame is not None and frame[:12] + frame[15:] == bytes(24), "only the centre is lit")
+    centre = frame[12:15]  # the strip is GRB: blue is the last byte
+    check(centre[2] > 0 and centre[0] == centre[1] == 0, "dim blue centre: %r" % (centre,))
+    log("safe mode: centre blue, game not started")
 
 
 def crash(folder):
@@ -379,6 +475,7 @@ SCENARIOS = {
     "demo-tactictoe": lambda f: demo(f, rules.TACTICTOE), "hints": hints, "long-press": long_press,
     "fallback": fallback, "config-problem": config_problem, "safe-mode": safe_mode, "crash": crash,
     "wiring": wiring, "wiring-rises": lambda f: wiring(f, True),
+    "ai-turn-press": ai_turn_press, "table-breaks": table_breaks, "key-errors": key_errors,
 }
 
 def main(folder, name):

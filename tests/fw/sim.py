@@ -21,8 +21,7 @@ except ImportError:
     import neopixel as strip
 
 # Logical palette classes, as (char, colour); matched by hue.
-_PALETTE_KEYS = (("X", "x"), ("O", "o"), ("D", "draw"), ("L", "loss"), ("E", "error"),
-                 ("N", "notice"), ("M", "menu"))
+_PALETTE_KEYS = (("X", "x"), ("O", "o"), ("D", "draw"), ("E", "error"), ("N", "notice"), ("M", "menu"))
 
 
 class Board:
@@ -92,10 +91,10 @@ class Board:
         return out
 
     def picture(self):
-        """The frame as 9 characters: X/O marks, D/L draw/loss hints, W white
-        (win hint, self-test), E error (and red), G green, B blue, N notice,
-        M menu, . dark; lower case when dim (below half brightness); ? for
-        anything else."""
+        """The frame as 9 characters: X/O (X's and O's colour), D draw
+        glow, W white, E error (and red), G green, B blue, N notice, M menu,
+        . dark; lower case when dim (below half brightness); ? for anything
+        else."""
         chars = []
         for rgb in self.leds():
             chars.append(self._classify(rgb))
@@ -112,6 +111,15 @@ class Board:
             if all(abs(rgb[i] - colour[i] * top // ref) <= 2 + top // 20 for i in range(3)):
                 return ch if top * 2 >= ref else ch.lower()
         return "?"
+
+    def level(self, cell):
+        """How bright a cell is, 0-256 of its colour's full drive."""
+        rgb = self.leds()[cell]
+        for _, colour in self._palette:
+            ref = max(colour)
+            if ref and all(abs(rgb[i] - colour[i] * max(rgb) // ref) <= 2 for i in range(3)):
+                return max(rgb) * 256 // ref
+        return max(rgb) * 256 // 255
 
     def show(self):
         p = self.picture()

@@ -60,7 +60,7 @@ TIMING = {
     "frame_ms": 20,  # how often the LEDs are redrawn
 }
 
-RUNTIMES = ("micropython", "circuitpython")  # main.RUNTIMES too
+RUNTIMES = ("micropython", "circuitpython")
 INPUT_KINDS = ("buttons", "matrix", "touch")
 PIXEL_ORDERS = ("row-major", "serpentine")
 

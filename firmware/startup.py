@@ -9,19 +9,28 @@ RAM is the board's scarcest resource.
 import sys
 
 CENTRE = 4
-RUNTIMES = ("micropython", "circuitpython")
-
-
-def runtime(cfg):
-    """The hardware layer to use: the running implementation's on a board;
-    under CPython (simulator, tests) the one the config names."""
-    name = sys.implementation.name
-    return name if name in RUNTIMES else cfg["runtime"] or "micropython"
 
 
 def platform():
-    """"circuitpython", or sys.platform ("rp2", "esp32", "linux", ...)."""
-    return "circuitpython" if sys.implementation.name == "circuitpython" else sys.platform
+    """"circuitpython" (where its ``supervisor`` module exists), else
+    sys.platform ("rp2", "esp32", "linux", ...)."""
+    if sys.implementation.name == "circuitpython":
+        return "circuitpython"
+    try:
+        import supervisor  # noqa: F401  (CircuitPython's; also its test double)
+    except ImportError:
+        return sys.platform
+    return "circuitpython"
+
+
+def runtime(cfg):
+    """The hardware layer to use: the running firmware's on a board; under
+    CPython (simulator, tests) the one the config names."""
+    if platform() == "circuitpython":
+        return "circuitpython"
+    if sys.implementation.name == "micropython":
+        return "micropython"
+    return cfg["runtime"] or "micropython"
 
 
 def open_hardware(cfg):

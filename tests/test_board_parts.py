@@ -76,6 +76,9 @@ def _broken(**changes):
     (dict(colours={"purple": [1, 2, 3]}), "colours.purple: unknown colour"),
     (dict(timing={"think_ms": 0}), "timing.think_ms: expected a number from 1 to 60000"),
     (dict(wifi=True), "wifi: unknown key"),
+    (dict(buzzer=16), "buzzer: pin 16 is already in use"),
+    (dict(buzzer=5), "buzzer: pin 5 is already in use"),
+    (dict(runtime="circuitpython"), "runtime: CircuitPython names its pins (\"GP16\"), got the number 16"),
 ])
 def test_config_errors_name_the_key(changes, message):
     with pytest.raises(config.ConfigError) as info:
@@ -83,12 +86,27 @@ def test_config_errors_name_the_key(changes, message):
     assert str(info.value).startswith(message)
 
 
+def test_default_per_kind_of_board(tmp_path):
+    assert config.default_for("circuitpython")["leds"]["pin"] == "GP16"
+    assert config.default_for("esp32")["input"]["kind"] == "touch"
+    assert config.default_for("rp2") is config.DEFAULT and config.default_for(None) is config.DEFAULT
+    for platform, name in (("circuitpython", "circuitpython-pico"), ("esp32", "esp32-touch")):
+        cfg, problem = config.load(str(tmp_path / "none.json"), platform)
+        assert cfg == config.validate(_raw(name)) and problem.endswith("using the default %s config" % name)
+
+
+def test_runtime_may_be_left_out():
+    raw = _raw("circuitpython-pico")
+    del raw["runtime"]
+    assert config.validate(raw)["runtime"] is None
+
+
 def test_load_falls_back_and_says_why(tmp_path):
     cfg, problem = config.load(str(tmp_path / "board.json"))
     assert cfg == config.validate(config.DEFAULT) and "not found" in problem
     (tmp_path / "board.json").write_text("{not json")
     cfg, problem = config.load(str(tmp_path / "board.json"))
-    assert "not valid JSON" in problem and cfg["name"] == "pico-buttons"
+    assert "not valid JSON (" in problem and cfg["name"] == "pico-buttons"
     (tmp_path / "board.json").write_text(json.dumps(_broken(leds__brightness=5)))
     cfg, problem = config.load(str(tmp_path / "board.json"))
     assert problem.startswith(str(tmp_path / "board.json") + ": leds.brightness:")

@@ -36,6 +36,8 @@ def cp_flash(table_files, tmp_path_factory):
         "buttons": _cp_board(),
         "matrix": _cp_board(kind="matrix", rows=["GP2", "GP3", "GP4"], cols=["GP5", "GP6", "GP7"]),
         "touch": _cp_board(kind="touch", pins=["GP%d" % i for i in range(2, 11)]),
+        # a MicroPython board's config on a CircuitPython board: pin numbers
+        "micropython-config": json.load(open(os.path.join(FIRMWARE, "boards", "pico-buttons.json"))),
     }.items():
         d = root / name
         d.mkdir()
@@ -56,16 +58,19 @@ def test_the_real_library_is_used():
 @pytest.mark.parametrize("name, board", [
     ("selftest", "buttons"), ("two-classic", "buttons"), ("vanishing", "buttons"), ("safe-mode", "buttons"),
     ("wiring", "buttons"), ("wiring", "matrix"), ("wiring", "touch"), ("safe-mode", "touch"),
+    ("config-problem", "micropython-config"),
 ])
 def test_scenarios_through_the_circuitpython_layer(cp_flash, flash, name, board):
     cp = run_scenario("cpython", cp_flash[board], name, path=CP_PATH)
     assert cp.returncode == 0 and cp.stdout.rstrip().endswith("PASS"), cp.stdout[-3000:] + cp.stderr[-3000:]
     # the LEDs show the same pictures as on the MicroPython layer
-    mp = run_scenario("micropython", flash["buttons"], name)
+    mp = run_scenario("micropython", flash["bad-config" if name == "config-problem" else "buttons"], name)
     def pictures(r):
-        return [line for line in transcript(r) if not line.startswith("| tones")]
+        return [line for line in transcript(r) if not line.startswith(("| tones", "| config:"))]
 
     assert pictures(cp) == pictures(mp)
+    if board == "micropython-config":  # pin numbers: the layer can't start, the CircuitPython default steps in
+        assert "using the default circuitpython-pico config" in transcript(cp)[0]
     if name == "wiring":  # the buzzer (GP15 here) played through pwmio
         assert any(line.startswith("| tones") for line in transcript(cp))
 

@@ -79,6 +79,18 @@ def play_out(b, how="perfect", limit=80):
     raise AssertionError("game did not end")
 
 
+def check_notice(b, pattern, what):
+    """A notice is showing, blinks ``pattern`` and then gives way."""
+    check(b.app.state == app.NOTICE, what + ": no notice")
+    seen = set()
+    for _ in range(10):
+        b.run(100)
+        seen.add(b.picture())
+    check(pattern in seen, "%s: %r" % (what, sorted(seen)))
+    while b.app.state == app.NOTICE:
+        b.run(100)
+
+
 def check_win_frame(b):
     m = b.app.match
     mark = rules.PLAYERS[m.result]
@@ -386,14 +398,7 @@ def fallback(folder):
     b.press(MODE_CELL[YOU_X])
     b.press(LEVEL_CELL[ai.PERFECT])
     b.press(HINTS_CELL[True])
-    check(b.app.state == app.NOTICE, "error pattern first")
-    seen = set()
-    for _ in range(10):
-        b.run(100)
-        seen.add(b.picture())
-    check("E.E.E.E.E" in seen, "X-shaped error pattern: %r" % sorted(seen))
-    while b.app.state == app.NOTICE:
-        b.run(100)
+    check_notice(b, "E.E.E.E.E", "X-shaped error pattern")
     check(b.app.state == app.PLAY and b.app.hint_outcomes() is None, "plays, hints off")
     b.press(4)
     b.run(100)
@@ -408,14 +413,7 @@ def config_problem(folder):
     check(any("config:" in line for line in b.lines), "console reports the config problem: %r" % b.lines)
     log(b.lines[0])
     b.run(app.SELFTEST_MS + 20)
-    check(b.app.state == app.NOTICE, "config notice after the self-test")
-    seen = set()
-    for _ in range(10):
-        b.run(100)
-        seen.add(b.picture())
-    check("N.N...N.N" in seen, "corner notice pattern: %r" % sorted(seen))
-    while b.app.state == app.NOTICE:
-        b.run(100)
+    check_notice(b, "N.N...N.N", "corner notice pattern")
     check(b.app.state == app.MENU, "then the menu")
 
 

@@ -348,8 +348,10 @@ class App:
                 else:
                     level = pulse(t, 1200, 96)
             elif c == (oldest_x if p == rules.X else oldest_o):
-                # the mark that leaves on its owner's next move
-                level = pulse(t, 700, 40) if p == mover else 90
+                # The mark that leaves on its owner's next move: the mover's
+                # blinks (hints pulse smoothly, so the two never look alike),
+                # the other player's is dimmed.
+                level = (FULL if blink(t, 700) else 40) if p == mover else 90
             cv.set(c, self._mark_colour(p), level)
         free = pos.legal_mask() if not over else ~pos.occupied() & ALL
         if over:

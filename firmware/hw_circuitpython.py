@@ -45,38 +45,60 @@ class Hardware:
 
     def __init__(self, cfg):
         leds = cfg["leds"]
-        # The library does the colour order; the brightness cap is ours, so it
-        # is the same on every runtime.
-        self._np = neopixel.NeoPixel(_pin(leds["pin"]), 9, brightness=1.0, auto_write=False,
-                                     pixel_order=leds["colour_order"])
-        self._pixel = bytes(leds["order"])
-        self._scale = int(leds["brightness"] * 256)
+        inp = cfg["input"]
+        # Look every pin up before claiming any: a bad name then fails with
+        # nothing held, so the default config can still start.
+        led_pin = _pin(leds["pin"])
+        keys = [_pin(p) for p in inp.get("pins", inp.get("rows", []) + inp.get("cols", []))]
+        buzzer = _pin(cfg["buzzer"]) if cfg["buzzer"] is not None else None
+        self._np = self._keys = self._pwm = None
+        self._pads = []
+        try:
+            self._start(cfg, led_pin, keys, buzzer)
+        except Exception:
+            self.deinit()  # give the pins back for the default config
+            raise
+
+    def _start(self, cfg, led_pin, keys, buzzer):
+        leds = cfg["leds"]
         inp = cfg["input"]
         self.kind = inp["kind"]
+        self._pixel = bytes(leds["order"])
+        self._scale = int(leds["brightness"] * 256)
         self._held = 0
         # keypad reports nothing for a key already down when it starts, so
         # look at the centre (safe mode) before handing the pins over.
         self.held_at_boot = _centre_at_boot(inp)
+        # The library does the colour order; the brightness cap is ours, so it
+        # is the same on every runtime.
+        self._np = neopixel.NeoPixel(led_pin, 9, brightness=1.0, auto_write=False, pixel_order=leds["colour_order"])
         if self.kind == "buttons":
-            self._keys = keypad.Keys([_pin(p) for p in inp["pins"]], value_when_pressed=False, pull=True)
+            self._keys = keypad.Keys(keys, value_when_pressed=False, pull=True)
         elif self.kind == "matrix":
-            self._keys = keypad.KeyMatrix([_pin(p) for p in inp["rows"]], [_pin(p) for p in inp["cols"]])
+            self._keys = keypad.KeyMatrix(keys[:3], keys[3:])
         else:
             import touchio  # calibrates itself against the untouched reading
 
-            self._keys = None
-            self._pads = [touchio.TouchIn(_pin(p)) for p in inp["pins"]]
+            for p in keys:
+                self._pads.append(touchio.TouchIn(p))
             # TouchIn calibrates on the reading it starts with, so a pad held
             # then never reads touched: spot the centre by its raw reading.
             raws = sorted(p.raw_value for p in self._pads)
             if self._pads[4].raw_value > raws[4] * 5 // 4:
                 self.held_at_boot = 1 << 4
         self._event = keypad.Event()
-        self._pwm = None
-        if cfg["buzzer"] is not None:
+        if buzzer is not None:
             import pwmio
 
-            self._pwm = pwmio.PWMOut(_pin(cfg["buzzer"]), frequency=1000, duty_cycle=0, variable_frequency=True)
+            self._pwm = pwmio.PWMOut(buzzer, frequency=1000, duty_cycle=0, variable_frequency=True)
+
+    def deinit(self):
+        """Release every pin this layer holds."""
+        for part in [self._np, self._keys, self._pwm] + self._pads:
+            if part is not None:
+                part.deinit()
+        self._np = self._keys = self._pwm = None
+        self._pads = []
 
     def scan(self):
         """The cells held now, as a 9-bit mask."""

@@ -63,6 +63,7 @@ class Keys:
                         self._long &= ~(1 << c)
                         self._mute &= ~(1 << c)
             self._stable = raw
+        self._mute &= self._stable | self._raw  # a glitch that came to nothing
         waiting = self._stable & ~self._long
         if waiting:
             for c in range(9):
@@ -86,7 +87,7 @@ class Keys:
         """Drop waiting taps, and let no key held now tap when released.
         Long presses still count. For the board's turn: a press made while
         it thinks must not become a move afterwards."""
-        self._mute |= self._stable
+        self._mute |= self._stable | self._raw
         q = self._queue
         for i in range(len(q) - 1, -1, -1):
             if q[i] & TAP:

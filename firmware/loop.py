@@ -77,6 +77,7 @@ class Runner:
         self.keys = keys
         self.sequencer = sequencer
         self.timing = timing
+        self._key_error = None
 
     def _fault(self, now, e):
         # Never freeze: report, then back to the menu.
@@ -89,15 +90,18 @@ class Runner:
         try:
             held = self.hw.scan()
         except Exception as e:  # a flaky sensor must not stop the keys for good
-            self.app.log("error reading keys: %r" % (e,))
+            text = repr(e)
+            if text != self._key_error:  # once, not 200 times a second
+                self.app.log("error reading keys: " + text)
+                self._key_error = text
             return
         self.keys.update(now, held)
 
     def step(self, now):
         app = self.app
-        if app.busy():  # the board's turn: presses now must not become moves
-            self.keys.ignore_taps()
         try:
+            if app.busy():  # the board's turn: presses now must not become moves
+                self.keys.ignore_taps()
             app.update(now, self.keys.get())
         except Exception as e:
             self._fault(now, e)

@@ -90,6 +90,8 @@ def power_on(folder=""):
         hw = open_hardware(cfg)
     except Exception as e:  # a pin this board doesn't have, a bad touch pin...
         if cfg == default:
+            print("the default %s config does not fit this board either (%r): write a board.json"
+                  " for it (docs/board-config.md)" % (default["name"], e))
             raise
         problem = "board.json: the hardware would not start with it (%r); using the default %s config" % (
             e, default["name"])

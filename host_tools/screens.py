@@ -117,7 +117,7 @@ def screens():
     d.menu(5, 6, 3)  # tactic-toe, two players, hints off
     for c in (0, 4, 2, 6, 5, 7):
         d.tap(c)
-    shot("play-vanishing", "X to move: its oldest mark pulses", d.frame(d.app.t0 + 700 * 40 + 100))
+    shot("play-vanishing", "X to move: its oldest mark blinks", d.frame(d.app.t0 + 700 * 40 + 500))
     d.run(10, TAP | 4)
     shot("refused", "occupied cell: refused", d.frame(d.app.refused_until - 10))
     d.run(500)

@@ -5,9 +5,10 @@ sets ``held``, a mask of the cells a finger is on. Kept small: on a board
 
 held = 0
 tones = []  # (freq, duty) each time the buzzer changes
-flaky = 0  # touch pads whose read() raises, as an ESP32 pad pressed hard does
+flaky = 0  # touch pads whose read() raises while pressed, as an ESP32 pad pressed hard does
 _in = {}
 _out = {}  # levels driven on output pins
+modes = {}  # pin -> the mode it was set up with
 
 
 def wire(inp, rises=False):
@@ -16,6 +17,7 @@ def wire(inp, rises=False):
     _in.update(inp)
     _in["rises"] = rises
     _out.clear()
+    modes.clear()
     held = flaky = 0
     tones = []
 
@@ -27,6 +29,7 @@ class Pin:
 
     def __init__(self, id, mode=-1, pull=-1, value=None):
         self.id = id
+        modes[id] = mode
         if value is not None:
             _out[id] = value
 

@@ -2,6 +2,7 @@
 uses, and the firmware's look at the centre key before ``keypad`` starts."""
 
 import fingers
+from microcontroller import claim, release
 
 
 class Direction:
@@ -19,6 +20,7 @@ _driven_low = set()
 
 class DigitalInOut:
     def __init__(self, pin):
+        claim(pin)
         self.pin = pin
         self.direction = Direction.INPUT
         self._out = None
@@ -47,3 +49,4 @@ class DigitalInOut:
 
     def deinit(self):
         _driven_low.discard(self.pin.name)
+        release(self.pin)

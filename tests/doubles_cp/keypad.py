@@ -2,6 +2,7 @@
 events for the cells fingers.held says are pressed."""
 
 import fingers
+from microcontroller import claim, release
 
 
 class Event:
@@ -34,11 +35,24 @@ class _Events:
 class Keys:
     def __init__(self, pins, *, value_when_pressed, pull=True, interval=0.02, max_events=64):
         assert len(pins) == 9 and value_when_pressed is False and pull
-        self.pins = pins
+        for p in pins:
+            claim(p)
+        self.pins = list(pins)
         self.events = _Events()
+
+    def deinit(self):
+        for p in self.pins:
+            release(p)
 
 
 class KeyMatrix:
     def __init__(self, row_pins, column_pins, columns_to_anodes=True, interval=0.02, max_events=64):
         assert len(row_pins) == 3 and len(column_pins) == 3
+        self.pins = list(row_pins) + list(column_pins)
+        for p in self.pins:
+            claim(p)
         self.events = _Events()
+
+    def deinit(self):
+        for p in self.pins:
+            release(p)

@@ -43,11 +43,16 @@ def bench_solve(tmp, repeats=15):
     return statistics.median(times), min(times), statistics.median(cli)
 
 
-def compile_firmware(out):
-    for name in sorted(os.listdir(os.path.join(ROOT, "firmware"))):
-        if name.endswith(".py"):
-            subprocess.run([os.path.join(BIN, "mpy-cross"), "-o", os.path.join(out, name[:-3] + ".mpy"),
-                            os.path.join(ROOT, "firmware", name)], check=True)
+def cross_compile(out, *folders, extra=()):
+    """Every .py of ``folders`` (relative to the repo) and ``extra`` compiled
+    to ``out`` with the pinned mpy-cross, as a board gets them."""
+    sources = list(extra)
+    for folder in folders:
+        sources += [os.path.join(ROOT, folder, n) for n in sorted(os.listdir(os.path.join(ROOT, folder)))
+                    if n.endswith(".py")]
+    for src in sources:
+        name = os.path.basename(src)[:-3]
+        subprocess.run([os.path.join(BIN, "mpy-cross"), "-o", os.path.join(out, name + ".mpy"), src], check=True)
 
 
 def bench_moves(tbl, firmware, count=300):
@@ -56,7 +61,7 @@ def bench_moves(tbl, firmware, count=300):
     return {line.split()[0]: tuple(map(int, line.split()[1:])) for line in r.stdout.splitlines()}
 
 
-def smallest_heap_for_games(firmware, tmp):
+def smallest_heap_for_games(tmp):
     """Smallest -X heapsize (KiB) in which the whole firmware plays four
     complete games through its asyncio loop (tests/fw/heap_games.py)."""
     import json
@@ -64,13 +69,8 @@ def smallest_heap_for_games(firmware, tmp):
 
     code = os.path.join(tmp, "board-mpy")
     os.mkdir(code)
-    for folder in ("firmware", os.path.join("tests", "doubles")):
-        for name in os.listdir(os.path.join(ROOT, folder)):
-            if name.endswith(".py"):
-                subprocess.run([os.path.join(BIN, "mpy-cross"), "-o", os.path.join(code, name[:-3] + ".mpy"),
-                                os.path.join(ROOT, folder, name)], check=True)
-    subprocess.run([os.path.join(BIN, "mpy-cross"), "-o", os.path.join(code, "heap_games.mpy"),
-                    os.path.join(ROOT, "tests", "fw", "heap_games.py")], check=True)
+    cross_compile(code, "firmware", os.path.join("tests", "doubles"),
+                  extra=[os.path.join(ROOT, "tests", "fw", "heap_games.py")])
     flash = os.path.join(tmp, "flash")
     os.mkdir(flash)
     with open(os.path.join(ROOT, "firmware", "boards", "pico-buttons.json")) as f:
@@ -120,7 +120,7 @@ def main():
         print("| `python -m host_tools solve --game tactictoe` wall time (median of 5) | %.0f ms |" % (cli * 1e3))
         firmware = os.path.join(tmp, "mpy")
         os.mkdir(firmware)
-        compile_firmware(firmware)
+        cross_compile(firmware, "firmware")
         for game in ("tactictoe", "classic"):
             tbl = os.path.join(ROOT, "build", "%s.tbl" % game)
             m = bench_moves(tbl, firmware)
@@ -131,7 +131,7 @@ def main():
         print("| smallest heap for a tactictoe move decision (`-X heapsize`, .mpy firmware) | %d KiB |"
               % smallest_heap(os.path.join(ROOT, "build", "tactictoe.tbl"), firmware))
         print("| smallest heap for the whole firmware playing 4 complete games (asyncio loop, .mpy) | %d KiB |"
-              % smallest_heap_for_games(firmware, tmp))
+              % smallest_heap_for_games(tmp))
 
 
 if __name__ == "__main__":

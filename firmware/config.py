@@ -62,7 +62,6 @@ TIMING = {
 
 RUNTIMES = ("micropython", "circuitpython")
 INPUT_KINDS = ("buttons", "matrix", "touch")
-PIXEL_ORDERS = ("row-major", "serpentine")
 
 
 class ConfigError(ValueError):

@@ -20,7 +20,6 @@ YOU_X = const(0)  # you play X, the board plays O
 YOU_O = const(1)  # the board plays X, you play O
 TWO = const(2)  # two people
 DEMO = const(3)  # the board plays itself
-MODES = ("you-x", "you-o", "two", "demo")
 
 REPEAT_DRAW = const(3)  # a tactic-toe position seen this often is a draw...
 REPEAT_WINDOW = const(64)  # ...within this many plies (bounded memory)

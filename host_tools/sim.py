@@ -1,0 +1,599 @@
+"""The virtual board: the firmware in the real MicroPython interpreter, with
+only the hardware simulated, and a serial console that ``mpremote`` talks to.
+
+``VirtualBoard`` runs ``simulator/rom.py`` under the MicroPython Unix port
+with the board's flash folder mounted as ``/``. The ROM plays the part of
+MicroPython's C code (boot, ``main.py``, REPL, raw REPL) and the doubles in
+``simulator/`` that of the chips. This side of the wires:
+
+* the console: a pseudo-terminal (``/dev/pts/N``) that ``mpremote`` opens
+  like a USB serial port. Ctrl-C interrupts running code, as a board's USB
+  stack does, by sending the interpreter SIGINT;
+* the LEDs and the buzzer: reported by the doubles over a pipe;
+* the keys: the mask of cells a finger is on, sent over another pipe;
+* resets: the ROM exits with a status saying which reset, and is started
+  again on the same console, so every reset gets a fresh heap.
+
+Front-ends (``sim_terminal``, the headless modes below) drive it with
+``poll()`` and ``hold()``.
+"""
+
+import errno
+import json
+import os
+import selectors
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+import tty
+
+import host_tools  # noqa: F401  (puts firmware/ on sys.path)
+import config
+import rules
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROM_DIR = os.path.join(ROOT, "simulator")
+BOARDS_DIR = os.path.join(ROOT, "firmware", "boards")
+MICROPYTHON = os.path.join(os.path.dirname(sys.executable), "micropython")
+HEAP = "256k"  # about what a Pico has free for Python
+
+# The ROM's exit statuses (simulator/simbus.py).
+SOFT_FRIENDLY, SOFT_RAW, HARD, OFF = 3, 4, 5, 6
+
+
+class SimError(Exception):
+    """A problem starting or running the virtual board, as one line."""
+
+
+def wiring(board):
+    """The virtual board's real wiring: a shipped board name or a path to a
+    board.json. Returns ``(path, validated config)``."""
+    path = board if os.sep in board or board.endswith(".json") else os.path.join(BOARDS_DIR, board + ".json")
+    try:
+        with open(path) as f:
+            raw = json.load(f)
+        cfg = config.validate(raw)
+    except OSError as e:
+        names = ", ".join(sorted(n[:-5] for n in os.listdir(BOARDS_DIR)))
+        raise SimError("no board %r (%s); shipped boards: %s" % (board, e.strerror, names))
+    except (ValueError, config.ConfigError) as e:
+        raise SimError("%s: %s" % (path, e))
+    if cfg["runtime"] == "circuitpython":
+        raise SimError("the simulator runs MicroPython boards only; %s is a CircuitPython board"
+                       " (try pico-buttons, pico-matrix or esp32-touch)" % cfg["name"])
+    return path, cfg
+
+
+def cells_of(wire, cfg):
+    """The (r, g, b) each cell shows, from the bytes the LED chain latched,
+    undoing the wiring's pixel order and colour order."""
+    leds = cfg["leds"]
+    pick = [leds["colour_order"].index(ch) for ch in "RGB"]
+    out = []
+    for cell in range(9):
+        p = 3 * leds["order"][cell]
+        px = wire[p:p + 3]
+        out.append(tuple(px[i] for i in pick) if len(px) == 3 else (0, 0, 0))
+    return out
+
+
+class VirtualBoard:
+    """One virtual board.
+
+    :param flash: the host folder that is its flash.
+    :param board: a shipped board name or a board.json path: its real wiring.
+    :param seed: seed for its hardware random numbers (None: random).
+    :param console: give it a serial console (a pseudo-terminal).
+    :param replay: ``(timeline, end_ms)``: run on a virtual clock with the
+        keys following ``timeline`` ([(ms, mask)]) and power off at
+        ``end_ms``; None for a live board.
+    :param on_frame: called with ``(ms, cells)`` whenever the LEDs change.
+    :param on_output: called with bytes the board writes to its console.
+    """
+
+    def __init__(self, flash, board="pico-buttons", seed=None, console=True, replay=None,
+                 on_frame=None, on_output=None, heap=HEAP):
+        self.flash = os.path.abspath(flash)
+        self.wiring_path, self.cfg = wiring(board)
+        self.seed = seed
+        self.replay = replay
+        self.heap = heap
+        self.on_frame = on_frame
+        self.on_output = on_output
+        self.sel = selectors.DefaultSelector()
+        self.proc = None
+        self.held = 0
+        self.armed = False  # Ctrl-C interrupts running code now
+        self.frame = [(0, 0, 0)] * 9
+        self.tone = 0
+        self.status = None  # the last run's exit status, once it powers off
+        self.resets = 0
+        self._bus = b""
+        self._starts = []
+        self._timeline_file = None
+        self.port = None
+        self._master = self._slave = None
+        self._con_in = self._con_out = None
+        if console:
+            self._master, self._slave = os.openpty()
+            tty.setraw(self._slave)  # no echo, no line editing: a serial line
+            os.set_blocking(self._master, False)
+            self.port = os.ttyname(self._slave)
+            self.sel.register(self._master, selectors.EVENT_READ, self._from_client)
+
+    # --- power -------------------------------------------------------------
+
+    def start(self):
+        """Power on."""
+        if not os.path.exists(MICROPYTHON):
+            raise SimError("micropython is missing at %s: run `make sim`, which installs it" % MICROPYTHON)
+        os.makedirs(self.flash, exist_ok=True)
+        if self.replay is not None:
+            fd, self._timeline_file = tempfile.mkstemp(prefix="sim-replay-", suffix=".txt")
+            with os.fdopen(fd, "w") as f:
+                for t, mask in self.replay[0]:
+                    f.write("%d %d\n" % (t, mask))
+        self._spawn("friendly", "power", new_console=True)
+
+    def _spawn(self, mode, reason, new_console):
+        if new_console:
+            self._close_console_pipes()
+            self._con_in = os.pipe()  # console bytes to the board; kept across soft resets
+            self._con_out = os.pipe()
+            os.set_blocking(self._con_in[1], False)
+            self.sel.register(self._con_out[0], selectors.EVENT_READ, self._from_board)
+        bus_out = os.pipe()
+        bus_in = os.pipe()
+        argv = [MICROPYTHON, "-X", "heapsize=" + self.heap, os.path.join(ROM_DIR, "rom.py"),
+                self.flash, self.wiring_path, mode, reason, "-" if self.seed is None else str(self.seed),
+                str(bus_out[1]), str(bus_in[0])]
+        if self.replay is not None:
+            argv += [self._timeline_file, str(self.replay[1])]
+        else:
+            argv += ["-"]
+        env = dict(os.environ, MICROPYPATH=ROM_DIR + os.pathsep + ".frozen")
+        self.proc = subprocess.Popen(argv, stdin=self._con_in[0], stdout=self._con_out[1],
+                                     stderr=self._con_out[1], pass_fds=(bus_out[1], bus_in[0]),
+                                     env=env, cwd=ROM_DIR)
+        os.close(bus_out[1])
+        os.close(bus_in[0])
+        self._bus_out = bus_out[0]
+        self._bus_in = bus_in[1]
+        self._bus = b""
+        self.armed = False
+        self.sel.register(self._bus_out, selectors.EVENT_READ, self._from_bus)
+        self._starts = [t for t in self._starts if time.monotonic() - t < 5] + [time.monotonic()]
+        if self.replay is None:
+            self._send_keys()
+
+    def power_cycle(self):
+        """Pull the plug and plug it in again."""
+        self._stop_process()
+        self._spawn("friendly", "power", new_console=True)
+
+    def _stop_process(self):
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.kill()
+        if self.proc is not None:
+            self.proc.wait()
+        self._drop_bus()
+
+    def _drop_bus(self):
+        for fd in (getattr(self, "_bus_out", None), getattr(self, "_bus_in", None)):
+            if fd is not None:
+                try:
+                    self.sel.unregister(fd)
+                except (KeyError, ValueError):
+                    pass
+                os.close(fd)
+        self._bus_out = self._bus_in = None
+
+    def _close_console_pipes(self):
+        if self._con_out is not None:
+            self.sel.unregister(self._con_out[0])
+            for fd in self._con_in + self._con_out:
+                os.close(fd)
+        self._con_in = self._con_out = None
+
+    def close(self):
+        """Power off for good and let go of the console."""
+        self._stop_process()
+        self._close_console_pipes()
+        for fd in (self._master, self._slave):
+            if fd is not None:
+                try:
+                    self.sel.unregister(fd)
+                except (KeyError, ValueError):
+                    pass
+                os.close(fd)
+        self._master = self._slave = None
+        if self._timeline_file:
+            os.remove(self._timeline_file)
+            self._timeline_file = None
+        self.sel.close()
+
+    @property
+    def running(self):
+        return self.status is None
+
+    # --- keys --------------------------------------------------------------
+
+    def hold(self, mask):
+        """Put fingers on the cells in ``mask`` (and lift the others)."""
+        self.held = mask & 0x1FF
+        self._send_keys()
+
+    def _send_keys(self):
+        if self._bus_in is None:
+            return
+        try:
+            os.write(self._bus_in, b"K" + bytes((self.held & 0xFF, self.held >> 8)))
+        except (BrokenPipeError, OSError):
+            pass  # resetting: the next start sends them
+
+    # --- the loop ----------------------------------------------------------
+
+    def poll(self, timeout=None):
+        """Handle what the board and the console client have sent, waiting
+        up to ``timeout`` seconds for something to arrive."""
+        for key, _ in self.sel.select(timeout):
+            key.data(key.fileobj)
+
+    def _from_bus(self, fd):
+        try:
+            data = os.read(fd, 65536)
+        except OSError:
+            data = b""
+        if not data:
+            self._ended()
+            return
+        self._bus += data
+        *lines, self._bus = self._bus.split(b"\n")
+        for line in lines:
+            kind, _, rest = line.partition(b" ")
+            if kind == b"L":
+                t, _, hexed = rest.partition(b" ")
+                self.frame = cells_of(bytes.fromhex(hexed.decode()), self.cfg)
+                if self.on_frame:
+                    self.on_frame(int(t), self.frame)
+            elif kind == b"T":
+                self.tone = int(rest.split()[1])
+            elif kind == b"I":
+                self.armed = rest == b"1"
+
+    def _ended(self):
+        # The ROM closed its end of the bus: it has exited. Read what it
+        # printed last, then start it again the way its status says.
+        self._drain_output()
+        status = self.proc.wait()
+        self._drop_bus()
+        if status == OFF or (status == SOFT_FRIENDLY and self.replay is not None):
+            self.status = status
+            return
+        self.resets += 1
+        if status == SOFT_FRIENDLY:
+            self._spawn("friendly", "soft", new_console=False)
+        elif status == SOFT_RAW:
+            self._spawn("raw", "soft", new_console=False)
+        elif status == HARD:
+            self._spawn("friendly", "power", new_console=True)
+        else:
+            self._output(b"\r\n[virtual board crashed with status %d; powering on again]\r\n" % status)
+            if len(self._starts) >= 3:
+                self.status = status
+                raise SimError("the virtual board crashed three times in a row (status %d)" % status)
+            self._spawn("friendly", "power", new_console=True)
+
+    def _drain_output(self):
+        if self._con_out is None:
+            return
+        os.set_blocking(self._con_out[0], False)
+        try:
+            while True:
+                data = os.read(self._con_out[0], 65536)
+                if not data:
+                    break
+                self._output(data)
+        except BlockingIOError:
+            pass
+        finally:
+            os.set_blocking(self._con_out[0], True)
+
+    def _from_board(self, fd):
+        data = os.read(fd, 65536)
+        if data:
+            self._output(data)
+
+    def _output(self, data):
+        # A board's stdout turns "\n" into "\r\n" (as MicroPython's
+        # mp_hal_stdout_tx_strn_cooked does); the Unix port leaves that to
+        # the terminal, so do it here.
+        data = data.replace(b"\r\n", b"\n").replace(b"\n", b"\r\n")
+        if self.on_output:
+            self.on_output(data)
+        if self._master is not None:
+            try:
+                os.write(self._master, data)
+            except OSError as e:  # nobody reading and the buffer full: like USB, drop it
+                if e.errno not in (errno.EAGAIN, errno.EIO):
+                    raise
+
+    def _from_client(self, fd):
+        try:
+            data = os.read(fd, 65536)
+        except OSError:  # EIO: no client right now
+            return
+        self.type(data)
+
+    def _to_board(self, data):
+        if not data or self._con_in is None:
+            return
+        try:
+            os.write(self._con_in[1], data)
+        except BlockingIOError:  # 64 KiB unread: the board isn't listening; drop it
+            pass
+
+    def type(self, data):
+        """Bytes from the console client (or a front-end typing)."""
+        if self.armed and b"\x03" in data:
+            # The interrupt character: as a board's USB stack does, raise
+            # KeyboardInterrupt in the running code instead of passing it on.
+            before, _, data = data.partition(b"\x03")
+            self._to_board(before)
+            self.armed = False
+            if self.proc is not None and self.proc.poll() is None:
+                self.proc.send_signal(signal.SIGINT)
+        self._to_board(data)
+
+
+# --- frames as text -----------------------------------------------------------
+
+# The names the headless output gives colours, by hue; X and O first.
+_NAMES = (("X", "x"), ("O", "o"), ("W", "win"), ("D", "draw"), ("R", "error"), ("M", "menu"),
+          ("N", "notice"))
+
+
+def letter(rgb, cfg):
+    """One character for a cell: "." off, else the nearest of the config's
+    colours by hue (X, O, W win/white, D draw, R error, M menu, N notice),
+    lower case when lit at under half the brightness cap."""
+    top = max(rgb)
+    if not top:
+        return "."
+    unit = [v / top for v in rgb]
+    best, dist = "?", 9.0
+    for ch, name in _NAMES:
+        ref = cfg["colours"][name]
+        m = max(ref)
+        d = sum((u - v / m) ** 2 for u, v in zip(unit, ref))
+        if d < dist:
+            best, dist = ch, d
+    if top < 0.5 * 255 * cfg["leds"]["brightness"]:
+        best = best.lower()
+    return best
+
+
+def frame_line(ms, cells, cfg):
+    """``frame MS GRID HEX``: e.g. ``frame 4120 X../.O./... ff6e00,000000,...``."""
+    grid = "".join(letter(c, cfg) for c in cells)
+    return "frame %d %s/%s/%s %s" % (ms, grid[0:3], grid[3:6], grid[6:9],
+                                     ",".join("%02x%02x%02x" % c for c in cells))
+
+
+# --- scripts of presses -------------------------------------------------------
+
+TAP_MS = 100  # how long a tap holds the cell (the firmware debounces 25 ms)
+COMMANDS = ("tap CELL", "hold CELL MS", "press CELL", "release CELL", "wait MS")
+
+
+def parse_command(line, where, live=False):
+    """``(name, args)`` for one line of a press script, None for a blank or
+    comment line; SimError naming ``where`` for anything else."""
+    words = line.split("#", 1)[0].split()
+    if not words:
+        return None
+    name, args = words[0], words[1:]
+    known = {"tap": 1, "hold": 2, "press": 1, "release": 1, "wait": 1}
+    if live:
+        known.update(reset=0, quit=0)
+    if name not in known:
+        raise SimError("%s: unknown command %r (commands: %s%s)" % (
+            where, name, ", ".join(COMMANDS), ", reset, quit" if live else ""))
+    if len(args) != known[name] or not all(a.isdigit() for a in args):
+        raise SimError("%s: %s takes %s" % (where, name, [c for c in COMMANDS + ("reset", "quit")
+                                                         if c.split()[0] == name][0]))
+    values = [int(a) for a in args]
+    if name in ("tap", "hold", "press", "release") and values[0] > 8:
+        raise SimError("%s: cell %d: cells are 0-8, row by row from the top left" % (where, values[0]))
+    return name, values
+
+
+def timeline(lines, source="script"):
+    """The ``[(ms, mask)]`` changes of the held cells a press script makes,
+    from power-on (time 0), and the time it ends."""
+    t = mask = 0
+    out = []
+    for n, line in enumerate(lines, 1):
+        cmd = parse_command(line, "%s line %d" % (source, n))
+        if cmd is None:
+            continue
+        name, v = cmd
+        if name == "wait":
+            t += v[0]
+        elif name == "press":
+            mask |= 1 << v[0]
+            out.append((t, mask))
+        elif name == "release":
+            mask &= ~(1 << v[0])
+            out.append((t, mask))
+        else:  # tap, hold: press, wait, release, and a pause before the next
+            held = TAP_MS if name == "tap" else v[1]
+            out.append((t, mask | 1 << v[0]))
+            out.append((t + held, mask))
+            t += held + TAP_MS
+    return out, t
+
+
+# --- the virtual board's flash ----------------------------------------------------
+
+def default_flash(cfg):
+    return os.path.join(ROOT, "build", "sim", cfg["name"])
+
+
+def prepare_flash(folder, cfg, wiring_path, update=True, tables_dir=os.path.join(ROOT, "build")):
+    """Make the flash folder a working board: the firmware (what ``make
+    flash`` would copy, refreshed from firmware/ when ``update``), and the
+    board config and tables when it has none. Returns what was written."""
+    from host_tools import flash
+
+    files = []
+    if update or not os.path.exists(os.path.join(folder, "main.py")):
+        files += flash.firmware_files(cfg, compile_mpy=True)
+    if not os.path.exists(os.path.join(folder, "board.json")):
+        with open(wiring_path, "rb") as f:
+            files.append(("board.json", f.read()))
+    for game in rules.GAMES:
+        name = game + ".tbl"
+        if not os.path.exists(os.path.join(folder, name)) and os.path.exists(os.path.join(tables_dir, name)):
+            with open(os.path.join(tables_dir, name), "rb") as f:
+                files.append((name, f.read()))
+    return flash.install(folder, files)
+
+
+# --- the command ----------------------------------------------------------------
+
+def _emit(text):
+    sys.stdout.write(text + "\n")
+    sys.stdout.flush()
+
+
+class _Lines:
+    """Console output as whole text lines (for the headless modes)."""
+
+    def __init__(self, emit):
+        self.emit = emit
+        self.part = b""
+
+    def __call__(self, data):
+        self.part += data
+        *lines, self.part = self.part.split(b"\n")
+        for line in lines:
+            # Control bytes (the raw REPL's while mpremote talks to the
+            # board) would make the output binary.
+            text = "".join(ch for ch in line.decode("utf-8", "replace") if ch >= " " or ch == "\t")
+            if text.strip():
+                self.emit("serial " + text)
+
+
+def run_replay(board_name, flash, script_path, seed, then_ms):
+    try:
+        with open(script_path) as f:
+            lines = f.readlines()
+    except OSError as e:
+        raise SimError("%s: %s" % (script_path, e.strerror))
+    changes, end = timeline(lines, script_path)
+    b = VirtualBoard(flash, board_name, seed=seed, console=False, replay=(changes, end + then_ms))
+    b.on_frame = lambda ms, cells: _emit(frame_line(ms, cells, b.cfg))
+    b.on_output = _Lines(_emit)
+    b.start()
+    try:
+        while b.running:
+            b.poll(1.0)
+    finally:
+        b.close()
+    return 0
+
+
+def run_live(board):
+    """Headless and live: press commands on stdin, frames and the console's
+    lines on stdout, the serial console as usual."""
+    t0 = time.monotonic()
+
+    def now_ms():
+        return int((time.monotonic() - t0) * 1000)
+
+    board.on_frame = lambda ms, cells: _emit(frame_line(now_ms(), cells, board.cfg))
+    board.on_output = _Lines(_emit)
+    queue = []
+    state = {"eof": False, "busy": 0.0, "release": [], "n": 0}
+    stdin = sys.stdin.buffer
+    os.set_blocking(stdin.fileno(), False)
+    pending = [b""]
+
+    def read_stdin(fd):
+        data = os.read(fd, 4096)
+        if not data:
+            state["eof"] = True
+            board.sel.unregister(fd)
+            return
+        pending[0] += data
+        *lines, pending[0] = pending[0].split(b"\n")
+        for line in lines:
+            state["n"] += 1
+            try:
+                cmd = parse_command(line.decode("utf-8", "replace"), "stdin line %d" % state["n"], live=True)
+            except SimError as e:
+                _emit("error " + str(e))
+                continue
+            if cmd:
+                queue.append(cmd)
+
+    board.sel.register(stdin.fileno(), selectors.EVENT_READ, read_stdin)
+    board.start()
+    _emit("port %s" % board.port)
+    while board.running:
+        t = time.monotonic()
+        for item in [r for r in state["release"] if r[0] <= t]:
+            state["release"].remove(item)
+            board.hold(board.held & ~(1 << item[1]))
+        if queue and t >= state["busy"]:
+            name, v = queue.pop(0)
+            if name == "quit":
+                break
+            if name == "reset":
+                board.power_cycle()
+            elif name == "wait":
+                state["busy"] = t + v[0] / 1000
+            elif name == "press":
+                board.hold(board.held | 1 << v[0])
+            elif name == "release":
+                board.hold(board.held & ~(1 << v[0]))
+            else:
+                held = TAP_MS if name == "tap" else v[1]
+                board.hold(board.held | 1 << v[0])
+                state["release"].append((t + held / 1000, v[0]))
+                state["busy"] = t + (held + TAP_MS) / 1000
+            continue
+        if state["eof"] and not queue and not state["release"]:
+            break
+        board.poll(0.01)
+    return 0
+
+
+def main(args):
+    """``python -m host_tools sim``."""
+    path, cfg = wiring(args.board)
+    flash_dir = args.flash or default_flash(cfg)
+    if args.replay:
+        prepare_flash(flash_dir, cfg, path, update=not args.no_update)
+        return run_replay(args.board, flash_dir, args.replay, 1 if args.seed is None else args.seed, args.then)
+    if not args.headless and not (sys.stdin.isatty() and sys.stdout.isatty()):
+        raise SimError("the simulator needs a terminal (stdin and stdout); for scripts use"
+                       " python -m host_tools sim --headless (see docs/simulator.md)")
+    changed = prepare_flash(flash_dir, cfg, path, update=not args.no_update)
+    board = VirtualBoard(flash_dir, args.board, seed=args.seed)
+    try:
+        if args.headless:
+            if changed:
+                _emit("flashed %s into %s" % (", ".join(changed), flash_dir))
+            return run_live(board)
+        from host_tools import sim_terminal
+
+        if changed:
+            print("flashed %s into %s" % (", ".join(changed), flash_dir))
+        board.start()
+        return sim_terminal.run(board)
+    finally:
+        board.close()

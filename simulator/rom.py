@@ -1,0 +1,296 @@
+"""The virtual board's ROM: what MicroPython's C code does on a real board
+around ``main.py``, for the Unix port. Power-on or soft reset, ``boot.py``,
+``main.py``, then the friendly REPL or the raw REPL (and raw-paste mode) that
+``mpremote`` drives, byte for byte as ``pyexec.c`` does it.
+
+``host_tools.sim`` runs it as::
+
+    micropython rom.py FLASH WIRING MODE REASON SEED OUT IN REPLAY [END]
+
+FLASH is the host folder that is the board's flash (``/`` on the board),
+WIRING the virtual board's own ``board.json`` (which pins really go where),
+MODE ``friendly`` or ``raw`` (the REPL a soft reset returns to), REASON
+``power`` or ``soft``, SEED the hardware RNG's seed (``-``: random) and
+OUT and IN the file descriptors of the wires to the host (``simbus``), and
+REPLAY a file of ``ms mask`` lines that replaces the live keys until END ms
+(``-``: live).
+A reset ends the process with one of ``simbus``'s exit statuses and the host
+starts it again, so every reset starts from a fresh heap, as on a board.
+"""
+
+import gc
+import json
+import os
+import sys
+
+import simbus
+
+# The doubles: loaded now, from the ROM's folder, because the flash is about
+# to be mounted over "/" and the firmware finds them in sys.modules.
+import machine  # noqa: F401
+import neopixel  # noqa: F401
+
+CTRL_A = 1
+CTRL_B = 2
+CTRL_C = 3
+CTRL_D = 4
+CTRL_E = 5
+_WINDOW = 2048  # raw-paste flow-control window: the pipe buffers far more
+
+_stdin = sys.stdin.buffer
+
+
+def out(text):
+    sys.stdout.write(text)
+
+
+def getc():
+    """The next console byte. A Ctrl-C the host sent as an interrupt just as
+    the board stopped running code arrives as KeyboardInterrupt: same key."""
+    try:
+        b = _stdin.read(1)
+    except KeyboardInterrupt:
+        return CTRL_C
+    if not b:  # the host closed the console: power off
+        raise simbus.Reset(simbus.OFF)
+    return b[0]
+
+
+def execute(src, g, mode, filename, raw):
+    """Compile and run ``src`` in the globals ``g``; Ctrl-C interrupts it.
+    In the raw REPL, mark the ends of its output and error with Ctrl-D."""
+    simbus.interrupts(True)
+    err = None
+    try:
+        try:
+            exec(compile(src, filename, mode), g)
+        finally:
+            simbus.interrupts(False)
+    except simbus.Reset:
+        raise
+    except SystemExit:  # sys.exit() on a board: a soft reset
+        raise simbus.Reset(simbus.SOFT_RAW if raw else simbus.SOFT_FRIENDLY)
+    except BaseException as e:  # noqa: B036  (KeyboardInterrupt too, as on a board)
+        err = e
+    if raw:
+        out("\x04")
+    if err is not None:
+        sys.print_exception(err)
+    if raw:
+        out("\x04")
+
+
+def run_file(name, g):
+    try:
+        with open(name) as f:
+            src = f.read()
+    except OSError:
+        return
+    execute(src, g, "exec", name, False)
+
+
+def banner():
+    v = sys.implementation.version
+    out("MicroPython v%d.%d.%d on the tactictoe simulator; virtual %s board\n"
+        'Type "help()" for more information.\n' % (v[0], v[1], v[2], simbus.wiring["name"]))
+
+
+def readline(prompt):
+    """A line typed at the friendly REPL, or one of the control keys that
+    act on an empty line (Ctrl-A, Ctrl-B, Ctrl-D, Ctrl-E) as an int."""
+    out(prompt)
+    line = ""
+    last = 0
+    while True:
+        c = getc()
+        if c == 0x0A and last == 0x0D:  # the \n of a \r\n
+            last = c
+            continue
+        last = c
+        if c in (0x0D, 0x0A):
+            out("\n")
+            return line
+        if c == CTRL_C:
+            out("\n")
+            return ""
+        if c in (CTRL_A, CTRL_B, CTRL_D, CTRL_E):
+            if not line:
+                return c
+        elif c in (0x08, 0x7F):
+            if line:
+                line = line[:-1]
+                out("\b \b")
+        elif c == 0x1B:  # an escape sequence (arrow keys): no line editing here
+            c = getc()
+            if c == 0x5B:
+                while not 0x40 <= getc() <= 0x7E:
+                    pass
+        elif c >= 0x20:
+            line += chr(c)
+            out(chr(c))
+
+
+def _continues(text):
+    # More lines to come: a compound statement, or an open bracket.
+    depth = 0
+    for ch in text:
+        if ch in "([{":
+            depth += 1
+        elif ch in ")]}":
+            depth -= 1
+    return depth > 0 or text.rstrip().endswith(":") or text.endswith("\\")
+
+
+def friendly(g):
+    banner()
+    while True:
+        line = readline(">>> ")
+        if line == CTRL_D:
+            out("\n")
+            raise simbus.Reset(simbus.SOFT_FRIENDLY)
+        if line == CTRL_A:
+            out("\n")
+            return "raw"
+        if line == CTRL_B:
+            out("\n")
+            banner()
+            continue
+        if line == CTRL_E:
+            paste(g)
+            continue
+        if not line:
+            continue
+        if _continues(line):
+            while True:
+                more = readline("... ")
+                if not isinstance(more, str) or not more:
+                    break
+                line += "\n" + more
+        execute(line + "\n", g, "single", "<stdin>", False)
+
+
+def paste(g):
+    out("\npaste mode; Ctrl-C to cancel, Ctrl-D to finish\n=== ")
+    text = ""
+    while True:
+        c = getc()
+        if c == CTRL_C:
+            out("\n")
+            return
+        if c == CTRL_D:
+            out("\n")
+            break
+        if c == 0x0D:
+            c = 0x0A
+            out("\n=== ")
+        else:
+            out(chr(c))
+        text += chr(c)
+    execute(text, g, "exec", "<stdin>", False)
+
+
+def raw(g):
+    out("raw REPL; CTRL-B to exit\n>")
+    buf = bytearray()
+    while True:
+        c = getc()
+        if c == CTRL_A:
+            if buf == b"\x05A":
+                raw_paste(g)
+                out(">")
+            else:
+                out("raw REPL; CTRL-B to exit\n>")
+            buf = bytearray()
+        elif c == CTRL_B:
+            out("\n")
+            return "friendly"
+        elif c == CTRL_C:
+            buf = bytearray()
+        elif c == CTRL_D:
+            out("OK")
+            if not buf:
+                out("\n")
+                raise simbus.Reset(simbus.SOFT_RAW)
+            execute(bytes(buf), g, "exec", "<stdin>", True)
+            buf = bytearray()
+            out(">")
+        else:
+            buf.append(c)
+
+
+def raw_paste(g):
+    # As pyexec.c: "R\x01", the window size, and one window granted up front;
+    # another each time a window's worth has been read. Ctrl-D ends the code.
+    out("R\x01" + chr(_WINDOW & 0xFF) + chr(_WINDOW >> 8) + "\x01")  # both < 0x80
+    buf = bytearray()
+    left = _WINDOW
+    while True:
+        c = getc()
+        if c in (CTRL_C, CTRL_D):
+            out("\x04")
+            if c == CTRL_C:
+                out("\x04")
+                sys.print_exception(KeyboardInterrupt())
+                out("\x04")
+                return
+            break
+        buf.append(c)
+        left -= 1
+        if not left:
+            out("\x01")
+            left = _WINDOW
+    execute(bytes(buf), g, "exec", "<stdin>", True)
+
+
+def read_timeline(path):
+    timeline = []
+    with open(path) as f:
+        for line in f:
+            if line.strip():
+                t, mask = line.split()
+                timeline.append((int(t), int(mask)))
+    return timeline
+
+
+def main():
+    flash, wiring, mode, reason, seed, bus_out, bus_in, replay = sys.argv[1:9]
+    with open(wiring) as f:
+        simbus.start(json.load(f), int(bus_out), int(bus_in) if replay == "-" else None)
+    import simos
+
+    if seed != "-":
+        simos.seed(int(seed))
+    sys.modules["os"] = simos
+    if replay != "-":
+        import vclock
+
+        simbus.timeline = read_timeline(replay)
+        vclock.end = int(sys.argv[9])
+        simbus.ticks = vclock.ticks_ms
+        simbus.zero()  # time 0 on the virtual clock
+        sys.modules["time"] = vclock
+        sys.modules["select"] = vclock
+        sys.modules["_asyncio"] = vclock
+    # The flash becomes the whole filesystem, as "/" on a board.
+    os.umount("/")
+    os.mount(os.VfsPosix(flash), "/")
+    os.chdir("/")
+    sys.path[:] = ["", ".frozen", "/lib"]
+    gc.collect()
+    g = {"__name__": "__main__"}
+    try:
+        if reason == "soft":
+            out("MPY: soft reboot\n")
+        run_file("boot.py", g)
+        if mode == "friendly":
+            run_file("main.py", g)
+        while True:
+            mode = raw(g) if mode == "raw" else friendly(g)
+    except simbus.Reset as e:
+        status = e.args[0]
+    except KeyboardInterrupt:  # between two pieces of code: start again
+        status = simbus.SOFT_FRIENDLY if mode == "friendly" else simbus.SOFT_RAW
+    sys.exit(status)
+
+
+main()

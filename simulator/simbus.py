@@ -1,0 +1,112 @@
+"""The virtual board's wires to the simulator on the host.
+
+The ROM and the hardware doubles talk to ``host_tools.sim`` over two pipes:
+
+* board to host, text lines: ``L <ms> <hex>`` (the bytes the LED chain
+  latched), ``T <ms> <hz>`` (the buzzer's tone, 0 for silence), ``I 1`` /
+  ``I 0`` (Ctrl-C on the console interrupts running code, or is just a byte);
+* host to board, 3-byte messages ``K`` + the 9-bit mask of the cells a
+  finger is on (little-endian).
+
+In a replay (``vclock``) there is no second pipe: the presses come from a timeline.
+"""
+
+import select
+from binascii import hexlify
+import sys
+import time
+
+# Exit statuses the host reads as "start me again" (see host_tools.sim).
+SOFT_FRIENDLY = 3  # soft reset (Ctrl-D, sys.exit()): boot.py, main.py, REPL
+SOFT_RAW = 4  # soft reset from the raw REPL: boot.py, then the raw REPL
+HARD = 5  # machine.reset(): power on again
+OFF = 6  # the replay is over
+
+
+class Reset(BaseException):
+    """Leave the ROM with exit status ``args[0]`` (not an Exception, so the
+    firmware's own handlers don't catch it)."""
+
+
+wiring = None  # the virtual board's board.json (its real wiring), set by the ROM
+_out = None
+_in = None
+_poller = None
+_held = 0
+_leds = None
+_t0 = 0
+timeline = None  # replays: [(ms, mask), ...]; held() follows it
+_next = 0
+ticks = time.ticks_ms  # the replay's virtual clock replaces it
+
+
+def start(wired, out_fd, in_fd):
+    """Wire up: ``wired`` is the board's real wiring (a board.json), the fds
+    are the pipes to the host (``in_fd`` None in a replay)."""
+    global wiring, _out, _in, _poller
+    wiring = wired
+    _out = open(out_fd, "wb")
+    zero()
+    if in_fd is not None:
+        _in = open(in_fd, "rb")
+        _poller = select.poll()
+        _poller.register(_in, select.POLLIN)
+
+
+def zero():
+    global _t0
+    _t0 = ticks()
+
+
+def now():
+    """Milliseconds since power-on (virtual in a replay)."""
+    return time.ticks_diff(ticks(), _t0)
+
+
+def send(line):
+    try:
+        _out.write(line)
+    except OSError:  # the host went away: so does the board
+        raise Reset(OFF)
+
+
+def held():
+    """The mask of cells a finger is on now."""
+    global _held, _next
+    if timeline is not None:
+        t = now()
+        while _next < len(timeline) and timeline[_next][0] <= t:
+            _held = timeline[_next][1]
+            _next += 1
+        return _held
+    while _poller.poll(0):
+        msg = _in.read(3)
+        if len(msg) < 3:  # the host went away
+            raise Reset(OFF)
+        if msg[0] == 0x4B:  # "K"
+            _held = msg[1] | msg[2] << 8
+    return _held
+
+
+def leds(data):
+    """The LED chain latched ``data`` (wire order, 3 bytes a pixel)."""
+    global _leds
+    if data != _leds:
+        _leds = data
+        send(b"L %d %s\n" % (now(), hexlify(data)))
+
+
+def last_leds():
+    return _leds or bytes(27)
+
+
+def tone(hz):
+    send(b"T %d %d\n" % (now(), hz))
+
+
+def interrupts(on):
+    send(b"I 1\n" if on else b"I 0\n")
+
+
+def log(text):
+    sys.stdout.write(text + "\n")

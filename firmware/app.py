@@ -256,6 +256,9 @@ class App:
 
     def _move(self, now, cell):
         m = self.match
+        # The console narrates the game: a maker can follow it over USB, and
+        # a script driving the simulator can too.
+        self.log("%s: %s %d" % (rules.GAMES[m.game], rules.PLAYERS[m.pos.turn], cell))
         m.play(cell)
         self.refused = -1
         if m.result is None:

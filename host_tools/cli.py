@@ -215,6 +215,8 @@ def build_parser():
     sm.add_argument("--seed", type=int, help="seed its random numbers (the AI's choices)")
     sm.add_argument("--no-update", action="store_true",
                     help="boot the flash as it is (default: refresh the firmware files from firmware/)")
+    sm.add_argument("--tables", metavar="FOLDER",
+                    help="where a new flash gets its tables from (default build)")
     sm.add_argument("--headless", action="store_true",
                     help="no terminal: press commands on stdin, frames and console lines on stdout")
     sm.add_argument("--replay", metavar="SCRIPT",

@@ -304,28 +304,21 @@ def flash(port, board=None, games=(), firmware=True, tables_dir=os.path.join(ROO
             major, sub = mpy_cross_version()
             # Bytecode .mpy files load on any board with the same major
             # version (the sub-version only matters for native code).
-            use_mpy = mpy & 0xFF == major
+            use_mpy = (mpy & 0xFF) == major
             say("firmware: %s" % ("compiled with mpy-cross (.mpy v%d.%d)" % (major, sub) if use_mpy else
                                   "Python sources (this board loads .mpy v%d, mpy-cross writes v%d)"
                                   % (mpy & 0xFF, major)))
             files += firmware_files(cfg, use_mpy)
         if board:
             files.append(("board.json", data))
-        files += tables
-        if not files:
+        if not files and not tables:
             raise FlashError("nothing to flash")
-        staged = []
-        for name, payload in files:
-            tmp = s.write(name, payload)
-            if name.endswith(".tbl"):
-                _check_table_on_board(s, tmp, name)
-            staged.append((tmp, name))
-            say("  %-16s %6d bytes  crc %08x  ok" % (name, len(payload), crc(payload)))
-        # Everything checked: put it all in place in one step.
-        moves = ["_mv(%r, %r)" % pair for pair in staged]
-        moves += ["_rm(%r)" % other_kind(n) for _, n in staged if other_kind(n)]
-        s.run("\n".join(moves), "renaming the new files into place")
-        say("flashed %d file%s to %s" % (len(staged), "" if len(staged) == 1 else "s", port))
+        # Firmware and config first, all in place in one step; then each
+        # table, checked by that firmware's own reader before it goes live.
+        count = _install(s, files, say)
+        for name, payload in tables:
+            count += _install(s, [(name, payload)], say)
+        say("flashed %d file%s to %s" % (count, "" if count == 1 else "s", port))
         if reset:
             try:
                 s.t.exec_raw_no_follow("import machine; machine.reset()")
@@ -334,6 +327,23 @@ def flash(port, board=None, games=(), firmware=True, tables_dir=os.path.join(ROO
             say("the board is restarting")
     finally:
         s.close()
+
+
+def _install(s, files, say):
+    """Copy ``files`` to temporary names, check each on the board, then
+    rename them all into place in one exec (and drop stale variants)."""
+    staged = []
+    for name, payload in files:
+        tmp = s.write(name, payload)
+        if name.endswith(".tbl"):
+            _check_table_on_board(s, tmp, name)
+        staged.append((tmp, name))
+        say("  %-16s %6d bytes  crc %08x  ok" % (name, len(payload), crc(payload)))
+    if staged:
+        moves = ["_mv(%r, %r)" % pair for pair in staged]
+        moves += ["_rm(%r)" % other_kind(n) for _, n in staged if other_kind(n)]
+        s.run("\n".join(moves), "renaming the new files into place")
+    return len(staged)
 
 
 def _board_cfg_on_board(s):
@@ -360,5 +370,5 @@ def _check_table_on_board(s, tmp, name):
         s.run("_rm(%r)" % tmp, "removing " + tmp)
         if "no module named 'table'" in str(e):
             raise FlashError("the board has no firmware to check %s with: run make flash first" % name)
-        raise FlashError("the board refused %s (%s); it keeps its previous %s"
-                         % (name, str(e).split("the board said: ")[-1], name))
+        said = str(e).split("the board said: ")[-1].replace("TableError: ", "")
+        raise FlashError("the board refused %s (%s); it keeps its previous %s" % (name, said, name))

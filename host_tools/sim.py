@@ -576,13 +576,14 @@ def main(args):
     """``python -m host_tools sim``."""
     path, cfg = wiring(args.board)
     flash_dir = args.flash or default_flash(cfg)
+    tables = args.tables or os.path.join(ROOT, "build")
     if args.replay:
-        prepare_flash(flash_dir, cfg, path, update=not args.no_update)
+        prepare_flash(flash_dir, cfg, path, update=not args.no_update, tables_dir=tables)
         return run_replay(args.board, flash_dir, args.replay, 1 if args.seed is None else args.seed, args.then)
     if not args.headless and not (sys.stdin.isatty() and sys.stdout.isatty()):
         raise SimError("the simulator needs a terminal (stdin and stdout); for scripts use"
                        " python -m host_tools sim --headless (see docs/simulator.md)")
-    changed = prepare_flash(flash_dir, cfg, path, update=not args.no_update)
+    changed = prepare_flash(flash_dir, cfg, path, update=not args.no_update, tables_dir=tables)
     board = VirtualBoard(flash_dir, args.board, seed=args.seed)
     try:
         if args.headless:

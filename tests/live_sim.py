@@ -1,0 +1,124 @@
+"""Drive ``python -m host_tools sim --headless`` from a test: a live virtual
+board in a subprocess, press commands in, frames and console lines out."""
+
+import os
+import queue
+import subprocess
+import sys
+import threading
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+PY = sys.executable
+MPREMOTE = os.path.join(os.path.dirname(sys.executable), "mpremote")
+
+import host_tools  # noqa: E402,F401
+import rules  # noqa: E402
+
+MENU_TAPS = {rules.CLASSIC: 3, rules.TACTICTOE: 5}
+
+
+class LiveSim:
+    def __init__(self, flash, *args, board="pico-buttons"):
+        cmd = [PY, "-m", "host_tools", "sim", "--headless", "--board", board, "--flash", str(flash)] + list(args)
+        self.proc = subprocess.Popen(cmd, cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                     stderr=subprocess.PIPE, text=True, bufsize=1)
+        self.lines = []
+        self._q = queue.Queue()
+        threading.Thread(target=self._read, daemon=True).start()
+        self.port = self.wait(lambda line: line.startswith("port "), 30)[5:]
+
+    def _read(self):
+        for line in self.proc.stdout:
+            self._q.put(line.rstrip("\n"))
+        self._q.put(None)
+
+    def wait(self, match, timeout=30, what=None):
+        """The next line (after those already seen) for which ``match`` is
+        true; AssertionError after ``timeout`` seconds."""
+        end = time.monotonic() + timeout
+        while True:
+            left = end - time.monotonic()
+            try:
+                line = self._q.get(timeout=max(0.01, left))
+            except queue.Empty:
+                line = ""
+            if line is None:
+                raise AssertionError("the simulator stopped (%s) waiting for %s; stderr: %s"
+                                     % (self.proc.wait(), what or match, self.proc.stderr.read()))
+            if line:
+                self.lines.append(line)
+                if match(line):
+                    return line
+            if time.monotonic() > end:
+                raise AssertionError("no line for %s in %ss; last lines:\n%s"
+                                     % (what or match, timeout, "\n".join(self.lines[-15:])))
+
+    def serial(self, text, timeout=30):
+        """Wait for a console line containing ``text``."""
+        return self.wait(lambda line: line.startswith("serial ") and text in line, timeout, repr(text))
+
+    def send(self, *commands):
+        for c in commands:
+            self.proc.stdin.write(c + "\n")
+        self.proc.stdin.flush()
+
+    def last_frame(self):
+        frames = [line for line in self.lines if line.startswith("frame ")]
+        return frames[-1].split()[2] if frames else None
+
+    def close(self):
+        if self.proc.poll() is None:
+            try:
+                self.send("quit")
+                self.proc.wait(10)
+            except (OSError, subprocess.TimeoutExpired):
+                self.proc.kill()
+                self.proc.wait()
+
+
+def mpremote(port, *args, timeout=60):
+    return subprocess.run([MPREMOTE, "connect", port] + list(args), capture_output=True, text=True,
+                          timeout=timeout, cwd=ROOT)
+
+
+def is_menu(line):
+    """A frame of the first menu screen: X's colour on cell 3, O's on 5."""
+    if not line.startswith("frame "):
+        return False
+    grid = line.split()[2].replace("/", "")
+    return grid[3] in "Xx" and grid[5] in "Oo" and grid[4] == "."
+
+
+def start_game(sim, game, hints=False):
+    """From the menu: the game, "you play X", perfect level, hints."""
+    sim.wait(is_menu, 30, "the menu")
+    sim.send("tap %d" % MENU_TAPS[game], "tap 0", "tap 8", "tap %d" % (5 if hints else 3))
+
+
+def next_game(sim):
+    """After a result: a tap (once the end has shown a moment) starts the next
+    game, with X to move on an empty board (every cell glows faintly)."""
+    sim.send("wait 700", "tap 4")
+    sim.wait(lambda line: line.startswith("frame ") and line.split()[2] == "xxx/xxx/xxx", 30, "a new game")
+
+
+def play(sim, game, choose):
+    """Play a game as X against the board: ``choose(pos)`` picks X's cell;
+    the board's replies are read from its console. Returns (pos, result line)."""
+    pos = rules.Position(game)
+    name = rules.GAMES[game]
+    while True:
+        cell = choose(pos)
+        sim.send("tap %d" % cell)
+        sim.serial("%s: X %d" % (name, cell))
+        pos.push(cell)
+        if pos.is_over():
+            break
+        line = sim.wait(lambda line: line.startswith("serial %s: O " % name), 30, "the board's move")
+        pos.push(int(line.split()[-1]))
+        if pos.is_over():
+            break
+    result = sim.wait(lambda line: line.startswith("serial %s: " % name) and
+                      (line.endswith("wins") or line.endswith("draw")), 30, "the result")
+    return pos, result

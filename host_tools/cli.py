@@ -177,6 +177,12 @@ def cmd_sim(args):
         raise UserError(str(e))
 
 
+def cmd_sim_picture(args):
+    from host_tools import sim_picture
+
+    return sim_picture.main(args.output)
+
+
 def cmd_flash(args):
     from host_tools import flash
 
@@ -224,6 +230,9 @@ def build_parser():
     sm.add_argument("--then", type=int, default=2000, metavar="MS",
                     help="with --replay: keep running this long after the last press (default 2000)")
     sm.set_defaults(func=cmd_sim)
+    sp = sub.add_parser("sim-picture", help="capture make sim in tmux as an SVG picture (for the README)")
+    sp.add_argument("-o", "--output", required=True, metavar="PATH")
+    sp.set_defaults(func=cmd_sim_picture)
     fl = sub.add_parser("flash", help="flash firmware, board config and tables onto a board with mpremote")
     fl.add_argument("--port", default="", help="the board's serial port, or the simulator's console")
     fl.add_argument("--board", metavar="NAME|PATH", help="board config to install as board.json")

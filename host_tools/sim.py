@@ -111,7 +111,8 @@ class VirtualBoard:
         self.status = None  # the last run's exit status, once it powers off
         self.resets = 0
         self._bus = b""
-        self._starts = []
+        self._crashes = []  # times of recent crashes: three in 5 s and it stays off
+        self._cr = False  # the console output so far ended with "\r"
         self._timeline_file = None
         self.port = None
         self._master = self._slave = None
@@ -161,10 +162,10 @@ class VirtualBoard:
         os.close(bus_in[0])
         self._bus_out = bus_out[0]
         self._bus_in = bus_in[1]
+        os.set_blocking(self._bus_in, False)
         self._bus = b""
         self.armed = False
         self.sel.register(self._bus_out, selectors.EVENT_READ, self._from_bus)
-        self._starts = [t for t in self._starts if time.monotonic() - t < 5] + [time.monotonic()]
         if self.replay is None:
             self._send_keys()
 
@@ -230,8 +231,8 @@ class VirtualBoard:
             return
         try:
             os.write(self._bus_in, b"K" + bytes((self.held & 0xFF, self.held >> 8)))
-        except (BrokenPipeError, OSError):
-            pass  # resetting: the next start sends them
+        except OSError:
+            pass  # resetting (the next start sends them), or not reading keys now
 
     # --- the loop ----------------------------------------------------------
 
@@ -239,7 +240,10 @@ class VirtualBoard:
         """Handle what the board and the console client have sent, waiting
         up to ``timeout`` seconds for something to arrive."""
         for key, _ in self.sel.select(timeout):
-            key.data(key.fileobj)
+            # A reset earlier in this batch may have closed this fd (and a
+            # new pipe may have its number): act only on live registrations.
+            if self.sel.get_map().get(key.fd) is key:
+                key.data(key.fileobj)
 
     def _from_bus(self, fd):
         try:
@@ -281,7 +285,9 @@ class VirtualBoard:
             self._spawn("friendly", "power", new_console=True)
         else:
             self._output(b"\r\n[virtual board crashed with status %d; powering on again]\r\n" % status)
-            if len(self._starts) >= 3:
+            now = time.monotonic()
+            self._crashes = [t for t in self._crashes if now - t < 5] + [now]
+            if len(self._crashes) >= 3:
                 self.status = status
                 raise SimError("the virtual board crashed three times in a row (status %d)" % status)
             self._spawn("friendly", "power", new_console=True)
@@ -310,9 +316,18 @@ class VirtualBoard:
         # A board's stdout turns "\n" into "\r\n" (as MicroPython's
         # mp_hal_stdout_tx_strn_cooked does); the Unix port leaves that to
         # the terminal, so do it here.
+        if self._cr and data.startswith(b"\n"):  # the "\r\n" straddles two reads
+            data = data[1:]
+            if self.on_output:
+                self.on_output(b"\n")
+            self._write_client(b"\n")
+        self._cr = data.endswith(b"\r")
         data = data.replace(b"\r\n", b"\n").replace(b"\n", b"\r\n")
         if self.on_output:
             self.on_output(data)
+        self._write_client(data)
+
+    def _write_client(self, data):
         if self._master is not None:
             try:
                 os.write(self._master, data)
@@ -543,6 +558,13 @@ def run_live(board):
     board.sel.register(stdin.fileno(), selectors.EVENT_READ, read_stdin)
     board.start()
     _emit("port %s" % board.port)
+    try:
+        return _live_loop(board, queue, state)
+    finally:
+        os.set_blocking(stdin.fileno(), True)
+
+
+def _live_loop(board, queue, state):
     while board.running:
         t = time.monotonic()
         for item in [r for r in state["release"] if r[0] <= t]:

@@ -1,0 +1,367 @@
+"""The virtual board in a terminal: its LEDs as a grid of true-colour cells,
+keys for fingers, and what it prints on its serial console.
+
+``python -m host_tools sim`` runs this when stdin and stdout are a terminal
+(``--headless`` is for scripts). Terminals report key presses, never
+releases: a key taps its cell, and a key held down (the terminal repeating
+it) keeps the cell held, which makes a long press.
+"""
+
+import codecs
+import collections
+import math
+import os
+import re
+import selectors
+import signal
+import sys
+import termios
+import textwrap
+import time
+import tty
+from contextlib import ExitStack, contextmanager
+
+from host_tools import sim
+from host_tools.screens import _seen
+
+MIN_COLS, MIN_ROWS = 80, 24
+FRAME_S = 1 / 30  # redraw at most this often
+TAP_S = sim.TAP_MS / 1000
+REPEAT_S = 0.15  # a repeat holds its cell this long: longer than terminals take between repeats
+LONG_EXTRA_S = 0.3  # Space holds the centre this much past the long-press time
+ESC_WAIT_S = 0.05  # an Esc followed by nothing for this long is the Esc key, not an arrow key's start
+
+NUMPAD = "789456123"  # cell 0 is the top left, as on a numeric keypad
+LETTERS = "qweasdzxc"
+CELL_OF_KEY = {k: c for c in range(9) for k in (NUMPAD[c], LETTERS[c], LETTERS[c].upper())}
+ESC = "esc"
+QUIT_KEYS = {ESC, "\x03"}
+RESET_KEYS = {"r", "R"}
+LONG_KEYS = {" ", "\r", "\n"}
+CENTRE = 4
+
+# The screen, in character cells: the 3x3 grid on the left, the console's
+# last lines to its right, the legend and the console's address below.
+CELL_W, CELL_H = 10, 5  # about square in a terminal font
+GAP_W, GAP_H = 2, 1
+GRID_TOP, GRID_LEFT = 2, 2
+GRID_BOTTOM = GRID_TOP + 3 * CELL_H + 2 * GAP_H
+PANEL_LEFT = GRID_LEFT + 3 * CELL_W + 2 * GAP_W + 4
+LEGEND = "tap: keys in a cell  long press: hold or Space  r: power-cycle  Esc: quit"
+BUZZER_W = 18
+
+UNLIT = (0x1D, 0x20, 0x24)  # an unlit cell, as the README pictures draw it
+FAINT = (0x5C, 0x62, 0x6B)
+RESET = "\x1b[0m"
+BOLD, DIM = "\x1b[1m", "\x1b[2m"
+ENTER = "\x1b[?1049h\x1b[?25l\x1b[?7l"  # alternate screen, no cursor, no line wrap
+LEAVE = RESET + "\x1b[?7h\x1b[?25h\x1b[?1049l"
+
+# Escape sequences: CSI (arrows, function keys, colours), SS3 (arrows in
+# application mode), and Esc + a character (Alt+key).
+_SEQUENCE = re.compile(rb"\x1b(\[[0-?]*[ -/]*[@-~]|O[ -~]|[^\x1b\[O])", re.S)
+_SEQUENCE_START = re.compile(rb"\x1b(\[[0-?]*[ -/]*|O)?")
+_TEXT_ESCAPES = re.compile(r"\x1b(\[[0-?]*[ -/]*[@-~]|.)", re.S)
+
+
+def _bg(rgb):
+    return "\x1b[48;2;%d;%d;%dm" % rgb
+
+
+def _fg(rgb):
+    return "\x1b[38;2;%d;%d;%dm" % rgb
+
+
+class KeyReader:
+    """Bytes from the terminal as keys: one character each, or ``ESC`` for
+    the Esc key. Escape sequences (arrows, function keys, Alt+key) are
+    dropped; an Esc waits ``ESC_WAIT_S`` for the rest of one."""
+
+    def __init__(self):
+        self.pending = b""  # the start of an escape sequence, or a lone Esc
+        self.since = 0.0
+
+    def feed(self, data, now):
+        """The keys in ``data`` (after what was pending)."""
+        keys = []
+        buf, i = self.pending + data, 0
+        while i < len(buf):
+            if buf[i] != 0x1B:
+                keys.append(chr(buf[i]))
+                i += 1
+                continue
+            seq = _SEQUENCE.match(buf, i)
+            if seq:
+                i = seq.end()
+            elif _SEQUENCE_START.fullmatch(buf, i):
+                break  # wait for the rest
+            else:  # Esc, then another Esc
+                keys.append(ESC)
+                i += 1
+        self.pending = buf[i:]
+        self.since = now
+        return keys
+
+    def deadline(self):
+        return self.since + ESC_WAIT_S if self.pending else math.inf
+
+    def expire(self, now):
+        """Keys that a pause completes: a lone Esc. The start of a sequence
+        cut short is dropped."""
+        if not self.pending or now < self.deadline():
+            return []
+        lone, self.pending = self.pending == b"\x1b", b""
+        return [ESC] if lone else []
+
+
+class Fingers:
+    """The cells held down, each until a time. A press holds its cell for a
+    tap; each repeat the terminal sends while the key stays down holds it a
+    little longer."""
+
+    def __init__(self):
+        self.until = {}
+
+    def tap(self, cell, now):
+        self.hold(cell, now + (REPEAT_S if cell in self.until else TAP_S))
+
+    def hold(self, cell, until):
+        self.until[cell] = max(self.until.get(cell, 0.0), until)
+
+    def lift(self, now):
+        self.until = {c: t for c, t in self.until.items() if t > now}
+
+    def mask(self):
+        return sum(1 << c for c in self.until)
+
+    def deadline(self):
+        return min(self.until.values(), default=math.inf)
+
+
+def _printable(line):
+    out = []
+    for ch in line.replace("\t", " "):
+        if ch == "\b":
+            del out[-1:]
+        elif ch.isprintable():
+            out.append(ch)
+    return "".join(out)
+
+
+class ConsoleLines:
+    """The last lines the board printed on its console, as plain text."""
+
+    def __init__(self, keep=100):
+        self.lines = collections.deque(maxlen=keep)
+        self.partial = ""  # the line being printed (a prompt, say)
+        self._decode = codecs.getincrementaldecoder("utf-8")("replace").decode
+
+    def __call__(self, data):
+        text = _TEXT_ESCAPES.sub("", self._decode(data))
+        *done, self.partial = (self.partial + text).split("\n")
+        self.lines.extend(_printable(line) for line in done)
+
+    def note(self, text):
+        """A line of our own, after what the board printed so far."""
+        if self.partial:
+            self(b"\n")
+        self.lines.append(text)
+
+    def last(self, width, rows):
+        """The last ``rows`` lines, wrapped to ``width``."""
+        lines = list(self.lines) + ([_printable(self.partial)] if self.partial else [])
+        out = []
+        for line in reversed(lines):
+            out[:0] = textwrap.wrap(line, width) or [""]
+            if len(out) >= rows:
+                break
+        return out[-rows:]
+
+
+class Screen:
+    """What the terminal shows, as pieces of text at (row, column); writes
+    only the pieces that changed."""
+
+    def __init__(self, out):
+        self.out = out
+        self.shown = {}
+
+    def clear(self):
+        self.shown = {}
+        self.out.write(RESET + "\x1b[2J")
+
+    def show(self, pieces):
+        changed = ["\x1b[%d;%dH%s" % (row + 1, col + 1, text)
+                   for (row, col), text in pieces.items() if self.shown.get((row, col)) != text]
+        self.shown = pieces
+        if changed:
+            self.out.write("".join(changed))
+            self.out.flush()
+
+
+def _cell_rows(rgb, label, held):
+    """The rows of text that draw one cell: its colour as the eye sees the
+    LED, its keys faint when it is dark and bold while a finger is on it."""
+    lit = any(rgb)
+    bg = _seen(rgb) if lit else UNLIT
+    if held:
+        light = 0.299 * bg[0] + 0.587 * bg[1] + 0.114 * bg[2] > 128
+        ink = BOLD + _fg((0, 0, 0) if light else (255, 255, 255))
+    else:
+        ink = _fg(FAINT)
+    middle = ink + (label if held or not lit else "").center(CELL_W)
+    blank = " " * CELL_W
+    return [_bg(bg) + (middle if r == CELL_H // 2 else blank) + RESET for r in range(CELL_H)]
+
+
+def picture(board, console, cols):
+    """The pieces of the whole screen, ``cols`` wide."""
+    pieces = {(0, 1): BOLD + "virtual board  " + board.cfg["name"] + RESET}
+    buzzer = " buzzer %d Hz " % board.tone if board.tone else ""
+    pieces[(0, cols - BUZZER_W - 1)] = "\x1b[30;43m" + buzzer + RESET + " " * (BUZZER_W - len(buzzer))
+    for cell in range(9):
+        top = GRID_TOP + cell // 3 * (CELL_H + GAP_H)
+        left = GRID_LEFT + cell % 3 * (CELL_W + GAP_W)
+        label = NUMPAD[cell] + "  " + LETTERS[cell]
+        for r, text in enumerate(_cell_rows(board.frame[cell], label, board.held >> cell & 1)):
+            pieces[(top + r, left)] = text
+    width = cols - PANEL_LEFT - 1
+    pieces[(GRID_TOP, PANEL_LEFT)] = DIM + "console output".ljust(width) + RESET
+    rows = GRID_BOTTOM - GRID_TOP - 1
+    lines = console.last(width, rows)
+    for r, line in enumerate([""] * (rows - len(lines)) + lines):
+        pieces[(GRID_TOP + 1 + r, PANEL_LEFT)] = line.ljust(width)
+    pieces[(GRID_BOTTOM + 1, 1)] = LEGEND
+    port = board.port
+    address = "serial console: %s  (mpremote connect %s repl)" % (port, port) if port else "no serial console"
+    pieces[(GRID_BOTTOM + 2, 1)] = address[:cols - 2]
+    return pieces
+
+
+def _too_small(cols, rows):
+    return "too small: needs %dx%d, this is %dx%d" % (MIN_COLS, MIN_ROWS, cols, rows)
+
+
+def _terminal_size(infd, out):
+    """``(columns, rows)`` of the terminal; SimError if there is none or it is too small."""
+    if not (os.isatty(infd) and out.isatty()):
+        raise sim.SimError("the simulator needs a terminal (stdin and stdout); for scripts use"
+                           " python -m host_tools sim --headless")
+    cols, rows = os.get_terminal_size(out.fileno())
+    if cols < MIN_COLS or rows < MIN_ROWS:
+        raise sim.SimError("the simulator needs a terminal of at least %dx%d (this one is %dx%d)"
+                           % (MIN_COLS, MIN_ROWS, cols, rows))
+    return cols, rows
+
+
+class Session:
+    """One run of the terminal front-end: keys in, board polled, screen redrawn."""
+
+    def __init__(self, board, out, size):
+        self.board = board
+        self.out = out
+        self.size = size
+        self.resized = False
+        self.screen = Screen(out)
+        self.keys = KeyReader()
+        self.fingers = Fingers()
+        self.console = ConsoleLines()
+        self.typed = b""
+        self.quit = False
+        self.next_draw = 0.0
+
+    def on_resize(self, signum, frame):
+        self.resized = True  # acted on at the next redraw, outside the handler
+
+    def read(self, fd):
+        # Called from inside board.poll(): only collect the bytes, since
+        # acting on a key (a power cycle) changes what that poll is iterating.
+        try:
+            data = os.read(fd, 1024)
+        except OSError:  # the terminal hung up
+            data = b""
+        self.typed += data
+        self.quit |= not data
+
+    def press(self, key, now):
+        if key in QUIT_KEYS:
+            self.quit = True
+        elif key in RESET_KEYS:
+            self.board.power_cycle()
+            self.console.note("--- power-cycled ---")
+        elif key in LONG_KEYS:
+            self.fingers.hold(CENTRE, now + self.board.cfg["timing"]["long_press_ms"] / 1000 + LONG_EXTRA_S)
+        elif key in CELL_OF_KEY:
+            self.fingers.tap(CELL_OF_KEY[key], now)
+
+    def draw(self):
+        if self.resized:
+            self.resized = False
+            self.size = tuple(os.get_terminal_size(self.out.fileno()))
+            self.screen.clear()
+        cols, rows = self.size
+        if cols < MIN_COLS or rows < MIN_ROWS:
+            self.screen.show({(0, 0): _too_small(cols, rows)[:cols]})
+        else:
+            self.screen.show(picture(self.board, self.console, cols))
+
+    def loop(self):
+        """Until a quit key (True) or the board stops (False)."""
+        self.screen.clear()
+        while self.board.running and not self.quit:
+            deadline = min(self.next_draw, self.keys.deadline(), self.fingers.deadline())
+            self.board.poll(max(0.0, deadline - time.monotonic()))
+            now = time.monotonic()
+            typed, self.typed = self.typed, b""
+            for key in self.keys.feed(typed, now) if typed else self.keys.expire(now):
+                self.press(key, now)
+            self.fingers.lift(now)
+            if self.fingers.mask() != self.board.held:
+                self.board.hold(self.fingers.mask())
+            if now >= self.next_draw:
+                self.draw()
+                self.next_draw = now + FRAME_S
+        return self.quit
+
+
+@contextmanager
+def _terminal(infd, out):
+    """The terminal in raw mode on its alternate screen, restored on the way out."""
+    saved = termios.tcgetattr(infd)
+    try:
+        tty.setraw(infd)
+        out.write(ENTER)
+        yield
+    finally:
+        try:
+            out.write(LEAVE)
+            out.flush()
+        finally:
+            termios.tcsetattr(infd, termios.TCSADRAIN, saved)
+
+
+def _why_stopped(board):
+    if board.status == sim.OFF:
+        return "the virtual board powered off"
+    return "the virtual board stopped (exit status %s)" % board.status
+
+
+def run(board, infd=0, out=sys.stdout):
+    """Show ``board`` (already started) in the terminal ``infd``/``out`` and
+    play it with the keyboard. Returns 0 when the player quits, 1 when the
+    board stops; raises SimError if there is no terminal or it is too small."""
+    session = Session(board, out, _terminal_size(infd, out))
+    with ExitStack() as undo:  # everything put back, whatever happens
+        undo.callback(setattr, board, "on_output", board.on_output)
+        board.on_output = session.console
+        board.sel.register(infd, selectors.EVENT_READ, session.read)
+        undo.callback(board.sel.unregister, infd)
+        undo.callback(signal.signal, signal.SIGWINCH, signal.getsignal(signal.SIGWINCH))
+        signal.signal(signal.SIGWINCH, session.on_resize)
+        undo.enter_context(_terminal(infd, out))
+        player_left = session.loop()
+    if player_left:
+        return 0
+    out.write(_why_stopped(board) + "\n")
+    out.flush()
+    return 1

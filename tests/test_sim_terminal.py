@@ -1,0 +1,366 @@
+"""The simulator's terminal front-end (``host_tools.sim_terminal``), driven
+in a real terminal: a tmux pane, read back with ``capture-pane``."""
+
+import io
+import os
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+import time
+import types
+import uuid
+
+import pytest
+
+from conftest import FIRMWARE, ROOT
+from host_tools import sim, sim_terminal as st
+from host_tools.screens import _seen
+import rules
+
+WAIT_S = 90  # CI has two slow cores: the board boots in seconds, not 90
+
+# Runs sim_terminal.run() in the pane and says how it ended. Once the test
+# creates the file TRIGGER, the board powers off (MODE "stop") or its poll
+# raises (MODE "fail").
+LAUNCHER = """\
+import os, sys, termios, time
+root, flash, trigger, mode = sys.argv[1:]
+sys.path.insert(0, root)
+from host_tools import sim, sim_terminal
+before = termios.tcgetattr(0)
+board = sim.VirtualBoard(flash, "pico-buttons", seed=1)
+poll = board.poll
+
+def poll_until_triggered(timeout):
+    poll(timeout)
+    if mode == "fail" and os.path.exists(trigger):
+        raise sim.SimError("the test broke the board")
+    if mode == "stop" and os.path.exists(trigger):
+        board.status = sim.OFF
+
+board.poll = poll_until_triggered
+board.start()
+try:
+    rc = sim_terminal.run(board)
+except sim.SimError as e:
+    print("error: %s" % e)
+    rc = 2
+finally:
+    board.close()
+after = termios.tcgetattr(0)
+print("run returned %d, terminal %s" % (rc, "restored" if after == before else "CHANGED"), flush=True)
+time.sleep(3600)  # keep the pane for the test to read
+"""
+
+
+@pytest.fixture
+def flash(tmp_path, table_files):
+    """A flash folder with the firmware, the pico-buttons wiring and both tables."""
+    d = tmp_path / "flash"
+    d.mkdir()
+    for name in os.listdir(FIRMWARE):
+        if name.endswith(".py") and name != "hw_circuitpython.py":
+            shutil.copy(os.path.join(FIRMWARE, name), d)
+    shutil.copy(os.path.join(FIRMWARE, "boards", "pico-buttons.json"), d / "board.json")
+    for game, path in table_files.items():
+        shutil.copy(path, d / (rules.GAMES[game] + ".tbl"))
+    return str(d)
+
+
+class Pane:
+    """A program in a tmux pane of its own tmux server."""
+
+    def __init__(self, tmp_path, flash, cols=80, rows=24, mode="play"):
+        if shutil.which("tmux") is None:
+            pytest.fail("tmux is not on PATH: the terminal front-end is tested in tmux (apt-get install tmux)")
+        self.server = "sim-terminal-test-" + uuid.uuid4().hex[:8]
+        self.trigger_file = tmp_path / "trigger"
+        launcher = tmp_path / "launcher.py"
+        launcher.write_text(LAUNCHER)
+        command = shlex.join([sys.executable, str(launcher), ROOT, flash, str(self.trigger_file), mode])
+        self.tmux("new-session", "-d", "-s", "sim", "-x", str(cols), "-y", str(rows), command)
+
+    def trigger(self):
+        self.trigger_file.write_text("")
+
+    def tmux(self, *args):
+        r = subprocess.run(["tmux", "-L", self.server, "-f", "/dev/null"] + list(args),
+                           capture_output=True, text=True, timeout=30)
+        assert r.returncode == 0, r.stderr
+        return r.stdout
+
+    def keys(self, *keys):
+        self.tmux("send-keys", "-t", "sim", *keys)
+
+    def text(self):
+        return self.tmux("capture-pane", "-p", "-J", "-t", "sim")
+
+    def colours(self):
+        """``{(row, col): background rgb}`` of the pane (no entry where the
+        background is the terminal's own)."""
+        return _backgrounds(self.tmux("capture-pane", "-p", "-e", "-N", "-t", "sim"))
+
+    def wait(self, what, check, timeout=WAIT_S):
+        """Poll the pane until ``check(pane)`` is true; returns the last result."""
+        end = time.monotonic() + timeout
+        while True:
+            result = check(self)
+            if result or time.monotonic() > end:
+                break
+            time.sleep(0.05)
+        assert result, "timed out waiting for %s; the pane shows:\n%s" % (what, self.text())
+        return result
+
+    def close(self):
+        subprocess.run(["tmux", "-L", self.server, "kill-server"], capture_output=True, timeout=30)
+
+
+_SGR = re.compile(r"\x1b\[([0-9;:]*)m")
+
+
+def _backgrounds(captured):
+    """Follow the SGR sequences of ``capture-pane -e`` (its state carries
+    over from line to line) to the background colour of every character."""
+    bg, out = None, {}
+    for row, line in enumerate(captured.split("\n")):
+        col = 0
+        texts_and_params = _SGR.split(line)  # text, SGR parameters, text, ...
+        for k, part in enumerate(texts_and_params):
+            if k % 2 == 0:
+                for _ in part:
+                    if bg is not None:
+                        out[(row, col)] = bg
+                    col += 1
+                continue
+            params = [int(p or 0) for p in re.split("[;:]", part)]
+            i = 0
+            while i < len(params):
+                if params[i] in (0, 49):
+                    bg = None
+                elif params[i] in (38, 48):  # a colour: 5;N (palette) or 2;R;G;B
+                    if params[i] == 48 and params[i + 1] == 2:
+                        bg = tuple(params[i + 2:i + 5])
+                    i += 2 if params[i + 1] == 5 else 4
+                i += 1
+    return out
+
+
+def cell_colours(pane):
+    """The nine cells' colours as drawn (None for an unlit cell), or None
+    while the grid is not all drawn."""
+    bgs = pane.colours()
+    out = []
+    for cell in range(9):
+        top = st.GRID_TOP + cell // 3 * (st.CELL_H + st.GAP_H)
+        left = st.GRID_LEFT + cell % 3 * (st.CELL_W + st.GAP_W)
+        rgb = bgs.get((top, left))
+        if rgb is None:
+            return None
+        out.append(None if rgb == st.UNLIT else rgb)
+    return out
+
+
+def lit(pane, cells):
+    """The cell colours if exactly ``cells`` are lit, else None."""
+    colours = cell_colours(pane)
+    return colours if colours and {c for c in range(9) if colours[c]} == set(cells) else None
+
+
+def showing(pane, check):
+    """``check(colours)`` once all nine cells are lit."""
+    colours = lit(pane, range(9))
+    return colours and check(colours)
+
+
+def orange(rgb):
+    return rgb[0] > 2 * rgb[2]
+
+
+def blue(rgb):
+    return rgb[2] > 2 * rgb[0]
+
+
+@pytest.fixture
+def pane(request, tmp_path, flash):
+    p = Pane(tmp_path, flash, **getattr(request, "param", {}))
+    yield p
+    p.close()
+
+
+def ended(pane, how):
+    """Wait for the launcher to say ``how`` run() ended, and check the
+    terminal is as it was: its modes, the main screen, the cursor, no colour."""
+    pane.wait("the program to end", lambda p: how + ", terminal" in p.text())
+    assert how + ", terminal restored" in pane.text()
+    assert pane.tmux("display-message", "-p", "-t", "sim", "#{alternate_on} #{cursor_flag}").split() == ["0", "1"]
+    assert "\x1b[" not in pane.tmux("capture-pane", "-p", "-e", "-t", "sim")
+
+
+def first_menu(pane):
+    # 1. game: classic (cell 3, orange) or tactic-toe (cell 5, blue)
+    colours = lit(pane, {3, 5})
+    return colours and orange(colours[3]) and blue(colours[5])
+
+
+def test_plays_the_board_in_80x24(pane):
+    seen = []
+
+    def self_test_then_menu(p):
+        colours = cell_colours(p)
+        if colours:
+            seen.append(sum(1 for c in colours if c))
+        return first_menu(p)
+
+    pane.wait("the grid in 24-bit colour", lambda p: "\x1b[48;2;" in p.tmux("capture-pane", "-p", "-e", "-t", "sim"))
+    text = pane.text()
+    assert "virtual board  pico-buttons" in text
+    assert st.LEGEND in text
+    assert re.search(r"serial console: /dev/pts/\d+ +\(mpremote connect /dev/pts/\d+ repl\)", text)
+    pane.wait("the self-test, then the menu", self_test_then_menu)
+    assert 1 in seen or 9 in seen, "no self-test frame (one cell or all lit) before the menu: %s" % seen
+    text = pane.text()
+    assert "7  q" in text and "3  c" in text  # the keys, shown in the unlit cells...
+    assert "4  a" not in text  # ...not in the lit ones
+
+    pane.keys("4")  # cell 3: classic; 2. who plays: cells 0, 2, 6, 8
+    pane.wait("the second menu screen", lambda p: lit(p, {0, 2, 6, 8}))
+    pane.keys("r")  # power-cycle: back through the self-test to the first screen
+    pane.wait("the first menu after a power cycle", first_menu)
+    assert "--- power-cycled ---" in pane.text()
+
+    pane.keys("4")
+    pane.wait("the second menu screen", lambda p: lit(p, {0, 2, 6, 8}))
+    pane.keys("Up", "z")  # an arrow key does nothing (it is no Esc); cell 6: two players
+    pane.wait("4. hints: off | on", lambda p: lit(p, {3, 5}) and not first_menu(p))
+    pane.keys("a")  # hints off: play, X to move, the empty cells glow orange
+    pane.wait("play to start", lambda p: showing(p, lambda c: all(orange(rgb) for rgb in c)))
+    pane.keys("q")  # X in cell 0; O to move: the empty cells glow blue
+    pane.wait("X in the top left", lambda p: showing(p, lambda c: orange(c[0]) and blue(c[1])))
+    pane.keys("5")  # O in the centre
+    pane.wait("O in the centre", lambda p: showing(p, lambda c: orange(c[0]) and blue(c[4]) and orange(c[1])))
+    pane.keys("Space")  # a long press: back to the first menu screen
+    pane.wait("the first menu after a long press", first_menu)
+
+    port = re.search(r"serial console: (/dev/pts/\d+)", pane.text()).group(1)
+    console = os.open(port, os.O_RDWR | os.O_NOCTTY)
+    try:
+        os.write(console, b"\x03")  # as mpremote would: stop the game, get the REPL
+        pane.wait("the REPL's prompt beside the grid",
+                  lambda p: "KeyboardInterrupt" in p.text() and re.search(r">>> *$", p.text(), re.M))
+        os.write(console, b"print(6 * 7)\r")
+        pane.wait("what the board printed", lambda p: re.search(r"print\(6 \* 7\) *\n +42 *$", p.text(), re.M))
+    finally:
+        os.close(console)
+
+    pane.keys("Escape")
+    ended(pane, "run returned 0")
+
+
+def test_resizing_below_80x24_shows_a_notice_until_it_is_enlarged(pane):
+    pane.wait("the menu", first_menu)
+    pane.tmux("resize-window", "-t", "sim", "-x", "60", "-y", "20")
+    pane.wait("the too-small notice", lambda p: p.text().strip() == "too small: needs 80x24, this is 60x20")
+    pane.tmux("resize-window", "-t", "sim", "-x", "80", "-y", "24")
+    pane.wait("the grid again", lambda p: first_menu(p) and st.LEGEND in p.text())
+    pane.keys("C-c")
+    ended(pane, "run returned 0")
+
+
+@pytest.mark.parametrize("pane", [dict(mode="stop")], indirect=True)
+def test_a_board_that_stops_ends_it_saying_why(pane):
+    pane.wait("the menu", first_menu)
+    pane.trigger()
+    ended(pane, "the virtual board powered off\nrun returned 1")
+
+
+@pytest.mark.parametrize("pane", [dict(mode="fail")], indirect=True)
+def test_an_error_still_restores_the_terminal(pane):
+    pane.wait("the menu", first_menu)
+    pane.trigger()
+    ended(pane, "error: the test broke the board\nrun returned 2")
+
+
+@pytest.mark.parametrize("pane", [dict(cols=60, rows=20)], indirect=True)
+def test_a_small_terminal_gets_a_one_line_error(pane):
+    ended(pane, "run returned 2")
+    lines = [line for line in pane.text().splitlines() if line.strip()]
+    assert lines == ["error: the simulator needs a terminal of at least 80x24 (this one is 60x20)",
+                     "run returned 2, terminal restored"]
+
+
+def test_no_terminal_is_an_error():
+    r, w = os.pipe()
+    try:
+        with pytest.raises(sim.SimError, match="needs a terminal.*--headless"):
+            st.run(None, infd=r, out=io.StringIO())
+    finally:
+        os.close(r)
+        os.close(w)
+
+
+# --- the parts -------------------------------------------------------------------
+
+
+def test_the_picture_fits_80x24_and_shows_cells_keys_and_buzzer():
+    board = types.SimpleNamespace(cfg={"name": "pico-buttons"}, port="/dev/pts/7", tone=1319,
+                                  frame=[(0, 0, 0)] * 9, held=1 << 0 | 1 << 4)
+    board.frame[2] = board.frame[4] = (63, 27, 0)
+    pieces = st.picture(board, st.ConsoleLines(), 80)
+    for (row, col), text in pieces.items():
+        assert row < 23 and col + len(re.sub("\x1b\\[[0-9;?]*[a-zA-Z]", "", text)) < 80, (row, col, text)
+
+    def middle(cell):
+        return pieces[(st.GRID_TOP + cell // 3 * (st.CELL_H + st.GAP_H) + st.CELL_H // 2,
+                       st.GRID_LEFT + cell % 3 * (st.CELL_W + st.GAP_W))]
+
+    seen = "\x1b[48;2;%d;%d;%dm" % _seen((63, 27, 0))
+    assert middle(1).startswith(st._bg(st.UNLIT) + st._fg(st.FAINT)) and "8  w" in middle(1)  # dark: keys, faint
+    assert middle(2).startswith(seen) and "9  e" not in middle(2)  # lit: no keys
+    assert st.BOLD in middle(0) and "7  q" in middle(0)  # held: keys, bold
+    assert middle(4).startswith(seen) and st.BOLD in middle(4) and "5  s" in middle(4)
+    text = "".join(pieces.values())
+    assert "virtual board  pico-buttons" in text and "buzzer 1319 Hz" in text
+    assert "serial console: /dev/pts/7  (mpremote connect /dev/pts/7 repl)" in text
+    board.tone = 0
+    assert "buzzer" not in "".join(st.picture(board, st.ConsoleLines(), 80).values())
+
+
+def test_keys_tell_esc_from_escape_sequences():
+    k = st.KeyReader()
+    assert k.feed(b"7q\x1b[A\x1bOB\x1b[15~\x03", 0.0) == ["7", "q", "\x03"]
+    assert k.feed(b"\x1b", 1.0) == [] and k.expire(1.01) == []
+    assert k.feed(b"[", 1.02) == [] and k.feed(b"C5", 1.03) == ["5"]  # an arrow sent in pieces
+    assert k.feed(b"\x1b", 2.0) == [] and k.expire(2.0 + st.ESC_WAIT_S) == [st.ESC]
+    assert k.feed(b"\x1b\x1b", 3.0) == [st.ESC] and k.expire(3.1) == [st.ESC]
+    assert k.feed(b"\x1b[1", 4.0) == [] and k.expire(4.1) == []  # cut short: dropped
+
+
+def test_a_tap_holds_its_cell_and_repeats_keep_it_held():
+    f = st.Fingers()
+    f.tap(0, 0.0)
+    f.lift(0.05)
+    assert f.mask() == 1
+    f.lift(st.TAP_S)
+    assert f.mask() == 0
+    t = 1.0
+    f.tap(8, t)
+    while t < 3.0:  # the terminal repeats the key every 33 ms
+        t += 0.033
+        f.tap(8, t)
+        f.lift(t)
+        assert f.mask() == 1 << 8
+    f.lift(t + st.REPEAT_S)
+    assert f.mask() == 0
+
+
+def test_console_lines_are_plain_text_wrapped_to_the_panel():
+    c = st.ConsoleLines()
+    c(b"\x1b[1mbold\x1b[0m and \x07bell\r\n>>> 1+\x08+1\r\n2\r\n>>> ")
+    assert c.last(40, 5) == ["bold and bell", ">>> 1+1", "2", ">>>"]
+    c(b"caf\xc3")  # a character split between two reads
+    c(b"\xa9\r\n" + b"x" * 50 + b"\r\n")
+    assert c.last(20, 4) == [">>> caf\u00e9", "x" * 20, "x" * 20, "x" * 10]
+    c.note("--- power-cycled ---")
+    assert c.last(60, 3) == [">>> caf\u00e9", "x" * 50, "--- power-cycled ---"]

@@ -133,7 +133,7 @@ def capture(keys, seed=3, settle=1.5):
             for key, wait in keys:
                 _tmux("send-keys", "-t", name, key)
                 time.sleep(wait)
-            return _tmux("capture-pane", "-e", "-p", "-t", name).stdout
+            return _tmux("capture-pane", "-e", "-p", "-N", "-t", name).stdout  # -N: keep trailing (coloured) spaces
         finally:
             _tmux("kill-session", "-t", name)
 

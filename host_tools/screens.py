@@ -21,7 +21,7 @@ GAP = 10
 PAD = 14
 
 
-def _seen(rgb):
+def as_seen(rgb):
     # An LED at a low drive level looks brighter than the same value on a
     # screen: show it as the eye sees it (gamma 2.2 on its brightness,
     # keeping its hue).
@@ -41,7 +41,7 @@ def svg(canvas, title):
         rgb = canvas.buf[3 * c:3 * c + 3]
         x = PAD + (c % 3) * (CELL + GAP)
         y = PAD + (c // 3) * (CELL + GAP)
-        fill = "#%02x%02x%02x" % _seen(rgb) if any(rgb) else "#1d2024"
+        fill = "#%02x%02x%02x" % as_seen(rgb) if any(rgb) else "#1d2024"
         out.append('<rect x="%d" y="%d" width="%d" height="%d" rx="9" fill="%s" stroke="#2c3036" stroke-width="2"/>'
                    % (x, y, CELL, CELL, fill))
     out.append('<text x="%d" y="%d" fill="#c8ccd2" font-family="sans-serif" font-size="13" text-anchor="middle">%s</text>'

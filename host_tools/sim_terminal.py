@@ -22,7 +22,7 @@ import tty
 from contextlib import ExitStack, contextmanager
 
 from host_tools import sim
-from host_tools.screens import _seen
+from host_tools.screens import as_seen
 
 MIN_COLS, MIN_ROWS = 80, 24
 FRAME_S = 1 / 30  # redraw at most this often
@@ -203,7 +203,7 @@ def _cell_rows(rgb, label, held):
     """The rows of text that draw one cell: its colour as the eye sees the
     LED, its keys faint when it is dark and bold while a finger is on it."""
     lit = any(rgb)
-    bg = _seen(rgb) if lit else UNLIT
+    bg = as_seen(rgb) if lit else UNLIT
     if held:
         light = 0.299 * bg[0] + 0.587 * bg[1] + 0.114 * bg[2] > 128
         ink = BOLD + _fg((0, 0, 0) if light else (255, 255, 255))

@@ -16,7 +16,7 @@ import pytest
 
 from conftest import FIRMWARE, ROOT
 from host_tools import sim, sim_terminal as st
-from host_tools.screens import _seen
+from host_tools.screens import as_seen
 import rules
 
 WAIT_S = 90  # CI has two slow cores: the board boots in seconds, not 90
@@ -315,7 +315,7 @@ def test_the_picture_fits_80x24_and_shows_cells_keys_and_buzzer():
         return pieces[(st.GRID_TOP + cell // 3 * (st.CELL_H + st.GAP_H) + st.CELL_H // 2,
                        st.GRID_LEFT + cell % 3 * (st.CELL_W + st.GAP_W))]
 
-    seen = "\x1b[48;2;%d;%d;%dm" % _seen((63, 27, 0))
+    seen = "\x1b[48;2;%d;%d;%dm" % as_seen((63, 27, 0))
     assert middle(1).startswith(st._bg(st.UNLIT) + st._fg(st.FAINT)) and "8  w" in middle(1)  # dark: keys, faint
     assert middle(2).startswith(seen) and "9  e" not in middle(2)  # lit: no keys
     assert st.BOLD in middle(0) and "7  q" in middle(0)  # held: keys, bold

@@ -10,6 +10,9 @@ into place, in one step. A cable pulled mid-copy leaves the previous files.
 """
 
 import binascii
+import contextlib
+import errno
+import io
 import os
 import re
 import subprocess
@@ -82,8 +85,10 @@ def compiled(name, cache):
         return f.read()
 
 
-def firmware_files(cfg, compile_mpy, cache=os.path.join(ROOT, "build", "mpy")):
+def firmware_files(cfg, compile_mpy, cache=None):
     """[(name on the board, bytes)] of the firmware for the board ``cfg``."""
+    if compile_mpy and cache is None:  # one folder per .mpy version: an upgrade recompiles
+        cache = os.path.join(ROOT, "build", "mpy", "v%d.%d" % mpy_cross_version())
     names = list(MODULES)
     if cfg["input"]["kind"] == "touch":
         names.append("touchpads")
@@ -201,7 +206,9 @@ class Session:
         except TransportError:
             raise FlashError("could not open %s" % port)
         try:
-            self.t.enter_raw_repl(soft_reset=True, timeout_overall=10)
+            # mpremote prints what it got when this fails: keep our one line
+            with contextlib.redirect_stdout(io.StringIO()):
+                self.t.enter_raw_repl(soft_reset=True, timeout_overall=10)
         except (TransportError, OSError):
             self.close()
             raise FlashError("the device at %s does not answer like MicroPython (no raw REPL):"
@@ -210,8 +217,10 @@ class Session:
 
     def close(self):
         try:
+            if self.t.in_raw_repl:
+                self.t.exit_raw_repl()  # leave the friendly REPL for whoever comes next
             self.t.close()
-        except Exception:
+        except Exception:  # the board has gone (reset, unplugged): nothing to tidy
             pass
 
     def run(self, code, what):
@@ -242,7 +251,12 @@ class Session:
         tmp = name + ".tmp"
         try:
             self.t.fs_writefile(tmp, data, chunk_size=CHUNK)
-        except (self.TransportError, OSError) as e:
+        except OSError as e:
+            if e.errno == errno.ENOSPC:
+                raise FlashError("the board's flash is full: %s needs %d bytes; delete something"
+                                 " (mpremote rm) and try again" % (name, len(data)))
+            raise FlashError("copying %s: lost the board (%s); its previous files are untouched" % (name, e))
+        except self.TransportError as e:
             raise FlashError("copying %s: lost the board (%s); its previous files are untouched" % (name, e))
         size, got = self.eval("_sum(%r)" % tmp, "checking " + name)
         if size != len(data) or got != crc(data):
@@ -333,12 +347,19 @@ def _install(s, files, say):
     """Copy ``files`` to temporary names, check each on the board, then
     rename them all into place in one exec (and drop stale variants)."""
     staged = []
-    for name, payload in files:
-        tmp = s.write(name, payload)
-        if name.endswith(".tbl"):
-            _check_table_on_board(s, tmp, name)
-        staged.append((tmp, name))
-        say("  %-16s %6d bytes  crc %08x  ok" % (name, len(payload), crc(payload)))
+    try:
+        for name, payload in files:
+            staged.append((name + ".tmp", name))
+            s.write(name, payload)
+            if name.endswith(".tbl"):
+                _check_table_on_board(s, name + ".tmp", name)
+            say("  %-16s %6d bytes  crc %08x  ok" % (name, len(payload), crc(payload)))
+    except FlashError:
+        try:  # don't leave half-copied files taking up the flash
+            s.t.exec("\n".join("_rm(%r)" % tmp for tmp, _ in staged))
+        except Exception:
+            pass  # the board has gone: the next flash overwrites them
+        raise
     if staged:
         moves = ["_mv(%r, %r)" % pair for pair in staged]
         moves += ["_rm(%r)" % other_kind(n) for _, n in staged if other_kind(n)]

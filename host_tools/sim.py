@@ -37,10 +37,23 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 ROM_DIR = os.path.join(ROOT, "simulator")
 BOARDS_DIR = os.path.join(ROOT, "firmware", "boards")
 MICROPYTHON = os.path.join(os.path.dirname(sys.executable), "micropython")
-HEAP = "256k"  # about what a Pico has free for Python
+HEAP = "512k"  # 64-bit objects are twice a Pico's: about its ~200 KiB free heap
+BUFFER = 65536  # console bytes held in each direction before the writer must wait
 
 # The ROM's exit statuses (simulator/simbus.py).
 SOFT_FRIENDLY, SOFT_RAW, HARD, OFF = 3, 4, 5, 6
+
+
+def _die_with_parent():
+    # In the child, before it runs: if the simulator dies, so does the board
+    # (a busy loop in the REPL would otherwise spin on, orphaned).
+    if sys.platform.startswith("linux"):
+        try:
+            import ctypes
+
+            ctypes.CDLL(None).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+        except (OSError, AttributeError):
+            pass
 
 
 class SimError(Exception):
@@ -113,6 +126,10 @@ class VirtualBoard:
         self._bus = b""
         self._crashes = []  # times of recent crashes: three in 5 s and it stays off
         self._cr = False  # the console output so far ended with "\r"
+        self._out_buf = bytearray()  # console output the client hasn't taken yet
+        self._out_since = 0.0
+        self._in_buf = bytearray()  # console input the board hasn't taken yet
+        self._unread_ctrl_c = False  # a Ctrl-C went to the board as a key since it last said "I"
         self._timeline_file = None
         self.port = None
         self._master = self._slave = None
@@ -155,9 +172,11 @@ class VirtualBoard:
         else:
             argv += ["-"]
         env = dict(os.environ, MICROPYPATH=ROM_DIR + os.pathsep + ".frozen")
-        self.proc = subprocess.Popen(argv, stdin=self._con_in[0], stdout=self._con_out[1],
+        # A replay has no console: at the end of its input the ROM powers off.
+        stdin = subprocess.DEVNULL if self.replay is not None else self._con_in[0]
+        self.proc = subprocess.Popen(argv, stdin=stdin, stdout=self._con_out[1],
                                      stderr=self._con_out[1], pass_fds=(bus_out[1], bus_in[0]),
-                                     env=env, cwd=ROM_DIR)
+                                     env=env, cwd=ROM_DIR, preexec_fn=_die_with_parent)
         os.close(bus_out[1])
         os.close(bus_in[0])
         self._bus_out = bus_out[0]
@@ -165,6 +184,12 @@ class VirtualBoard:
         os.set_blocking(self._bus_in, False)
         self._bus = b""
         self.armed = False
+        self._booting = True  # until the ROM first says where Ctrl-C goes
+        # A Ctrl-C that came while it was booting, or that was passed on as a
+        # key after the last run last spoke (so it may sit unread while
+        # main.py runs): interrupt as soon as code runs.
+        self._held_intr = self._unread_ctrl_c
+        self._unread_ctrl_c = False
         self.sel.register(self._bus_out, selectors.EVENT_READ, self._from_bus)
         if self.replay is None:
             self._send_keys()
@@ -192,8 +217,9 @@ class VirtualBoard:
         self._bus_out = self._bus_in = None
 
     def _close_console_pipes(self):
+        self._in_buf.clear()  # a new USB connection: nothing in flight survives
         if self._con_out is not None:
-            self.sel.unregister(self._con_out[0])
+            self._reading(self._con_out[0], None, False)
             for fd in self._con_in + self._con_out:
                 os.close(fd)
         self._con_in = self._con_out = None
@@ -227,23 +253,62 @@ class VirtualBoard:
         self._send_keys()
 
     def _send_keys(self):
+        self._send_bus(b"K" + bytes((self.held & 0xFF, self.held >> 8)))
+
+    def _send_bus(self, msg):
         if self._bus_in is None:
             return
         try:
-            os.write(self._bus_in, b"K" + bytes((self.held & 0xFF, self.held >> 8)))
+            os.write(self._bus_in, msg)
         except OSError:
-            pass  # resetting (the next start sends them), or not reading keys now
+            pass  # resetting (the next start sends the keys), or not reading them now
 
     # --- the loop ----------------------------------------------------------
 
     def poll(self, timeout=None):
         """Handle what the board and the console client have sent, waiting
         up to ``timeout`` seconds for something to arrive."""
+        if self._out_buf or self._in_buf:  # retry the writes soon
+            timeout = 0.005 if timeout is None else min(timeout, 0.005)
         for key, _ in self.sel.select(timeout):
             # A reset earlier in this batch may have closed this fd (and a
             # new pipe may have its number): act only on live registrations.
             if self.sel.get_map().get(key.fd) is key:
                 key.data(key.fileobj)
+        self._flush()
+
+    def _flush(self):
+        """Pass on buffered console bytes both ways. Like a USB serial line,
+        a full buffer makes the writer wait (we stop reading it) instead of
+        losing bytes; output that no client takes for 2 s is dropped, as a
+        board with no USB host drops it."""
+        if self._out_buf:
+            try:
+                n = os.write(self._master, self._out_buf) if self._master is not None else len(self._out_buf)
+                del self._out_buf[:n]
+                self._out_since = time.monotonic()
+            except OSError as e:
+                if e.errno not in (errno.EAGAIN, errno.EIO):
+                    raise
+                if time.monotonic() - self._out_since > 2.0:
+                    self._out_buf.clear()
+        if self._in_buf and self._con_in is not None:
+            try:
+                n = os.write(self._con_in[1], self._in_buf)
+                del self._in_buf[:n]
+            except BlockingIOError:
+                pass
+        if self._con_out is not None:
+            self._reading(self._con_out[0], self._from_board, len(self._out_buf) < BUFFER)
+        if self._master is not None:
+            self._reading(self._master, self._from_client, len(self._in_buf) < BUFFER)
+
+    def _reading(self, fd, callback, on):
+        registered = fd in self.sel.get_map()
+        if on and not registered:
+            self.sel.register(fd, selectors.EVENT_READ, callback)
+        elif not on and registered:
+            self.sel.unregister(fd)
 
     def _from_bus(self, fd):
         try:
@@ -265,7 +330,26 @@ class VirtualBoard:
             elif kind == b"T":
                 self.tone = int(rest.split()[1])
             elif kind == b"I":
-                self.armed = rest == b"1"
+                self._interrupts(rest == b"1")
+
+    def _interrupts(self, on):
+        self.armed = on
+        self._booting = False
+        self._unread_ctrl_c = False
+        if on:
+            if self._held_intr:  # Ctrl-C during boot: interrupt boot.py / main.py now
+                self._held_intr = False
+                self._sigint()
+            return
+        self._send_bus(b"A\x00\x00")  # acknowledged: no SIGINT can follow now
+        if self._held_intr:  # no code ran after all: it is a key for the REPL
+            self._held_intr = False
+            self._to_board(b"\x03")
+
+    def _sigint(self):
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGINT)
+            self._send_bus(b"C\x00\x00")
 
     def _ended(self):
         # The ROM closed its end of the bus: it has exited. Read what it
@@ -281,8 +365,8 @@ class VirtualBoard:
             self._spawn("friendly", "soft", new_console=False)
         elif status == SOFT_RAW:
             self._spawn("raw", "soft", new_console=False)
-        elif status == HARD:
-            self._spawn("friendly", "power", new_console=True)
+        elif status == HARD:  # the console keeps what is in flight: a port is the same port
+            self._spawn("friendly", "power", new_console=False)
         else:
             self._output(b"\r\n[virtual board crashed with status %d; powering on again]\r\n" % status)
             now = time.monotonic()
@@ -328,12 +412,10 @@ class VirtualBoard:
         self._write_client(data)
 
     def _write_client(self, data):
-        if self._master is not None:
-            try:
-                os.write(self._master, data)
-            except OSError as e:  # nobody reading and the buffer full: like USB, drop it
-                if e.errno not in (errno.EAGAIN, errno.EIO):
-                    raise
+        if not self._out_buf:
+            self._out_since = time.monotonic()
+        self._out_buf += data
+        self._flush()
 
     def _from_client(self, fd):
         try:
@@ -343,23 +425,24 @@ class VirtualBoard:
         self.type(data)
 
     def _to_board(self, data):
-        if not data or self._con_in is None:
-            return
-        try:
-            os.write(self._con_in[1], data)
-        except BlockingIOError:  # 64 KiB unread: the board isn't listening; drop it
-            pass
+        if data and self._con_in is not None:
+            self._in_buf += data
+            self._flush()
 
     def type(self, data):
         """Bytes from the console client (or a front-end typing)."""
-        if self.armed and b"\x03" in data:
+        while (self.armed or self._booting) and b"\x03" in data:
             # The interrupt character: as a board's USB stack does, raise
-            # KeyboardInterrupt in the running code instead of passing it on.
+            # KeyboardInterrupt in the running code instead of passing it on
+            # (during boot, as soon as boot.py or main.py starts).
             before, _, data = data.partition(b"\x03")
             self._to_board(before)
-            self.armed = False
-            if self.proc is not None and self.proc.poll() is None:
-                self.proc.send_signal(signal.SIGINT)
+            if self.armed:
+                self._sigint()
+            else:
+                self._held_intr = True
+        if b"\x03" in data:
+            self._unread_ctrl_c = True
         self._to_board(data)
 
 

@@ -23,6 +23,7 @@ import json
 import os
 import sys
 
+import flashfs
 import simbus
 
 # The doubles: loaded now, from the ROM's folder, because the flash is about
@@ -38,6 +39,7 @@ CTRL_E = 5
 _WINDOW = 2048  # raw-paste flow-control window: the pipe buffers far more
 
 _stdin = sys.stdin.buffer
+_cancelled = False  # the last readline() ended with Ctrl-C
 
 
 def out(text):
@@ -59,16 +61,18 @@ def getc():
 def execute(src, g, mode, filename, raw):
     """Compile and run ``src`` in the globals ``g``; Ctrl-C interrupts it.
     In the raw REPL, mark the ends of its output and error with Ctrl-D."""
-    simbus.interrupts(True)
     err = None
     try:
         try:
+            simbus.interrupts(True)  # inside the try: a Ctrl-C may land at once
             exec(compile(src, filename, mode), g)
         finally:
             simbus.interrupts(False)
     except simbus.Reset:
         raise
-    except SystemExit:  # sys.exit() on a board: a soft reset
+    except SystemExit:  # sys.exit() on a board: a soft reset, after the end marks
+        if raw:
+            out("\x04\x04")
         raise simbus.Reset(simbus.SOFT_RAW if raw else simbus.SOFT_FRIENDLY)
     except BaseException as e:  # noqa: B036  (KeyboardInterrupt too, as on a board)
         err = e
@@ -98,6 +102,8 @@ def banner():
 def readline(prompt):
     """A line typed at the friendly REPL, or one of the control keys that
     act on an empty line (Ctrl-A, Ctrl-B, Ctrl-D, Ctrl-E) as an int."""
+    global _cancelled
+    _cancelled = False
     out(prompt)
     line = ""
     last = 0
@@ -111,6 +117,7 @@ def readline(prompt):
             out("\n")
             return line
         if c == CTRL_C:
+            _cancelled = True
             out("\n")
             return ""
         if c in (CTRL_A, CTRL_B, CTRL_D, CTRL_E):
@@ -142,6 +149,7 @@ def _continues(text):
 
 
 def friendly(g):
+    simbus.interrupts(False)  # Ctrl-C is a key here (the host holds one sent during boot till now)
     banner()
     while True:
         line = readline(">>> ")
@@ -163,10 +171,14 @@ def friendly(g):
         if _continues(line):
             while True:
                 more = readline("... ")
+                if more == "" and _cancelled:  # Ctrl-C drops the whole block
+                    line = ""
+                    break
                 if not isinstance(more, str) or not more:
                     break
                 line += "\n" + more
-        execute(line + "\n", g, "single", "<stdin>", False)
+        if line:
+            execute(line + "\n", g, "single", "<stdin>", False)
 
 
 def paste(g):
@@ -190,6 +202,7 @@ def paste(g):
 
 
 def raw(g):
+    simbus.interrupts(False)
     out("raw REPL; CTRL-B to exit\n>")
     buf = bytearray()
     while True:
@@ -198,6 +211,8 @@ def raw(g):
             if buf == b"\x05A":
                 raw_paste(g)
                 out(">")
+            elif buf[:1] == b"\x05" and len(buf) == 2:  # a raw-paste request we don't know
+                out("R\x00")
             else:
                 out("raw REPL; CTRL-B to exit\n>")
             buf = bytearray()
@@ -273,7 +288,7 @@ def main():
         sys.modules["_asyncio"] = vclock
     # The flash becomes the whole filesystem, as "/" on a board.
     os.umount("/")
-    os.mount(os.VfsPosix(flash), "/")
+    os.mount(flashfs.Flash(flash), "/")
     os.chdir("/")
     sys.path[:] = ["", ".frozen", "/lib"]
     gc.collect()

@@ -5,8 +5,10 @@ The ROM and the hardware doubles talk to ``host_tools.sim`` over two pipes:
 * board to host, text lines: ``L <ms> <hex>`` (the bytes the LED chain
   latched), ``T <ms> <hz>`` (the buzzer's tone, 0 for silence), ``I 1`` /
   ``I 0`` (Ctrl-C on the console interrupts running code, or is just a byte);
-* host to board, 3-byte messages ``K`` + the 9-bit mask of the cells a
-  finger is on (little-endian).
+* host to board, 3-byte messages: ``K`` + the 9-bit mask of the cells a
+  finger is on (little-endian); ``A`` acknowledging ``I 0``; ``C`` a Ctrl-C
+  (sent with the SIGINT, so code that polls the keys stops even if the
+  signal came at a moment the interpreter could not take it).
 
 In a replay (``vclock``) there is no second pipe: the presses come from a timeline.
 """
@@ -38,6 +40,7 @@ _t0 = 0
 timeline = None  # replays: [(ms, mask), ...]; held() follows it
 _next = 0
 ticks = time.ticks_ms  # the replay's virtual clock replaces it
+_armed = False  # running code: a Ctrl-C from the host interrupts it
 
 
 def start(wired, out_fd, in_fd):
@@ -70,6 +73,22 @@ def send(line):
         raise Reset(OFF)
 
 
+def _messages(wait_for=None):
+    """Take the host's messages: key masks, and (when ``wait_for`` is a
+    message letter) block until that one arrives."""
+    global _held
+    while wait_for is not None or _poller.poll(0):
+        msg = _in.read(3)
+        if len(msg) < 3:  # the host went away
+            raise Reset(OFF)
+        if msg[0] == 0x4B:  # "K"
+            _held = msg[1] | msg[2] << 8
+        elif msg[0] == 0x43 and _armed:  # "C": Ctrl-C, in case the SIGINT went astray
+            raise KeyboardInterrupt
+        elif msg[0] == wait_for:
+            return
+
+
 def held():
     """The mask of cells a finger is on now."""
     global _held, _next
@@ -79,12 +98,7 @@ def held():
             _held = timeline[_next][1]
             _next += 1
         return _held
-    while _poller.poll(0):
-        msg = _in.read(3)
-        if len(msg) < 3:  # the host went away
-            raise Reset(OFF)
-        if msg[0] == 0x4B:  # "K"
-            _held = msg[1] | msg[2] << 8
+    _messages()
     return _held
 
 
@@ -105,7 +119,26 @@ def tone(hz):
 
 
 def interrupts(on):
-    send(b"I 1\n" if on else b"I 0\n")
+    """Tell the host whether Ctrl-C should interrupt (running code) or be a
+    key (the REPL). Turning it off waits for the host's "A": after that no
+    SIGINT can be on its way, so none can land in the ROM's own code."""
+    global _armed
+    _armed = on
+    if on:
+        send(b"I 1\n")
+        return
+    sent = False
+    while True:
+        try:
+            if not sent:
+                send(b"I 0\n")
+                sent = True
+            if _in is None:  # a replay: no console
+                return
+            _messages(0x41)  # "A"
+            return
+        except KeyboardInterrupt:  # sent before the host read "I 0": moot now
+            pass
 
 
 def log(text):

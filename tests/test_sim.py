@@ -184,3 +184,33 @@ def test_play_on_the_live_board(live):
     pos, result = play(b, rules.CLASSIC, lambda p: p.legal_moves()[0])
     assert result == "serial classic: O wins"
     assert pos.winner() == rules.O
+
+
+def test_console_edge_cases_behave_as_on_a_board(live, tmp_path):
+    b = live()
+    b.wait(lambda line: line.startswith("frame "), 30, "a frame")
+    # "/.." is "/": nothing outside the flash folder can be reached.
+    r = mpremote(b.port, "exec", "import os; print(os.listdir('/..') == os.listdir('/'), os.getcwd())")
+    assert r.stdout.split() == ["True", "/"], r.stdout + r.stderr
+    r = mpremote(b.port, "exec", "open('/../../../etc/hostname')")
+    assert r.returncode == 1 and "ENOENT" in r.stdout + r.stderr
+    # sys.exit() in code run by mpremote soft-resets and mpremote returns.
+    r = mpremote(b.port, "exec", "import sys; sys.exit()", timeout=30)
+    assert r.returncode == 0, r.stderr
+    # Lots of output at once: none of it lost.
+    r = mpremote(b.port, "exec", "for i in range(20000): print(i)", timeout=60)
+    assert r.stdout.split() == [str(i) for i in range(20000)]
+    # A reset, then straight away another command: the board is interrupted
+    # however early the Ctrl-C comes.
+    for _ in range(5):
+        assert mpremote(b.port, "reset").returncode == 0
+        r = mpremote(b.port, "exec", "print('up')", timeout=30)
+        assert r.stdout.strip() == "up", r.stdout + r.stderr
+
+
+def test_a_replay_that_ends_in_the_repl_still_ends(tmp_path):
+    script = tmp_path / "safe.txt"
+    script.write_text("press 4\nwait 2000\nrelease 4\n")  # safe mode: main.py returns at once
+    r = run_sim("--replay", str(script), "--flash", str(tmp_path / "flash"), timeout=60)
+    assert r.returncode == 0
+    assert "serial safe mode: the centre cell was held at power-on" in r.stdout

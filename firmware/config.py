@@ -179,38 +179,36 @@ def validate(raw):
     if out_leds["pin"] in out_input.get("pins", []) + out_input.get("rows", []) + out_input.get("cols", []):
         raise ConfigError("leds.pin: pin %r is also an input" % (out_leds["pin"],))
 
+    input_pins = out_input.get("pins", []) + out_input.get("rows", []) + out_input.get("cols", [])
     buzzer = raw.get("buzzer")
     if buzzer is not None:
         buzzer = _pin(buzzer, "buzzer")
-        if buzzer == out_leds["pin"] or buzzer in out_input.get("pins", []) + out_input.get("rows", []) \
-                + out_input.get("cols", []):
+        if buzzer == out_leds["pin"] or buzzer in input_pins:
             raise ConfigError("buzzer: pin %r is already in use" % (buzzer,))
     if runtime == "circuitpython":
-        for pin in [out_leds["pin"], buzzer] + out_input.get("pins", []) + out_input.get("rows", []) \
-                + out_input.get("cols", []):
+        for pin in [out_leds["pin"], buzzer] + input_pins:
             if isinstance(pin, int):
                 raise ConfigError("runtime: CircuitPython names its pins (\"GP16\"), got the number %d" % pin)
 
-    colours = dict(COLOURS)
-    given = raw.get("colours", {})
-    if not isinstance(given, dict):
-        raise ConfigError("colours: expected an object of name: [r, g, b]")
-    for k, v in given.items():
-        if k not in COLOURS:
-            raise ConfigError("colours.%s: unknown colour (known: %s)" % (k, ", ".join(sorted(COLOURS))))
-        colours[k] = _colour(v, "colours." + k)
-
-    timing = dict(TIMING)
-    given = raw.get("timing", {})
-    if not isinstance(given, dict):
-        raise ConfigError("timing: expected an object of name: milliseconds")
-    for k, v in given.items():
-        if k not in TIMING:
-            raise ConfigError("timing.%s: unknown setting (known: %s)" % (k, ", ".join(sorted(TIMING))))
-        timing[k] = int(_number(v, 1, 60000, "timing." + k))
+    colours = _named(raw, "colours", COLOURS, "[r, g, b]", "colour", _colour)
+    timing = _named(raw, "timing", TIMING, "milliseconds", "setting",
+                    lambda v, key: int(_number(v, 1, 60000, key)))
 
     return {"name": name, "runtime": runtime, "leds": out_leds, "input": out_input,
             "buzzer": buzzer, "colours": colours, "timing": timing}
+
+
+def _named(raw, key, defaults, shape, kind, check):
+    """``defaults`` with the entries ``raw[key]`` overrides, each checked."""
+    out = dict(defaults)
+    given = raw.get(key, {})
+    if not isinstance(given, dict):
+        raise ConfigError("%s: expected an object of name: %s" % (key, shape))
+    for k, v in given.items():
+        if k not in defaults:
+            raise ConfigError("%s.%s: unknown %s (known: %s)" % (key, k, kind, ", ".join(sorted(defaults))))
+        out[k] = check(v, key + "." + k)
+    return out
 
 
 def load(path="board.json", platform=None):

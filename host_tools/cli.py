@@ -187,13 +187,11 @@ def cmd_flash(args):
     from host_tools import flash
 
     games = args.games.replace(",", " ").split() if args.games is not None else []
+    if args.table:  # that table and nothing else
+        games = [args.table]
     try:
-        if args.table:
-            flash.flash(args.port, games=[args.table], firmware=False, tables_dir=args.tables,
-                        reset=not args.no_reset)
-        else:
-            flash.flash(args.port, board=args.board, games=games, tables_dir=args.tables,
-                        reset=not args.no_reset)
+        flash.flash(args.port, board=None if args.table else args.board, games=games, firmware=not args.table,
+                    tables_dir=args.tables, reset=not args.no_reset)
     except flash.FlashError as e:
         raise UserError(str(e))
     return 0

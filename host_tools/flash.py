@@ -38,8 +38,10 @@ class FlashError(Exception):
 
 
 def board_config(board):
-    """``(name, bytes)`` of a shipped board config (by name) or a board.json
-    path, checked with the firmware's own validation first."""
+    """``(path, config, bytes)`` of a shipped board config (by name) or a
+    board.json path, checked with the firmware's own validation."""
+    import json
+
     import config
 
     path = board if os.sep in board or board.endswith(".json") else os.path.join(BOARDS, board + ".json")
@@ -48,14 +50,12 @@ def board_config(board):
             data = f.read()
     except OSError as e:
         names = ", ".join(sorted(n[:-5] for n in os.listdir(BOARDS)))
-        raise FlashError("no board config %r (%s); shipped: %s" % (board, e.strerror, names))
+        raise FlashError("no board %r (%s); shipped boards: %s" % (board, e.strerror, names))
     try:
-        import json
-
         cfg = config.validate(json.loads(data))
     except (ValueError, config.ConfigError) as e:
         raise FlashError("%s: %s" % (path, e))
-    return cfg, data
+    return path, cfg, data
 
 
 def mpy_cross_version():
@@ -85,10 +85,11 @@ def compiled(name, cache):
         return f.read()
 
 
-def firmware_files(cfg, compile_mpy, cache=None):
-    """[(name on the board, bytes)] of the firmware for the board ``cfg``."""
-    if compile_mpy and cache is None:  # one folder per .mpy version: an upgrade recompiles
-        cache = os.path.join(ROOT, "build", "mpy", "v%d.%d" % mpy_cross_version())
+def firmware_files(cfg, compile_mpy, version=None):
+    """[(name on the board, bytes)] of the firmware for the board ``cfg``;
+    ``version`` is mpy-cross's (asked for when not given)."""
+    if compile_mpy:  # one cache folder per .mpy version: an upgrade recompiles
+        cache = os.path.join(ROOT, "build", "mpy", "v%d.%d" % (version or mpy_cross_version()))
     names = list(MODULES)
     if cfg["input"]["kind"] == "touch":
         names.append("touchpads")
@@ -195,7 +196,9 @@ class Session:
     def __init__(self, port, say=print):
         self.port = port
         self.say = say
-        _check_port(port)
+        if not port:
+            raise FlashError("no PORT given: e.g. make flash PORT=/dev/ttyACM0 (mpremote connect list shows the"
+                             " ports; make sim prints the simulator's)")
         from mpremote.transport import TransportError
         from mpremote.transport_serial import SerialTransport
 
@@ -204,6 +207,7 @@ class Session:
             # A read timeout, so a device that never answers can't hang us.
             self.t = SerialTransport(port, baudrate=115200, timeout=2)
         except TransportError:
+            _why_not(port)  # opening it again is only to say why, in one line
             raise FlashError("could not open %s" % port)
         try:
             # mpremote prints what it got when this fails: keep our one line
@@ -242,9 +246,9 @@ class Session:
 
     def identify(self):
         """``(name, version, mpy, platform)`` of the firmware on the board."""
-        return self.eval("(__import__('sys').implementation.name, tuple(__import__('sys').implementation.version[:3]),"
-                         " getattr(__import__('sys').implementation, '_mpy', 0), __import__('sys').platform)",
-                         "asking the board what it runs")
+        self.run("import sys", "asking the board what it runs")
+        return self.eval("(sys.implementation.name, tuple(sys.implementation.version[:3]),"
+                         " getattr(sys.implementation, '_mpy', 0), sys.platform)", "asking the board what it runs")
 
     def write(self, name, data):
         """Copy ``data`` to NAME.tmp and check it there; returns the tmp name."""
@@ -265,13 +269,10 @@ class Session:
         return tmp
 
 
-def _check_port(port):
-    """One clear line for a port that is missing, busy or not ours to open."""
+def _why_not(port):
+    """Raise one clear line for a port that is missing, busy or not ours."""
     import serial
 
-    if not port:
-        raise FlashError("no PORT given: e.g. make flash PORT=/dev/ttyACM0 (mpremote connect list shows the"
-                         " ports; make sim prints the simulator's)")
     try:
         s = serial.serial_for_url(port, do_not_open=True, exclusive=True, timeout=1)
         s.open()
@@ -301,7 +302,7 @@ def flash(port, board=None, games=(), firmware=True, tables_dir=os.path.join(ROO
     cfg = None
     files = []
     if board:
-        cfg, data = board_config(board)
+        _, cfg, data = board_config(board)
     tables = [table_file(g, tables_dir) for g in games]
     s = Session(port, say)
     try:
@@ -322,7 +323,7 @@ def flash(port, board=None, games=(), firmware=True, tables_dir=os.path.join(ROO
             say("firmware: %s" % ("compiled with mpy-cross (.mpy v%d.%d)" % (major, sub) if use_mpy else
                                   "Python sources (this board loads .mpy v%d, mpy-cross writes v%d)"
                                   % (mpy & 0xFF, major)))
-            files += firmware_files(cfg, use_mpy)
+            files += firmware_files(cfg, use_mpy, (major, sub))
         if board:
             files.append(("board.json", data))
         if not files and not tables:

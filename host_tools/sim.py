@@ -19,7 +19,6 @@ Front-ends (``sim_terminal``, the headless modes below) drive it with
 """
 
 import errno
-import json
 import os
 import selectors
 import signal
@@ -30,12 +29,10 @@ import time
 import tty
 
 import host_tools  # noqa: F401  (puts firmware/ on sys.path)
-import config
 import rules
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 ROM_DIR = os.path.join(ROOT, "simulator")
-BOARDS_DIR = os.path.join(ROOT, "firmware", "boards")
 MICROPYTHON = os.path.join(os.path.dirname(sys.executable), "micropython")
 HEAP = "512k"  # 64-bit objects are twice a Pico's: about its ~200 KiB free heap
 BUFFER = 65536  # console bytes held in each direction before the writer must wait
@@ -63,16 +60,12 @@ class SimError(Exception):
 def wiring(board):
     """The virtual board's real wiring: a shipped board name or a path to a
     board.json. Returns ``(path, validated config)``."""
-    path = board if os.sep in board or board.endswith(".json") else os.path.join(BOARDS_DIR, board + ".json")
+    from host_tools import flash
+
     try:
-        with open(path) as f:
-            raw = json.load(f)
-        cfg = config.validate(raw)
-    except OSError as e:
-        names = ", ".join(sorted(n[:-5] for n in os.listdir(BOARDS_DIR)))
-        raise SimError("no board %r (%s); shipped boards: %s" % (board, e.strerror, names))
-    except (ValueError, config.ConfigError) as e:
-        raise SimError("%s: %s" % (path, e))
+        path, cfg, _ = flash.board_config(board)
+    except flash.FlashError as e:
+        raise SimError(str(e))
     if cfg["runtime"] == "circuitpython":
         raise SimError("the simulator runs MicroPython boards only; %s is a CircuitPython board"
                        " (try pico-buttons, pico-matrix or esp32-touch)" % cfg["name"])
@@ -131,6 +124,7 @@ class VirtualBoard:
         self._in_buf = bytearray()  # console input the board hasn't taken yet
         self._unread_ctrl_c = False  # a Ctrl-C went to the board as a key since it last said "I"
         self._timeline_file = None
+        self._bus_out = self._bus_in = None
         self.port = None
         self._master = self._slave = None
         self._con_in = self._con_out = None
@@ -207,34 +201,27 @@ class VirtualBoard:
         self._drop_bus()
 
     def _drop_bus(self):
-        for fd in (getattr(self, "_bus_out", None), getattr(self, "_bus_in", None)):
-            if fd is not None:
-                try:
-                    self.sel.unregister(fd)
-                except (KeyError, ValueError):
-                    pass
-                os.close(fd)
+        self._forget(self._bus_out, self._bus_in)
         self._bus_out = self._bus_in = None
+
+    def _forget(self, *fds):
+        """Stop watching and close each fd (None: nothing to do)."""
+        for fd in fds:
+            if fd is not None:
+                self._reading(fd, None, False)
+                os.close(fd)
 
     def _close_console_pipes(self):
         self._in_buf.clear()  # a new USB connection: nothing in flight survives
         if self._con_out is not None:
-            self._reading(self._con_out[0], None, False)
-            for fd in self._con_in + self._con_out:
-                os.close(fd)
+            self._forget(*self._con_in, *self._con_out)
         self._con_in = self._con_out = None
 
     def close(self):
         """Power off for good and let go of the console."""
         self._stop_process()
         self._close_console_pipes()
-        for fd in (self._master, self._slave):
-            if fd is not None:
-                try:
-                    self.sel.unregister(fd)
-                except (KeyError, ValueError):
-                    pass
-                os.close(fd)
+        self._forget(self._master, self._slave)
         self._master = self._slave = None
         if self._timeline_file:
             os.remove(self._timeline_file)
@@ -483,6 +470,11 @@ def frame_line(ms, cells, cfg):
 # --- scripts of presses -------------------------------------------------------
 
 TAP_MS = 100  # how long a tap holds the cell (the firmware debounces 25 ms)
+def held_ms(name, values):
+    """How long a ``tap`` or ``hold`` keeps its cell down."""
+    return TAP_MS if name == "tap" else values[1]
+
+
 COMMANDS = ("tap CELL", "hold CELL MS", "press CELL", "release CELL", "wait MS")
 
 
@@ -527,7 +519,7 @@ def timeline(lines, source="script"):
             mask &= ~(1 << v[0])
             out.append((t, mask))
         else:  # tap, hold: press, wait, release, and a pause before the next
-            held = TAP_MS if name == "tap" else v[1]
+            held = held_ms(name, v)
             out.append((t, mask | 1 << v[0]))
             out.append((t + held, mask))
             t += held + TAP_MS
@@ -666,7 +658,7 @@ def _live_loop(board, queue, state):
             elif name == "release":
                 board.hold(board.held & ~(1 << v[0]))
             else:
-                held = TAP_MS if name == "tap" else v[1]
+                held = held_ms(name, v)
                 board.hold(board.held | 1 << v[0])
                 state["release"].append((t + held / 1000, v[0]))
                 state["busy"] = t + (held + TAP_MS) / 1000

@@ -12,6 +12,7 @@ import json
 # boards/): what a board falls back to when its board.json can't be used.
 DEFAULT = {
     "name": "pico-buttons",
+    "board": "pico",
     "runtime": "micropython",
     "leds": {"pin": 16, "order": "row-major", "colour_order": "GRB", "brightness": 0.25},
     "input": {"kind": "buttons", "pins": [2, 3, 4, 5, 6, 7, 8, 9, 10]},
@@ -19,6 +20,7 @@ DEFAULT = {
 }
 DEFAULT_ESP32 = {
     "name": "esp32-touch",
+    "board": "esp32-devkit",
     "runtime": "micropython",
     "leds": {"pin": 18, "order": "row-major", "colour_order": "GRB", "brightness": 0.25},
     "input": {"kind": "touch", "pins": [4, 2, 15, 13, 12, 14, 27, 33, 32], "threshold": 0.15, "direction": "auto"},
@@ -26,6 +28,7 @@ DEFAULT_ESP32 = {
 }
 DEFAULT_CIRCUITPYTHON = {
     "name": "circuitpython-pico",
+    "board": "pico",
     "runtime": "circuitpython",
     "leds": {"pin": "GP16", "order": "row-major", "colour_order": "GRB", "brightness": 0.25},
     "input": {"kind": "buttons", "pins": ["GP2", "GP3", "GP4", "GP5", "GP6", "GP7", "GP8", "GP9", "GP10"]},
@@ -61,6 +64,9 @@ TIMING = {
 }
 
 RUNTIMES = ("micropython", "circuitpython")
+# The development boards whose pinouts the hardware docs know, and the chip
+# family (sys.platform) each one runs.
+BOARDS = {"pico": "rp2", "esp32-devkit": "esp32"}
 INPUT_KINDS = ("buttons", "matrix", "touch")
 
 
@@ -133,10 +139,13 @@ def validate(raw):
     names the first problem."""
     if not isinstance(raw, dict):
         raise ConfigError("top level: expected an object {...}")
-    _check_keys(raw, ("name", "runtime", "leds", "input", "buzzer", "colours", "timing"), "")
+    _check_keys(raw, ("name", "board", "runtime", "leds", "input", "buzzer", "colours", "timing"), "")
     name = raw.get("name", "custom")
     if not isinstance(name, str):
         raise ConfigError("name: expected text, got %r" % (name,))
+    board = raw.get("board")  # None: not stated, any board
+    if board is not None and board not in BOARDS:
+        raise ConfigError("board: expected one of %s, or leave it out, got %r" % (", ".join(sorted(BOARDS)), board))
     runtime = raw.get("runtime")  # None: not stated, any runtime
     if runtime is not None and runtime not in RUNTIMES:
         raise ConfigError("runtime: expected one of %s, got %r" % (", ".join(RUNTIMES), runtime))
@@ -194,7 +203,7 @@ def validate(raw):
     timing = _named(raw, "timing", TIMING, "milliseconds", "setting",
                     lambda v, key: int(_number(v, 1, 60000, key)))
 
-    return {"name": name, "runtime": runtime, "leds": out_leds, "input": out_input,
+    return {"name": name, "board": board, "runtime": runtime, "leds": out_leds, "input": out_input,
             "buzzer": buzzer, "colours": colours, "timing": timing}
 
 
@@ -226,6 +235,13 @@ def load(path="board.json", platform=None):
     except ValueError as e:
         return validate(default), "%s is not valid JSON (%s): using the default %s config" % (path, e, default["name"])
     try:
-        return validate(raw), None
+        cfg = validate(raw)
     except ConfigError as e:
         return validate(default), "%s: %s; using the default %s config" % (path, e, default["name"])
+    chip = BOARDS.get(cfg["board"])
+    # On a board (not the simulator or CircuitPython), a config written for
+    # the other chip names pins this one lacks or uses for something else.
+    if chip and platform in BOARDS.values() and platform != chip:
+        return validate(default), "%s: board: %s is an %s board but this is an %s; using the default %s config" % (
+            path, cfg["board"], chip, platform, default["name"])
+    return cfg, None

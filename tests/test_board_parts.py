@@ -72,6 +72,7 @@ def _broken(**changes):
     (dict(input={"kind": "matrix", "rows": [2, 3, 4], "cols": [4, 5, 6]}), "input.cols: pin 4 is also a row"),
     (dict(input={"kind": "touch", "pins": list(range(9)), "direction": "up"}), "input.direction"),
     (dict(runtime="arduino"), "runtime: expected one of micropython, circuitpython"),
+    (dict(board="pico2"), "board: expected one of esp32-devkit, pico, or leave it out"),
     (dict(colours={"x": [300, 0, 0]}), "colours.x: expected [r, g, b] with 0-255 each"),
     (dict(colours={"purple": [1, 2, 3]}), "colours.purple: unknown colour"),
     (dict(timing={"think_ms": 0}), "timing.think_ms: expected a number from 1 to 60000"),
@@ -99,6 +100,26 @@ def test_runtime_may_be_left_out():
     raw = _raw("circuitpython-pico")
     del raw["runtime"]
     assert config.validate(raw)["runtime"] is None
+
+
+def test_board_may_be_left_out_and_must_match_the_chip(tmp_path):
+    raw = _raw("esp32-touch")
+    del raw["board"]
+    assert config.validate(raw)["board"] is None
+    path = tmp_path / "board.json"
+    path.write_text(json.dumps(raw))
+    assert config.load(str(path), "rp2")[1] is None  # not stated: not checked
+    path.write_text(json.dumps(_raw("esp32-touch")))
+    cfg, problem = config.load(str(path), "rp2")
+    assert cfg == config.validate(config.DEFAULT)
+    assert problem == ("%s: board: esp32-devkit is an esp32 board but this is an rp2;"
+                       " using the default pico-buttons config" % path)
+    assert config.load(str(path), "esp32") == (config.validate(_raw("esp32-touch")), None)
+    # the simulator (linux) and CircuitPython run any board's config
+    assert config.load(str(path), "linux")[1] is None and config.load(str(path), None)[1] is None
+    path.write_text(json.dumps(_raw("pico-buttons")))
+    cfg, problem = config.load(str(path), "esp32")
+    assert cfg["name"] == "esp32-touch" and "pico is an rp2 board but this is an esp32" in problem
 
 
 def test_load_falls_back_and_says_why(tmp_path):

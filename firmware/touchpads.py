@@ -28,7 +28,7 @@ class TouchPads:
             _read(pad)  # the first readings after power-up can be off
             total = 0
             for _ in range(samples):
-                total += _read(pad)
+                total += max(0, _read(pad))
             self.baseline.append(total // samples)
         # The centre touched at power-on (safe mode) reads far from the
         # other pads: give it their typical baseline so that it reads held.
@@ -46,18 +46,19 @@ class TouchPads:
         mask = 0
         for c in range(9):
             v = _read(self._pads[c])
-            if (v > self._limit[c]) if self.rises else (v < self._limit[c]):
+            if v < 0 or ((v > self._limit[c]) if self.rises else (v < self._limit[c])):
                 mask |= 1 << c
         return mask
 
 
 def _read(pad):
     # An ESP32 pad pressed hard or wet can read 0, which TouchPad.read()
-    # reports as ValueError("Touch pad error"): that is a touch.
+    # reports as ValueError("Touch pad error"): that is a touch, whichever
+    # way the chip's readings move; -1 says so.
     try:
         return pad.read()
     except ValueError:
-        return 0
+        return -1
 
 
 def _rises(direction):

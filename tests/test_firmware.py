@@ -21,7 +21,7 @@ CASES = [
     ("safe-mode", "matrix"), ("safe-mode", "touch"), ("crash", "buttons"), ("wiring", "buttons"),
     ("wiring", "matrix"), ("wiring", "touch"), ("wiring-rises", "touch-rises"),
     ("ai-turn-press", "buttons"), ("table-breaks", "buttons"), ("key-errors", "buttons"),
-    ("touch-errors", "touch"),
+    ("touch-errors", "touch"), ("touch-errors-rises", "touch-rises"),
 ]
 
 

@@ -464,10 +464,10 @@ def wiring(folder, rises=False):
         log("tones", len(fingers.tones))
 
 
-def touch_errors(folder):
+def touch_errors(folder, rises=False):
     """An ESP32 pad that raises "Touch pad error" (pressed hard) counts as
-    touched, and the board plays on."""
-    b = boot(folder)
+    touched, whichever way the chip's readings move, and the board plays on."""
+    b = boot(folder, 1, rises)
     choose(b, rules.CLASSIC, TWO)
     fingers.flaky = 1 << 4  # the centre pad errors while pressed
     b.press(4)
@@ -493,7 +493,7 @@ SCENARIOS = {
     "demo-tactictoe": lambda f: demo(f, rules.TACTICTOE), "hints": hints, "long-press": long_press,
     "fallback": fallback, "config-problem": config_problem, "safe-mode": safe_mode, "crash": crash,
     "wiring": wiring, "wiring-rises": lambda f: wiring(f, True),
-    "touch-errors": touch_errors, "ai-turn-press": ai_turn_press, "table-breaks": table_breaks, "key-errors": key_errors,
+    "touch-errors": touch_errors, "touch-errors-rises": lambda f: touch_errors(f, True), "ai-turn-press": ai_turn_press, "table-breaks": table_breaks, "key-errors": key_errors,
 }
 
 def main(folder, name):

@@ -10,7 +10,7 @@ GAMES  := classic tactictoe
 TABLES := $(GAMES:%=build/%.tbl)
 SOLVER_SOURCES := firmware/rules.py firmware/table.py host_tools/solver.py host_tools/cli.py
 
-.PHONY: all venv test table bench screens sim sim-picture flash flash-table clean
+.PHONY: all venv test table bench screens hardware sim sim-picture flash flash-table clean
 
 all: table
 
@@ -53,6 +53,11 @@ flash-table: $(STAMP)
 
 screens: $(STAMP)
 	$(PY) -m host_tools screens -o docs/screens
+
+# hardware/: each shipped board's pin table, parts and wiring diagram, and
+# the grid's layout, from firmware/boards/*.json.
+hardware: $(STAMP)
+	$(PY) -m host_tools hardware -o hardware
 
 # The README's capture of make sim (needs tmux).
 sim-picture: $(STAMP) $(TABLES)

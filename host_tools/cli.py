@@ -168,6 +168,22 @@ def cmd_screens(args):
     return 0
 
 
+def cmd_hardware(args):
+    from host_tools import hardware
+
+    try:
+        if args.board:
+            files = hardware.write_board(args.board, args.output)
+        else:
+            files = hardware.write_all(args.output)
+    except hardware.HardwareError as e:
+        raise UserError(str(e))
+    except OSError as e:
+        raise UserError("cannot write %s: %s" % (args.output, e.strerror or e))
+    print("wrote %d files to %s" % (len(files), args.output))
+    return 0
+
+
 def cmd_sim(args):
     from host_tools import sim
 
@@ -212,6 +228,11 @@ def build_parser():
     sc = sub.add_parser("screens", help="draw the board's screens as SVG pictures (for the README)")
     sc.add_argument("-o", "--output", required=True, metavar="FOLDER")
     sc.set_defaults(func=cmd_screens)
+    hw = sub.add_parser("hardware", help="write the build docs (pin tables, wiring diagrams, parts, layout)")
+    hw.add_argument("-o", "--output", required=True, metavar="FOLDER")
+    hw.add_argument("--board", metavar="NAME|PATH",
+                    help="only this board config (default: every shipped board, and the layout)")
+    hw.set_defaults(func=cmd_hardware)
     sm = sub.add_parser("sim", help="run the virtual board (the firmware in MicroPython) in this terminal")
     sm.add_argument("--board", default="pico-buttons", metavar="NAME|PATH",
                     help="the virtual board's wiring: a shipped board or a board.json (default pico-buttons)")

@@ -168,8 +168,11 @@ class VirtualBoard:
         env = dict(os.environ, MICROPYPATH=ROM_DIR + os.pathsep + ".frozen")
         # A replay has no console: at the end of its input the ROM powers off.
         stdin = subprocess.DEVNULL if self.replay is not None else self._con_in[0]
-        self.proc = subprocess.Popen(argv, stdin=stdin, stdout=self._con_out[1],
-                                     stderr=self._con_out[1], pass_fds=(bus_out[1], bus_in[0]),
+        # In a replay its console shares the bus pipe, so that printed lines
+        # and frames keep their order (see simulator/simbus.py).
+        stdout = bus_out[1] if self.replay is not None else self._con_out[1]
+        self.proc = subprocess.Popen(argv, stdin=stdin, stdout=stdout,
+                                     stderr=stdout, pass_fds=(bus_out[1], bus_in[0]),
                                      env=env, cwd=ROM_DIR, preexec_fn=_die_with_parent)
         os.close(bus_out[1])
         os.close(bus_in[0])
@@ -306,8 +309,19 @@ class VirtualBoard:
             self._ended()
             return
         self._bus += data
-        *lines, self._bus = self._bus.split(b"\n")
-        for line in lines:
+        while True:
+            if self.replay is not None:  # console text, then a line marked \x1e
+                mark = self._bus.find(b"\x1e")
+                text = self._bus if mark < 0 else self._bus[:mark]
+                if text:
+                    self._bus = self._bus[len(text):]
+                    self._output(text)
+                if mark < 0:
+                    break
+            end = self._bus.find(b"\n")
+            if end < 0:
+                break
+            line, self._bus = self._bus[:end].lstrip(b"\x1e"), self._bus[end + 1:]
             kind, _, rest = line.partition(b" ")
             if kind == b"L":
                 t, _, hexed = rest.partition(b" ")

@@ -10,7 +10,10 @@ The ROM and the hardware doubles talk to ``host_tools.sim`` over two pipes:
   (sent with the SIGINT, so code that polls the keys stops even if the
   signal came at a moment the interpreter could not take it).
 
-In a replay (``vclock``) there is no second pipe: the presses come from a timeline.
+In a replay (``vclock``) there is no second pipe: the presses come from a
+timeline. The console (stdout) then shares the first pipe, each bus line
+marked by a leading ``\x1e``, so the host sees frames and printed lines in
+the order they happened: a replay's output is the same on every run.
 """
 
 import select
@@ -41,16 +44,19 @@ timeline = None  # replays: [(ms, mask), ...]; held() follows it
 _next = 0
 ticks = time.ticks_ms  # the replay's virtual clock replaces it
 _armed = False  # running code: a Ctrl-C from the host interrupts it
+_mark = b""  # before each bus line: b"\x1e" when stdout shares the pipe (replays)
 
 
 def start(wired, out_fd, in_fd):
     """Wire up: ``wired`` is the board's real wiring (a board.json), the fds
     are the pipes to the host (``in_fd`` None in a replay)."""
-    global wiring, _out, _in, _poller
+    global wiring, _out, _in, _poller, _mark
     wiring = wired
     _out = open(out_fd, "wb")
     zero()
-    if in_fd is not None:
+    if in_fd is None:
+        _mark = b"\x1e"
+    else:
         _in = open(in_fd, "rb")
         _poller = select.poll()
         _poller.register(_in, select.POLLIN)
@@ -68,7 +74,7 @@ def now():
 
 def send(line):
     try:
-        _out.write(line)
+        _out.write(_mark + line)
     except OSError:  # the host went away: so does the board
         raise Reset(OFF)
 

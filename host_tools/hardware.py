@@ -67,8 +67,9 @@ BOARDS = {
         "colour": "#1d3557",
         "micropython": "<https://micropython.org/download/ESP32_GENERIC/>",
         "circuitpython": None,
-        "install": "write it with `esptool` as that page shows: erase the flash, then write the `.bin` at"
-                   " offset 0x1000",
+        "install": "with esptool (`pip install esptool`), `esptool.py --chip esp32 --port /dev/ttyUSB0"
+                   " erase_flash`, then `esptool.py --chip esp32 --port /dev/ttyUSB0 --baud 460800 write_flash -z"
+                   " 0x1000 FILE.bin` (the `.bin` from that page)",
     },
 }
 
@@ -77,7 +78,8 @@ BOARDS = {
 PIXEL_MA = 60  # a WS2812B at full white: about 20 mA per colour
 USB_MA = 500  # what a USB 2.0 port promises
 RESISTOR = "330 \u03a9"
-CAPACITOR = "1000 \u00b5F"
+CAPACITOR = "470 \u00b5F"
+PULL_DOWN = "10 k\u03a9"
 SHIFTER = "74AHCT125"
 
 # Layout of the grid, in millimetres.
@@ -212,7 +214,8 @@ def _sorted_signals(cfg):
 
 def _connect_to(cfg, role, cells):
     if role == "leds":
-        return "%s pin 2 (1A); its pin 3 (1Y) through the %s resistor to the first pixel's DIN" % (SHIFTER, RESISTOR)
+        return ("%s pin 2 (1A), with the %s pull-down to GND; its pin 3 (1Y) through the %s resistor to the first"
+                " pixel's DIN" % (SHIFTER, PULL_DOWN, RESISTOR))
     if role == "button":
         return "one leg of the button of cell %d; its other leg to GND" % cells[0]
     if role == "row":
@@ -258,7 +261,8 @@ def pin_table(cfg):
     gnd, gnd_pin = info["gnd"] if info else ("GND", None)
     lines.append("| 5 V from USB | | %s | %severy pixel's 5V (+), %s pin 14 (VCC), the %s capacitor's + |"
                  % (v5, "pin %d | " % v5_pin if pico else "", SHIFTER, CAPACITOR))
-    others = "every pixel's GND, %s pins 1, 4, 5, 7, 9, 10, 12 and 13, the capacitor's -" % SHIFTER
+    others = ("every pixel's GND, %s pins 1, 4, 5, 7, 9, 10, 12 and 13, the capacitor's -, the %s pull-down"
+              % (SHIFTER, PULL_DOWN))
     if cfg["input"]["kind"] == "buttons":
         others += ", the buttons' other legs"
     if cfg["buzzer"] is not None:
@@ -284,14 +288,17 @@ def parts(cfg):
         out.append((9, "tactile push buttons, 12 x 12 mm, normally open", "one per cell, wired as a 3 x 3 matrix;"
                     " no diodes needed (the game reads one press at a time and the rows are open-drain)"))
     else:
-        out.append((9, "touch pads, about %d x %d mm" % (TOUCH_PAD, TOUCH_PAD),
+        out.append((9, "touch pads, 15 to %d mm square" % TOUCH_PAD,
                     "copper tape (or aluminium foil, or copper-clad board) with a wire soldered on; about 0.3 m of"
                     " 25 mm copper tape does all nine"))
     out.append((1, "%s quad buffer (DIP-14), with a 100 nF capacitor" % SHIFTER,
                 "lifts the 3.3 V data signal to the 5 V the pixels need; the 100 nF goes across its pins 14 and 7"))
     out.append((1, "%s resistor, 1/4 W" % RESISTOR, "in the data line, at the first pixel's DIN"))
+    out.append((1, "%s resistor, 1/4 W" % PULL_DOWN, "from the %s's input (pin 2) to GND: holds the data line low"
+                " until the firmware drives it, so the pixels don't flash at power-on" % SHIFTER))
     out.append((1, "%s electrolytic capacitor, 10 V or more" % CAPACITOR,
-                "across 5 V and GND at the first pixel, + to 5 V"))
+                "across 5 V and GND at the first pixel, + to 5 V; 220 to 1000 \u00b5F all work (more makes a bigger"
+                " surge when it is plugged in)"))
     if cfg["buzzer"] is not None:
         out.append((1, "passive piezo buzzer (about 12 mm)", "a passive one plays the firmware's tunes; an 'active'"
                     " buzzer only beeps one tone, and a magnetic one needs a transistor"))
@@ -356,11 +363,11 @@ def page(cfg, source):
                                                           SHIFTER))
     out += _power_notes(cfg)
     if kind == "touch":
-        out.append("- **Touch pads.** About %d x %d mm each, one wire each, under 15 cm and kept apart from the LED"
+        out.append("- **Touch pads.** 15 to %d mm square, one wire each, under 15 cm and kept apart from the LED"
                    " wires. The firmware measures each pad untouched at power-on, so keep hands off the board while"
                    " it starts (except the centre, for safe mode). `input.threshold` (%s here) is how far a reading"
                    " must move to count; `import check; check.touch()` shows the readings."
-                   % (TOUCH_PAD, TOUCH_PAD, cfg["input"]["threshold"]))
+                   % (TOUCH_PAD, cfg["input"]["threshold"]))
     if kind == "matrix":
         out.append("- **Matrix.** Each button joins its row wire to its column wire. The firmware pulls one row low"
                    " at a time (open-drain) and reads the columns with internal pull-ups, so two buttons held in one"
@@ -377,8 +384,8 @@ def page(cfg, source):
                                             info["install"])]
         if cfg["runtime"] == "circuitpython":
             out.append("2. Copy the firmware to the CIRCUITPY drive as [the README](../../README.md#putting-it-on-a-board)"
-                       " says (`make flash` doesn't write to CircuitPython's drive), with `%s` as `board.json`."
-                       % source)
+                       " says (`make flash` doesn't write to CircuitPython's drive), with `%s` as `board.json`,"
+                       " and delete the drive's `code.py`: CircuitPython runs it before `main.py`." % source)
         else:
             out.append("2. `make flash PORT=%s BOARD=%s` (`mpremote connect list` names the port)."
                        % (info["port"], cfg["name"]))
@@ -475,7 +482,7 @@ def wiring_svg(cfg):
     rows.append(("gnd", [], gnd, "pin %d" % gnd_pin if gnd_pin else ""))
     rows.append(("5v", [], v5, "pin %d" % v5_pin if v5_pin else ""))
     board_h = 56 + ROW_H * len(rows)
-    grid_top = TOP + 10
+    grid_top = TOP + 20
     # The rails run under the board and the pixels; the inputs go below them.
     railg = max(TOP + board_h, grid_top + 3 * CELL) + 40
     rail5 = railg + 30
@@ -510,43 +517,67 @@ def wiring_svg(cfg):
         if tag:
             n = cells[0] // 3 if role == "row" else cells[0] if cells else 0
             out.append(_text(x1 + STUB + 8, y + 4, tag % n if "%" in tag else tag, 12, fill=MUTED))
-    # Power rails, fed from the board's GND and 5 V (in that order down the
-    # header, so the wires don't cross).
+    # Power rails, fed from the board's GND and 5 V (GND comes first down
+    # the header and turns down last, so the two wires don't cross).
     rail_x, rail_end = x1 + STUB, GRID_X + 3 * CELL
-    out.append(_path("M%g %g H%g V%g H%g" % (rail_x, stub_y["gnd"], rail_x + 16, railg, rail_end)))
-    out.append(_path("M%g %g H%g V%g H%g" % (rail_x, stub_y["5v"], rail_x + 30, rail5, rail_end), stroke=RED))
+    out.append(_path("M%g %g H%g V%g H%g" % (rail_x, stub_y["gnd"], rail_x + 30, railg, rail_end)))
+    out.append(_path("M%g %g H%g V%g H%g" % (rail_x, stub_y["5v"], rail_x + 16, rail5, rail_end), stroke=RED))
     out.append(_text(rail_end + 6, railg + 4, "GND", 12))
     out.append(_text(rail_end + 6, rail5 + 4, "5 V", 12, fill=RED))
-    # Level shifter and resistor on the data line.
+    # The level shifter: 2 in, 3 out, 1 (enable, active low) and 7 to GND,
+    # 14 to 5 V, 100 nF across 14 and 7; a pull-down holds its input low
+    # until the firmware drives the pin.
     yd = stub_y["leds"]
-    sx, sw, sh = 430, 120, 58
+    sx, sw, sh = 440, 120, 58
     sy = yd - 20
     out.append(_line(x1 + STUB, yd, sx, yd, stroke=DATA))
     out.append(_rect(sx, sy, sw, sh, fill="#f3f4f6"))
     out.append(_text(sx + sw / 2, sy - 8, SHIFTER, 13, anchor="middle", weight="bold"))
     out.append(_text(sx + 6, yd + 4, "2", 11, fill=MUTED))
+    out.append(_text(sx + 6, sy + sh - 6, "1", 11, fill=MUTED))
     out.append(_text(sx + sw - 6, yd + 4, "3", 11, anchor="end", fill=MUTED))
-    out.append(_text(sx + 30, sy + sh - 6, "14", 11, anchor="middle", fill=MUTED))
-    out.append(_text(sx + 80, sy + sh - 6, "7", 11, anchor="middle", fill=MUTED))
-    out.append(_line(sx + 30, sy + sh, sx + 30, rail5, stroke=RED, width=1.5))
-    out.append(_dot(sx + 30, rail5, fill=RED))
-    out.append(_line(sx + 80, sy + sh, sx + 80, railg, width=1.5))
-    out.append(_dot(sx + 80, railg))
-    rx = sx + sw + 30
-    out.append(_line(sx + sw, yd, rx, yd, stroke=DATA))
-    out.append(_rect(rx, yd - 8, 50, 16, fill="#fff8e1", width=1.5, rx=2))
-    out.append(_text(rx + 25, yd - 14, RESISTOR, 12, anchor="middle"))
-    # Into the first pixel.
+    out.append(_text(sx + 40, sy + sh - 6, "14", 11, anchor="middle", fill=MUTED))
+    out.append(_text(sx + 90, sy + sh - 6, "7", 11, anchor="middle", fill=MUTED))
+    out.append(_path("M%g %g H%g V%g" % (sx, sy + sh - 10, sx - 14, railg), width=1.5))
+    out.append(_dot(sx - 14, railg))
+    out.append(_line(sx + 40, sy + sh, sx + 40, rail5, stroke=RED, width=1.5))
+    out.append(_dot(sx + 40, rail5, fill=RED))
+    out.append(_line(sx + 90, sy + sh, sx + 90, railg, width=1.5))
+    out.append(_dot(sx + 90, railg))
+    yc = sy + sh + 20  # 100 nF between the 14 and 7 wires
+    out.append(_line(sx + 40, yc, sx + 61, yc, width=1.5))
+    out.append(_line(sx + 61, yc - 7, sx + 61, yc + 7, width=2))
+    out.append(_line(sx + 67, yc - 7, sx + 67, yc + 7, width=2))
+    out.append(_line(sx + 67, yc, sx + 90, yc, width=1.5))
+    out.append(_dot(sx + 40, yc, fill=RED))
+    out.append(_dot(sx + 90, yc))
+    out.append(_text(sx + 64, yc + 20, "100 nF", 10, anchor="middle", fill=MUTED))
+    px = sx - 50  # the pull-down
+    out.append(_dot(px, yd, fill=DATA))
+    out.append(_line(px, yd, px, yd + 12, width=1.5))
+    out.append(_rect(px - 6, yd + 12, 12, 30, fill="#fff8e1", width=1.5, rx=2))
+    out.append(_line(px, yd + 42, px, railg, width=1.5))
+    out.append(_dot(px, railg))
+    out.append(_text(px - 10, yd + 32, PULL_DOWN, 11, anchor="end"))
+    out.append(_text(sx + sw / 2, sy - 24, "unused pins 4, 5, 9, 10, 12, 13 to GND", 10, anchor="middle", fill=MUTED))
+    # The resistor at the first pixel, and the data into it.
     cells = chain(cfg)
     cx, cy = _cell_xy(cells[0], grid_top)
     lane = GRID_X - 24
-    if cells[0] % 3 == 0:
+    rx = lane - 70
+    out.append(_line(sx + sw, yd, rx, yd, stroke=DATA))
+    out.append(_rect(rx, yd - 8, 50, 16, fill="#fff8e1", width=1.5, rx=2))
+    out.append(_text(rx + 25, yd - 14, RESISTOR, 12, anchor="middle"))
+    out.append(_text(rx + 25, yd + 22, "at the first pixel", 10, anchor="middle", fill=MUTED))
+    if cells[0] % 3 == 0:  # straight in from the left
         d = "M%g %g H%g V%g H%g" % (rx + 50, yd, lane, cy, cx - BOX / 2 - 2)
-    else:
-        d = "M%g %g H%g V%g H%g V%g" % (rx + 50, yd, lane, grid_top - 4, cx, cy - BOX / 2 - 2)
+        din = (lane - 6, cy - 8)
+    else:  # along the gap above its row, then down into it
+        gap = cy - CELL / 2
+        d = "M%g %g H%g V%g H%g V%g" % (rx + 50, yd, lane, gap, cx - 14, cy - BOX / 2 - 2)
+        din = (lane - 6, gap - 6)
     out.append(_path(d, stroke=DATA, extra=' marker-end="url(#arrow)"'))
-    out.append(_text(lane - 6, cy - 8 if cells[0] % 3 == 0 else grid_top - 10, "DIN", 11, anchor="end",
-                     fill=DATA))
+    out.append(_text(din[0], din[1], "DIN", 11, anchor="end", fill=DATA))
     # Bulk capacitor across the rails at the first pixel.
     kx = GRID_X - 50
     out.append(_line(kx, railg, kx, railg + 5, width=1.5))
@@ -557,14 +588,14 @@ def wiring_svg(cfg):
     out.append(_dot(kx, rail5, fill=RED))
     out.append(_text(kx - 12, railg + 19, CAPACITOR + " (+ to 5 V)", 11, anchor="end"))
     # The pixels, the chain and its direction.
-    out.append(_text(GRID_X, grid_top - 12, "pixels (front view), data in chain order", 12, fill=MUTED))
+    out.append(_text(GRID_X, grid_top - 26, "pixels (front view), data in chain order", 12, fill=MUTED))
     for p, cell in enumerate(cells):
         x, y = _cell_xy(cell, grid_top)
         out.append(_rect(x - BOX / 2, y - BOX / 2, BOX, BOX, fill="#fafafa"))
         out.append(_text(x, y - 4, "cell %d" % cell, 12, anchor="middle", weight="bold"))
         out.append(_text(x, y + 14, "pixel %d" % p, 11, anchor="middle", fill=MUTED))
     for p in range(8):
-        out.append(_chain_arrow(cells[p], cells[p + 1], grid_top))
+        out.append(_chain_arrow(cells[p], cells[p + 1], grid_top, p % 4))
     bottom = grid_top + 3 * CELL - (CELL - BOX) / 2
     for x, y, colour in ((GRID_X + 3 * CELL - 40, railg, INK), (GRID_X + 3 * CELL - 30, rail5, RED)):
         out.append(_line(x, bottom + 8, x, y, stroke=colour, width=1.5))
@@ -583,15 +614,15 @@ def wiring_svg(cfg):
         out.append(_line(bx + 98, by, bx + 114, by, width=1.5))
         out.append(_ground(bx + 114, by))
         out.append(_text(bx - 20, by + 40, "passive piezo", 11, fill=MUTED))
-    notes = ["%s: pin 2 in, pin 3 out, pin 14 to 5 V," % SHIFTER, "pins 1, 4, 5, 7, 9, 10, 12, 13 to GND,",
-             "100 nF across pins 14 and 7"]
-    for i, line in enumerate(notes):
-        out.append(_text(BOARD_X, inputs_top + 3 * CELL - 40 + 16 * i, line, 11, fill=MUTED))
     out.append("</svg>")
     return "\n".join(out) + "\n"
 
 
-def _chain_arrow(a, b, top):
+def _chain_arrow(a, b, top, lane=0):
+    """The data link from cell a's DOUT to cell b's DIN: straight between
+    neighbours, else along the gaps between rows (and round the right of the
+    grid), never through another cell; ``lane`` (0-3) keeps links that
+    share a gap apart."""
     ax, ay = _cell_xy(a, top)
     bx, by = _cell_xy(b, top)
     h = BOX / 2
@@ -602,11 +633,18 @@ def _chain_arrow(a, b, top):
     if ax == bx and abs(ay - by) == CELL:
         s = 1 if by > ay else -1
         return _line(ax, ay + s * h, bx, by - s * (h + 2), stroke=DATA, extra=arrow)
-    if by > ay:  # down a row: through the gap under a's row
-        gap = ay + CELL / 2
-        return _path("M%g %g V%g H%g V%g" % (ax + 10, ay + h, gap, bx + 10, by - h - 2), stroke=DATA,
-                     extra=arrow + ' stroke-dasharray="6 4"')
-    return _line(ax, ay, bx, by, stroke=DATA, extra=arrow + ' stroke-dasharray="6 4"')
+    down = 1 if by >= ay else -1
+    if by == ay:  # same row, not neighbours: over the top
+        down = -1
+    o = (lane - 1.5) * 5
+    gap_a = ay + down * CELL / 2 + o
+    gap_b = by - (1 if by > ay else -1) * CELL / 2 + o if by != ay else gap_a
+    d = "M%g %g V%g" % (ax + 12 + o, ay + down * h, gap_a)
+    if gap_b != gap_a:  # two rows apart: round the right of the grid
+        d += " H%g V%g" % (GRID_X + 3 * CELL + 12 + o, gap_b)
+    into = by - h - 2 if gap_b < by else by + h + 2
+    d += " H%g V%g" % (bx + 12 + o, into)
+    return _path(d, stroke=DATA, extra=arrow)
 
 
 def _inputs(cfg, top):
@@ -774,15 +812,17 @@ def layout_page():
         "All sizes in millimetres.", "",
         "- **Cell pitch %s.** That is the pixel pitch of a 30 LEDs/m strip, so three pieces of three pixels"
         " drop straight in; single-pixel boards can go anywhere, so the same pitch suits them. A cell of %s"
-        " fits a fingertip and a 12 mm button with room to spare." % (m["pitch"], m["opening"]),
+        " fits a fingertip and a 12 mm button with room to spare. On 2.54 mm perfboard it is 13 holes (33.0),"
+        " close enough." % (m["pitch"], m["opening"]),
         "- **Walls %s thick, %s high,** from the LED board to the diffuser, one well per cell. They keep each"
         " cell's light in its own cell: without them the marks bleed into their neighbours. Make them opaque"
-        " (black or white filament, card, or wood); white inside gives a brighter, more even cell." % (
+        " (black or white filament, card, or wood); white inside gives a brighter, more even cell. With strip"
+        " pieces, notch the walls' bottom edge where the strip passes under them." % (
             m["wall"], m["wall_height"]),
         "- **Diffuser %s,** opal (milky white) acrylic, or white 3D print about 1 mm thick, or two layers of"
-        " tracing paper on clear acrylic. The pixel sits in the middle of its well, %s below the diffuser: closer"
-        " gives a bright spot with dark corners, farther a more even but dimmer glow." % (
-            m["diffuser"], m["wall_height"]),
+        " tracing paper on clear acrylic. The pixel sits in the middle of its well, its face about %s below the"
+        " diffuser: closer gives a bright spot with dark corners, farther a more even but dimmer glow." % (
+            m["diffuser"], _mm(WALL_HEIGHT - 1.6)),
         "- **Grid %s square, enclosure %s square** (%s of margin for its walls), about %s tall: the base leaves %s"
         " under the LED board for the Pico or ESP32 and its wiring. Cut a hole for the USB plug where the board's"
         " socket ends up, and keep the pixels' 5 V and GND wires short and thick." % (
@@ -834,8 +874,18 @@ def shipped():
 
 def write_all(folder):
     """Every shipped board's folder and the layout drawing; returns the files
-    written, relative to ``folder``."""
+    written, relative to ``folder``. A folder this wrote for a board config
+    that is gone is removed."""
     os.makedirs(folder, exist_ok=True)
+    for name in sorted(os.listdir(folder)):
+        page_path = os.path.join(folder, name, "README.md")
+        if name not in shipped() and os.path.isfile(page_path):
+            with open(page_path) as f:
+                generated = "<!-- Generated by `make hardware`" in f.read()
+            if generated:
+                for stale in os.listdir(os.path.join(folder, name)):
+                    os.remove(os.path.join(folder, name, stale))
+                os.rmdir(os.path.join(folder, name))
     files = []
     for name in shipped():
         for path in write_board(name, os.path.join(folder, name)):

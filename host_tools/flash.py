@@ -37,6 +37,11 @@ class FlashError(Exception):
     """Something the user can fix, as one line."""
 
 
+def shipped_boards():
+    """The names of the shipped board configs (firmware/boards/NAME.json)."""
+    return sorted(n[:-5] for n in os.listdir(BOARDS) if n.endswith(".json"))
+
+
 def board_config(board):
     """``(path, config, bytes)`` of a shipped board config (by name) or a
     board.json path, checked with the firmware's own validation."""
@@ -49,7 +54,7 @@ def board_config(board):
         with open(path, "rb") as f:
             data = f.read()
     except OSError as e:
-        names = ", ".join(sorted(n[:-5] for n in os.listdir(BOARDS)))
+        names = ", ".join(shipped_boards())
         raise FlashError("no board %r (%s); shipped boards: %s" % (board, e.strerror, names))
     try:
         cfg = config.validate(json.loads(data))

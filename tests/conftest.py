@@ -45,6 +45,23 @@ def table_files(solutions, tmp_path_factory):
     return out
 
 
+def run_cli(*args):
+    """``python -m host_tools ARGS`` as a user runs it (CompletedProcess, text)."""
+    return subprocess.run([sys.executable, "-m", "host_tools"] + [str(a) for a in args],
+                          capture_output=True, text=True, cwd=ROOT, timeout=120)
+
+
+def one_line_error(r, status=1):
+    """The error line of a command that must fail with one line on stderr,
+    nothing on stdout and no traceback."""
+    assert r.returncode == status
+    assert r.stdout == ""
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1, r.stderr
+    assert "Traceback" not in r.stderr
+    return lines[0]
+
+
 def run_micropython(script, *args, heapsize=None, timeout=300):
     """Run tests/mpy/<script> under the MicroPython Unix port with firmware/
     on its path; returns the CompletedProcess (text)."""

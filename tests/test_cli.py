@@ -8,22 +8,12 @@ import zlib
 
 import pytest
 
-from conftest import ROOT
+from conftest import ROOT, one_line_error, run_cli
 import rules
 
 
-def run(*args):
-    return subprocess.run([sys.executable, "-m", "host_tools"] + [str(a) for a in args],
-                           capture_output=True, text=True, cwd=ROOT, timeout=120)
-
-
-def _one_line_error(r, status=1):
-    assert r.returncode == status
-    assert r.stdout == ""
-    lines = r.stderr.strip().splitlines()
-    assert len(lines) == 1, r.stderr
-    assert "Traceback" not in r.stderr
-    return lines[0]
+run = run_cli
+_one_line_error = one_line_error
 
 
 def test_solve_tactictoe_prints_its_facts(tmp_path, solutions):

@@ -1,0 +1,347 @@
+"""The emulated Pico: the real MicroPython rp2 port (the UF2 a maker flashes)
+running in an emulated RP2040 (the npm package ``rp2040js``), with the board's
+wiring around it, and its USB serial console on a pseudo-terminal that
+``mpremote`` talks to.
+
+``simulator/rp2040/pico.mjs`` runs the chip in Node.js; ``EmulatedPico`` is
+its host side, with the same calls as ``sim.VirtualBoard`` (``start``,
+``poll``, ``hold``, ``power_cycle``, ``close``), so the terminal front-end and
+the headless modes drive either. Two ways to run it:
+
+* live: the chip runs as fast as it can, up to real time (``go_live``); the
+  console and the front-end work as with a real board;
+* lockstep: the chip runs only inside ``run(ms)``, by exactly that much
+  emulated time. Tests use this: what they see depends on emulated time
+  only, so a loaded machine makes them slower, never different.
+
+The board's flash filesystem is a host file (the littlefs image the port
+mounts), saved whenever the chip resets or stops.
+"""
+
+import os
+import selectors
+import shutil
+import subprocess
+import sys
+import time
+import tty
+
+import host_tools  # noqa: F401  (puts firmware/ on sys.path)
+from host_tools import sim
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+VENDOR = os.path.join(ROOT, "vendor", "micropython-rp2")
+UF2 = os.path.join(VENDOR, "RPI_PICO-v1.28.0.uf2")
+BOOTROM = os.path.join(VENDOR, "rp2040-bootrom-B1.bin")
+SCRIPT = os.path.join(ROOT, "simulator", "rp2040", "pico.mjs")
+PORT_NAME = "MicroPython v1.28.0 rp2 (RPI_PICO)"
+
+# WS2812 bit timing, ns (Worldsemi WS2812B datasheet: T0H 0.4 us, T1H 0.8 us,
+# T0L 0.85 us, T1L 0.45 us, each +-150 ns; a low of over 50 us latches).
+WS2812 = {"h0": (250, 550), "h1": (650, 950), "low": (300, 1000)}
+
+
+def node():
+    """The node executable, or SimError saying what to install."""
+    exe = shutil.which("node")
+    if exe is None:
+        raise sim.SimError("Node.js 20 or newer is needed for the emulated RP2040 (node not found):"
+                           " install it (apt-get install nodejs, or https://nodejs.org)")
+    if not os.path.isdir(os.path.join(ROOT, "node_modules", "rp2040js")):
+        raise sim.SimError("rp2040js is not installed: run `make venv` (it runs npm ci)")
+    return exe
+
+
+def default_flash_file(cfg):
+    return os.path.join(ROOT, "build", "sim", "rp2040-%s.lfs" % cfg["name"])
+
+
+def prepare_flash_file(path, cfg, wiring_path, update=True, tables_dir=os.path.join(ROOT, "build")):
+    """Make the littlefs image at ``path`` a working board, as
+    ``sim.prepare_flash`` does a folder: the firmware that ``make flash``
+    installs (refreshed when ``update``), and board.json and the tables when
+    it has none. Returns the names written."""
+    from host_tools import flash, picofs
+
+    files = {}
+    if os.path.exists(path):
+        with open(path, "rb") as f:
+            files = picofs.read_image(f.read())
+    new = []
+    if update or "main.py" not in files:
+        new += flash.firmware_files(cfg, compile_mpy=True)
+    if "board.json" not in files:
+        with open(wiring_path, "rb") as f:
+            new.append(("board.json", f.read()))
+    for game in sim.rules.GAMES:
+        name = game + ".tbl"
+        if name not in files and os.path.exists(os.path.join(tables_dir, name)):
+            with open(os.path.join(tables_dir, name), "rb") as f:
+                new.append((name, f.read()))
+    changed = []
+    for name, data in new:
+        if files.get(name) != data:
+            files[name] = data
+            changed.append(name)
+            files.pop(flash.other_kind(name), None)
+    if changed:
+        os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+        with open(path + ".tmp", "wb") as f:
+            f.write(picofs.image(sorted(files.items())))
+        os.replace(path + ".tmp", path)
+    return changed
+
+
+class EmulatedPico:
+    """One emulated Pico.
+
+    :param flash_file: the host file holding its littlefs filesystem (made
+        from ``uf2``'s own image, or empty, when it doesn't exist).
+    :param board: a shipped board name or a board.json path: its wiring.
+    :param console: give it a serial console (a pseudo-terminal).
+    :param uf2: the UF2 files flashed (default: the vendored MicroPython).
+    :param on_frame: called with ``(ms, cells)`` whenever the LEDs latch
+        different colours.
+    :param on_output: called with the bytes the board writes to its console.
+    :param on_event: called with every other line the chip reports
+        (``tone``, ``power``, ``usb``, ``speed``, ``fault``), as a list of words.
+    """
+
+    title = "emulated RP2040"
+
+    def __init__(self, flash_file, board="pico-buttons", console=True, uf2=(UF2,),
+                 on_frame=None, on_output=None, on_event=None):
+        self.flash_file = os.path.abspath(flash_file) if flash_file else None
+        self.wiring_path, self.cfg = sim.wiring(board)
+        if self.cfg["board"] not in (None, "pico"):
+            raise sim.SimError("the emulated RP2040 is a Pico; %s is wired for %s"
+                               % (self.cfg["name"], self.cfg["board"]))
+        self.uf2 = list(uf2)
+        self.on_frame = on_frame
+        self.on_output = on_output
+        self.on_event = on_event
+        self.sel = selectors.DefaultSelector()
+        self.proc = None
+        self.held = 0
+        self.frame = [(0, 0, 0)] * 9
+        self.wire = b""  # the bytes the LED chain last latched
+        self.frames = 0  # frames latched, changed or not
+        self.timing = {}  # WS2812 bit times seen: name -> [min, max] ns
+        self.tone = 0
+        self.speed = None  # emulated seconds per real second, live
+        self.ms = 0.0  # the emulated clock, ms since the first power-on
+        self.resets = 0
+        self.status = None
+        self._ready = False
+        self._lines = b""
+        self._at = None
+        self._in_buf = bytearray()
+        self.port = None
+        self._master = self._slave = None
+        if console:
+            self._master, self._slave = os.openpty()
+            tty.setraw(self._slave)
+            os.set_blocking(self._master, False)
+            self.port = os.ttyname(self._slave)
+            self.sel.register(self._master, selectors.EVENT_READ, self._from_client)
+
+    # --- power -------------------------------------------------------------
+
+    def start(self, live=True):
+        """Power on, running ``live``, or paused for ``run``."""
+        argv = [node(), SCRIPT, "--bootrom", BOOTROM, "--wiring", self.wiring_path]
+        for path in self.uf2:
+            argv += ["--uf2", path]
+        if self.flash_file:
+            argv += ["--flash-file", self.flash_file]
+        self.proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, cwd=ROOT,
+                                     preexec_fn=sim._die_with_parent)
+        os.set_blocking(self.proc.stdout.fileno(), False)
+        self.sel.register(self.proc.stdout, selectors.EVENT_READ, self._from_chip)
+        while self.status is None and not self._ready:
+            self.poll(1.0)
+        if self.status is not None:
+            raise sim.SimError("the emulated chip did not start (node exited with status %s)" % self.status)
+        if live:
+            self.go_live()
+
+    def go_live(self):
+        self._send("live")
+
+    def power_cycle(self):
+        """Pull the plug and plug it in again."""
+        self._send("power")
+
+    def close(self):
+        if self.proc is not None:
+            if self.proc.poll() is None:
+                self._send("quit")
+                try:
+                    self.proc.wait(10)
+                except subprocess.TimeoutExpired:
+                    self.proc.kill()
+                    self.proc.wait()
+            self.proc = None
+        for fd in (self._master, self._slave):
+            if fd is not None:
+                os.close(fd)
+        self._master = self._slave = None
+        self.sel.close()
+
+    @property
+    def running(self):
+        return self.status is None
+
+    # --- keys and time --------------------------------------------------------
+
+    def hold(self, mask):
+        """Put fingers on the cells in ``mask`` (and lift the others)."""
+        self.held = mask & 0x1FF
+        self._send("keys %d" % self.held)
+
+    def run(self, ms):
+        """Lockstep: run the chip for ``ms`` of emulated time, handling what
+        it reports; returns the emulated clock (ms)."""
+        self._at = None
+        self._send("run %g" % ms)
+        while self._at is None:
+            if self.status is not None:
+                raise sim.SimError("the emulated chip stopped (status %s)" % self.status)
+            self.poll(5.0)
+        return self.ms
+
+    def _send(self, line):
+        if self.proc is None or self.proc.poll() is not None:
+            return
+        try:
+            self.proc.stdin.write(line.encode() + b"\n")
+            self.proc.stdin.flush()
+        except (BrokenPipeError, OSError):
+            pass
+
+    # --- the loop ---------------------------------------------------------
+
+    def poll(self, timeout=None):
+        """Handle what the chip and the console client have sent, waiting up
+        to ``timeout`` seconds for something to arrive."""
+        for key, _ in self.sel.select(timeout):
+            key.data(key.fileobj)
+
+    def _from_chip(self, f):
+        try:
+            data = os.read(f.fileno(), 1 << 16)
+        except BlockingIOError:
+            return
+        if not data:
+            self.sel.unregister(f)
+            self.status = self.proc.wait()
+            return
+        self._lines += data
+        *lines, self._lines = self._lines.split(b"\n")
+        for line in lines:
+            self._event(line.decode().split())
+
+    def _event(self, words):
+        if not words:
+            return
+        kind = words[0]
+        if kind == "out":
+            data = bytes.fromhex(words[1])
+            if self.on_output:
+                self.on_output(data)
+            if self._master is not None:
+                try:
+                    os.write(self._master, data)
+                except OSError:
+                    pass  # no client, or it is not reading: a USB host would drop it too
+            return
+        if kind == "ready":
+            self._ready = True
+            return
+        self.ms = int(words[1]) / 1e6 if len(words) > 1 and words[1].isdigit() else self.ms
+        if kind == "frame":
+            self._frame(words)
+        elif kind == "at":
+            self._at = self.ms
+            return
+        elif kind == "tone":
+            self.tone = int(words[2])
+        elif kind == "power":
+            if words[2] != "power" or self.frames:
+                self.resets += 1
+        elif kind == "speed":
+            self.speed = float(words[1])
+        if self.on_event:
+            self.on_event(words)
+
+    def _frame(self, words):
+        self.frames += 1
+        wire = b"" if words[2] == "-" else bytes.fromhex(words[2])
+        for part in words[4:]:
+            name, _, span = part.partition("=")
+            if span != "-":
+                lo, hi = (int(v) for v in span.split("-"))
+                seen = self.timing.setdefault(name, [lo, hi])
+                seen[0], seen[1] = min(seen[0], lo), max(seen[1], hi)
+        if words[3] != "0":
+            self.timing.setdefault("stray_bits", [0, 0])[1] += int(words[3])
+        self.wire = wire
+        cells = sim.cells_of(wire, self.cfg)
+        if cells != self.frame:
+            self.frame = cells
+            if self.on_frame:
+                self.on_frame(self.ms, cells)
+
+    def _from_client(self, fd):
+        try:
+            data = os.read(fd, 4096)
+        except OSError:  # EIO: no client right now
+            return
+        self.type(data)
+
+    def type(self, data):
+        """Bytes from the console client (or a front-end typing): to the
+        board's USB serial port, where the port itself sees Ctrl-C."""
+        if data:
+            self._send("serial " + data.hex())
+
+
+def timing_problems(timing):
+    """What in ``timing`` (``EmulatedPico.timing``) falls outside the WS2812
+    datasheet's windows, as text; empty when all is well."""
+    out = []
+    for name, (lo, hi) in WS2812.items():
+        if name in timing:
+            a, b = timing[name]
+            if a < lo or b > hi:
+                out.append("%s %d-%d ns outside %d-%d" % (name, a, b, lo, hi))
+    if "stray_bits" in timing:
+        out.append("%d bits that make no whole byte" % timing["stray_bits"][1])
+    return out
+
+
+def main(args):
+    """``python -m host_tools sim --chip rp2040``."""
+    path, cfg = sim.wiring(args.board)
+    flash_file = args.flash or default_flash_file(cfg)
+    tables = args.tables or os.path.join(ROOT, "build")
+    if args.replay:
+        raise sim.SimError("--replay runs on the Unix-port board; with --chip rp2040 use --headless")
+    if not args.headless and not (sys.stdin.isatty() and sys.stdout.isatty()):
+        raise sim.SimError("the simulator needs a terminal (stdin and stdout); for scripts use"
+                           " python -m host_tools sim --chip rp2040 --headless (see docs/simulator.md)")
+    changed = prepare_flash_file(flash_file, cfg, path, update=not args.no_update, tables_dir=tables)
+    board = EmulatedPico(flash_file, args.board)
+    try:
+        say = sim._emit if args.headless else print
+        if changed:
+            say("flashed %s into %s" % (", ".join(changed), flash_file))
+        if args.headless:
+            board.start()
+            return sim.run_live(board)
+        from host_tools import sim_terminal
+
+        board.start()
+        return sim_terminal.run(board)
+    finally:
+        board.close()

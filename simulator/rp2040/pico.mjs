@@ -1,0 +1,425 @@
+// The emulated Pico: MicroPython's rp2 port (the UF2 a maker flashes) in
+// rp2040js, with the board's wiring around it.
+//
+//   node pico.mjs --uf2 FILE [--uf2 FILE...] --bootrom FILE --wiring board.json
+//                 [--flash-file FILE] [--seed N]
+//
+// Talks to host_tools/pico.py over stdin/stdout, one command or event a line
+// (see docs/simulator.md, "The emulated RP2040"). Time is the emulated
+// clock's: it moves only while this process runs the core, by the cycles the
+// instructions take at 125 MHz, so a busy host makes a run slower, never
+// different.
+//
+// What is modelled beyond rp2040js:
+// * flash writes: rp2040js ignores the QSPI commands that program flash, so
+//   the boot ROM's flash_range_erase and flash_range_program are patched to
+//   a breakpoint that does the erase or program here;
+// * pull-ups and pull-downs: rp2040js has none, so each wired input reads
+//   what its pad's pulls (or a pressed key) make it;
+// * resets: a watchdog reset (machine.reset()) starts a fresh chip with the
+//   same flash;
+// * the wiring: keys (buttons to ground or a 3x3 matrix), the NeoPixel chain
+//   (decoded from the data pin's edges) and the buzzer (its PWM frequency).
+
+import { readFileSync, writeFileSync, renameSync, existsSync } from 'node:fs';
+import { createInterface } from 'node:readline';
+import { RP2040, USBCDC, GPIOPinState, ConsoleLogger, LogLevel } from 'rp2040js';
+
+const CYCLE_NS = 8; // 125 MHz
+const FLASH_BASE = 0x10000000;
+const FS_OFFSET = 0xa0000; // the rp2 port's littlefs (RPI_PICO)
+const FS_SIZE = 352 * 4096;
+const LATCH_NS = 50000; // WS2812: data low this long latches the frame
+const QUIET_NS = 25e6; // no buzzer edge this long: silence
+const BKPT_ERASE = 0xe0;
+const BKPT_PROGRAM = 0xe1;
+
+// --- arguments -------------------------------------------------------------
+
+const args = { uf2: [] };
+for (let i = 2; i < process.argv.length; i += 2) {
+  const key = process.argv[i].replace(/^--/, '');
+  const value = process.argv[i + 1];
+  if (key === 'uf2') args.uf2.push(value);
+  else args[key.replace(/-/g, '_')] = value;
+}
+const wiring = JSON.parse(readFileSync(args.wiring, 'utf8'));
+
+function say(line) {
+  process.stdout.write(line + '\n');
+}
+
+// --- flash image -----------------------------------------------------------
+
+// What the flash holds: every UF2 given, then the persisted filesystem.
+const flash = new Uint8Array(2 * 1024 * 1024).fill(0xff);
+for (const path of args.uf2) {
+  const data = readFileSync(path);
+  for (let off = 0; off + 512 <= data.length; off += 512) {
+    const v = new DataView(data.buffer, data.byteOffset + off, 512);
+    if (v.getUint32(0, true) !== 0x0a324655 || v.getUint32(4, true) !== 0x9e5d5157) {
+      throw new Error(path + ': not a UF2 file (block at ' + off + ')');
+    }
+    const addr = v.getUint32(12, true) - FLASH_BASE;
+    const size = v.getUint32(16, true);
+    flash.set(data.subarray(off + 32, off + 32 + size), addr);
+  }
+}
+if (args.flash_file && existsSync(args.flash_file)) {
+  const fs = readFileSync(args.flash_file);
+  if (fs.length !== FS_SIZE) throw new Error(args.flash_file + ': not a ' + FS_SIZE + '-byte filesystem');
+  flash.set(fs, FS_OFFSET);
+}
+let fsDirty = false;
+
+function saveFlash() {
+  if (!args.flash_file || !fsDirty) return;
+  const tmp = args.flash_file + '.tmp';
+  writeFileSync(tmp, flash.subarray(FS_OFFSET, FS_OFFSET + FS_SIZE));
+  renameSync(tmp, args.flash_file);
+  fsDirty = false;
+}
+
+// --- the boot ROM, with flash writes that work ----------------------------
+
+const bootromBytes = readFileSync(args.bootrom);
+const bootrom = new Uint32Array(bootromBytes.buffer, bootromBytes.byteOffset, bootromBytes.length / 4).slice();
+
+function romFunction(code) {
+  // The ROM's function table: u16 pairs (code, address), pointed to by the
+  // u16 at 0x14, ending in a zero code.
+  const half = (a) => (bootrom[a >> 2] >>> ((a & 2) * 8)) & 0xffff;
+  for (let p = half(0x14); half(p); p += 4) {
+    if (half(p) === code) return half(p + 2) & ~1;
+  }
+  throw new Error('boot ROM has no function ' + code.toString(16));
+}
+
+function patchHalf(addr, value) {
+  const word = addr >> 2;
+  const shift = (addr & 2) * 8;
+  bootrom[word] = (bootrom[word] & ~(0xffff << shift)) | (value << shift);
+}
+
+for (const [name, bkpt] of [['RE', BKPT_ERASE], ['RP', BKPT_PROGRAM]]) {
+  const addr = romFunction(name.charCodeAt(0) | (name.charCodeAt(1) << 8));
+  patchHalf(addr, 0xbe00 | bkpt); // bkpt #n
+  patchHalf(addr + 2, 0x4770); // bx lr
+}
+
+// --- the wired world ------------------------------------------------------
+
+const keyPins = new Map(); // gpio -> cells wired to it
+let held = 0; // the cells a finger is on
+let mcu = null; // the running chip
+let cdc = null;
+let toBoard = []; // console bytes waiting for the USB host
+let pendingRead = null; // the device's read of the OUT endpoint, waiting for data
+const input = wiring.input;
+
+function padLevel(pin) {
+  // What an input reads with nothing driving it: its pull, else low.
+  if (pin.pullupEnabled && !pin.pulldownEnabled) return true;
+  return false;
+}
+
+function updateInputs() {
+  if (!mcu) return;
+  const g = mcu.gpio;
+  if (input.kind === 'buttons') {
+    input.pins.forEach((p, cell) => {
+      g[p].setInputValue((held >> cell) & 1 ? false : padLevel(g[p]));
+    });
+  } else if (input.kind === 'matrix') {
+    input.cols.forEach((p, c) => {
+      let low = false;
+      input.rows.forEach((rp, r) => {
+        const row = g[rp];
+        if ((held >> (3 * r + c)) & 1 && row.value === GPIOPinState.Low) low = true;
+      });
+      g[p].setInputValue(low ? false : padLevel(g[p]));
+    });
+    // a row left as an input reads its own pull, or low through a pressed key
+    input.rows.forEach((rp) => g[rp].setInputValue(padLevel(g[rp])));
+  }
+}
+
+// The NeoPixel chain: bits from the data line's high times, a frame when the
+// line stays low for the latch time.
+const leds = { pin: wiring.leds.pin, rise: -1, fall: -1, bits: [], t: { h0: [], h1: [], l: [] }, alarm: null };
+
+function ledEdge(value) {
+  const t = mcu.clock.nanos;
+  if (value === GPIOPinState.High) {
+    if (leds.fall >= 0 && leds.bits.length) leds.t.l.push(t - leds.fall);
+    leds.rise = t;
+    leds.alarm.cancel();
+  } else if (value === GPIOPinState.Low && leds.rise >= 0) {
+    const high = t - leds.rise;
+    const one = high > 590; // midway between the datasheet's 0 (<=380 ns) and 1 (>=580 ns... 800 ns)
+    leds.bits.push(one ? 1 : 0);
+    (one ? leds.t.h1 : leds.t.h0).push(high);
+    leds.fall = t;
+    leds.rise = -1;
+    leds.alarm.schedule(LATCH_NS);
+  }
+}
+
+function latch() {
+  const bits = leds.bits;
+  const bytes = [];
+  for (let i = 0; i + 8 <= bits.length; i += 8) {
+    let b = 0;
+    for (let j = 0; j < 8; j++) b = (b << 1) | bits[i + j];
+    bytes.push(b);
+  }
+  const span = (a) => (a.length ? Math.round(Math.min(...a)) + '-' + Math.round(Math.max(...a)) : '-');
+  const hex = Buffer.from(bytes).toString('hex');
+  say('frame ' + Math.round(now()) + ' ' + (hex || '-') + ' ' + (bits.length % 8) +
+      ' h0=' + span(leds.t.h0) + ' h1=' + span(leds.t.h1) + ' low=' + span(leds.t.l));
+  leds.bits = [];
+  leds.t = { h0: [], h1: [], l: [] };
+  leds.fall = -1;
+}
+
+// The buzzer: its frequency from the time between rising edges.
+const buzzer = { pin: wiring.buzzer, lastRise: -1, freq: 0, alarm: null };
+
+function buzzerEdge(value) {
+  const t = mcu.clock.nanos;
+  if (value === GPIOPinState.High) {
+    if (buzzer.lastRise >= 0) {
+      const freq = Math.round(1e9 / (t - buzzer.lastRise));
+      if (Math.abs(freq - buzzer.freq) > Math.max(2, buzzer.freq / 100)) {
+        buzzer.freq = freq;
+        say('tone ' + Math.round(clockBase + t) + ' ' + freq);
+      }
+    }
+    buzzer.lastRise = t;
+  }
+  buzzer.alarm.schedule(QUIET_NS);
+}
+
+function quiet() {
+  buzzer.lastRise = -1;
+  if (buzzer.freq) {
+    buzzer.freq = 0;
+    say('tone ' + Math.round(now()) + ' 0');
+  }
+}
+
+// --- power -----------------------------------------------------------------
+
+let resetPending = null;
+let clockBase = 0; // emulated ns before this chip's power-on
+const now = () => clockBase + mcu.clock.nanos;
+
+function powerOn(reason) {
+  // Each power-on is a new chip whose timer starts at 0; the reported
+  // times run on.
+  if (mcu) clockBase += mcu.clock.nanos;
+  mcu = new RP2040();
+  mcu.logger = new ConsoleLogger(LogLevel.Error, true);
+  mcu.loadBootrom(bootrom);
+  mcu.flash.set(flash); // reset() erased it
+  mcu.core.PC = FLASH_BASE;
+  mcu.onBreak = onBreak;
+  mcu.peripherals[0x40058].onWatchdogTrigger = () => {
+    resetPending = 'watchdog';
+  };
+  cdc = new USBCDC(mcu.usbCtrl);
+  cdc.onSerialData = (buf) => say('out ' + Buffer.from(buf).toString('hex'));
+  cdc.onDeviceConnected = () => say('usb ' + Math.round(now()));
+  // rp2040js answers the device's every read of the OUT endpoint at once,
+  // with nothing when there is nothing: the device re-arms, and the CPU never
+  // sleeps. A USB host NAKs instead, until it has data; so do we.
+  const read = mcu.usbCtrl.onEndpointRead;
+  pendingRead = null;
+  mcu.usbCtrl.onEndpointRead = (ep, size) => {
+    if (ep === cdc.outEndpoint && cdc.txFIFO.empty) pendingRead = () => read(ep, size);
+    else read(ep, size);
+  };
+  for (const [p, fn] of [[leds.pin, ledEdge], [buzzer.pin, buzzerEdge]]) {
+    if (p !== null && p !== undefined) mcu.gpio[p].addListener(fn);
+  }
+  leds.alarm = mcu.clock.createAlarm(latch);
+  leds.bits = [];
+  leds.rise = leds.fall = -1;
+  buzzer.alarm = mcu.clock.createAlarm(quiet);
+  buzzer.lastRise = -1;
+  const wired = input.kind === 'buttons' ? input.pins : input.kind === 'matrix' ? input.rows.concat(input.cols) : [];
+  for (const p of wired) mcu.gpio[p].addListener(updateInputs);
+  updateInputs();
+  say('power ' + Math.round(now()) + ' ' + reason);
+}
+
+function onBreak(code) {
+  const r = mcu.core.registers;
+  const flashArr = mcu.flash;
+  if (code === BKPT_ERASE) {
+    // flash_range_erase(addr, count, block_size, block_cmd)
+    const addr = r[0] >>> 0;
+    const count = r[1] >>> 0;
+    flashArr.fill(0xff, addr, addr + count);
+    flash.fill(0xff, addr, addr + count);
+    if (addr + count > FS_OFFSET) fsDirty = true;
+  } else if (code === BKPT_PROGRAM) {
+    // flash_range_program(addr, data, count): NOR flash only clears bits
+    const addr = r[0] >>> 0;
+    const src = r[1] >>> 0;
+    const count = r[2] >>> 0;
+    for (let i = 0; i < count; i++) {
+      const b = flashArr[addr + i] & mcu.readUint8(src + i);
+      flashArr[addr + i] = b;
+      flash[addr + i] = b;
+    }
+    if (addr + count > FS_OFFSET) fsDirty = true;
+  } else {
+    say('fault ' + Math.round(now()) + ' breakpoint ' + code + ' at ' + (mcu.core.PC >>> 0).toString(16));
+    resetPending = 'fault';
+  }
+}
+
+// --- running ---------------------------------------------------------------
+
+function feedConsole() {
+  // What the USB host sends, as fast as the device takes it.
+  if (!toBoard.length || !cdc || !cdc.initialized) return;
+  const room = cdc.txFIFO.size - cdc.txFIFO.itemCount;
+  const n = Math.min(room, toBoard.length);
+  for (let i = 0; i < n; i++) cdc.sendSerialByte(toBoard[i]);
+  toBoard = toBoard.slice(n);
+  if (n && pendingRead) {
+    const answer = pendingRead;
+    pendingRead = null;
+    answer();
+  }
+}
+
+// Run the core until the emulated clock reaches `end` ns (or a reset).
+function runUntil(end) {
+  const clock = mcu.clock;
+  const core = mcu.core;
+  const until = end - clockBase;
+  let n = 0;
+  while (clock.nanos < until) {
+    if (core.waiting) {
+      const next = clock.nanosToNextAlarm;
+      clock.tick(next > 0 ? Math.min(next, until - clock.nanos) : until - clock.nanos);
+    } else {
+      clock.tick(core.executeInstruction() * CYCLE_NS);
+    }
+    if (resetPending) {
+      const why = resetPending;
+      resetPending = null;
+      saveFlash();
+      powerOn(why);
+      return;
+    }
+    if ((++n & 4095) === 0) feedConsole();
+  }
+  feedConsole();
+}
+
+let mode = 'paused'; // 'paused', or 'live' (paced to real time)
+let liveStart = null; // [wall ms, emulated ns] when live began
+let sliceWall = 0;
+const speed = { wall: 0, emu: 0, reported: 0 };
+
+function liveSlice() {
+  if (mode !== 'live') return;
+  const wallNow = performance.now();
+  const target = liveStart[1] + (wallNow - liveStart[0]) * 1e6;
+  const before = now();
+  const t0 = performance.now();
+  // At most 20 ms of work at a time, so commands are read promptly.
+  runUntilBudget(target, t0 + 20);
+  const emu = now() - before;
+  speed.wall += performance.now() - t0 + sliceWall;
+  speed.emu += emu;
+  if (now() < target - 200e6) {
+    // behind real time by more than 0.2 s: stop trying to catch up
+    liveStart = [performance.now(), now()];
+  }
+  if (wallNow - speed.reported > 1000) {
+    say('speed ' + (speed.emu / 1e6 / Math.max(1, wallNow - (speed.reported || wallNow - 1000))).toFixed(3));
+    speed.reported = wallNow;
+    speed.emu = 0;
+  }
+  sliceWall = 0;
+  setImmediate(liveSlice);
+}
+
+function runUntilBudget(until, wallDeadline) {
+  while (now() < until && performance.now() < wallDeadline) {
+    runUntil(Math.min(until, now() + 1e6));
+  }
+}
+
+// --- commands --------------------------------------------------------------
+
+const queue = [];
+let busy = false;
+
+function command(line) {
+  const [cmd, arg] = line.trim().split(/\s+/, 2);
+  switch (cmd) {
+    case 'serial':
+      toBoard = toBoard.concat(Array.from(Buffer.from(arg || '', 'hex')));
+      feedConsole();
+      break;
+    case 'keys':
+      held = parseInt(arg, 10);
+      updateInputs();
+      break;
+    case 'run': {
+      // lockstep: run `arg` emulated ms, then say where the clock is
+      const t0 = performance.now();
+      const from = now();
+      const end = from + parseFloat(arg) * 1e6;
+      while (now() < end) runUntil(end);
+      say('at ' + Math.round(now()) + ' ' + ((now() - from) / 1e6 / Math.max(0.001, performance.now() - t0)).toFixed(3));
+      break;
+    }
+    case 'live':
+      if (mode !== 'live') {
+        mode = 'live';
+        liveStart = [performance.now(), now()];
+        speed.reported = performance.now();
+        setImmediate(liveSlice);
+      }
+      break;
+    case 'pause':
+      mode = 'paused';
+      break;
+    case 'power':
+      saveFlash();
+      powerOn('power');
+      if (mode === 'live') liveStart = [performance.now(), now()];
+      break;
+    case 'save':
+      saveFlash();
+      say('saved');
+      break;
+    case 'quit':
+      saveFlash();
+      process.exit(0);
+      break;
+    default:
+      say('error unknown command ' + JSON.stringify(line));
+  }
+}
+
+powerOn('power');
+say('ready');
+
+const rl = createInterface({ input: process.stdin });
+rl.on('line', command);
+rl.on('close', () => {
+  saveFlash();
+  process.exit(0);
+});
+process.on('SIGTERM', () => {
+  saveFlash();
+  process.exit(0);
+});

@@ -38,8 +38,10 @@ build/%.tbl: $(STAMP) $(SOLVER_SOURCES)
 
 # The virtual board in this terminal (BOARD= pico-buttons, pico-matrix or
 # esp32-touch; SIM_FLASH= its flash folder, default build/sim/BOARD).
+# CHIP=rp2040: the real MicroPython rp2 port in an emulated RP2040 instead
+# (pico boards; SIM_FLASH= its littlefs image, default build/sim/rp2040-BOARD.lfs).
 sim: $(STAMP) $(TABLES)
-	@$(PY) -m host_tools sim --board $(or $(BOARD),pico-buttons) $(if $(SIM_FLASH),--flash "$(SIM_FLASH)")
+	@$(PY) -m host_tools sim --board $(or $(BOARD),pico-buttons) $(if $(CHIP),--chip "$(CHIP)") $(if $(SIM_FLASH),--flash "$(SIM_FLASH)")
 
 # A board (or the simulator's console): make flash PORT=/dev/ttyACM0 BOARD=pico-buttons
 flash: $(STAMP) $(TABLES)

@@ -188,6 +188,10 @@ def cmd_sim(args):
     from host_tools import sim
 
     try:
+        if args.chip == "rp2040":
+            from host_tools import pico
+
+            return pico.main(args)
         return sim.main(args)
     except sim.SimError as e:
         raise UserError(str(e))
@@ -236,7 +240,12 @@ def build_parser():
     sm = sub.add_parser("sim", help="run the virtual board (the firmware in MicroPython) in this terminal")
     sm.add_argument("--board", default="pico-buttons", metavar="NAME|PATH",
                     help="the virtual board's wiring: a shipped board or a board.json (default pico-buttons)")
-    sm.add_argument("--flash", metavar="FOLDER", help="its flash (default build/sim/BOARD)")
+    sm.add_argument("--chip", choices=("unix", "rp2040"), default="unix",
+                    help="unix: the firmware in MicroPython's Unix port (fast, the default); rp2040: the real"
+                         " MicroPython rp2 port in an emulated RP2040 (needs Node.js 20)")
+    sm.add_argument("--flash", metavar="FOLDER|FILE",
+                    help="its flash: a folder (default build/sim/BOARD), or with --chip rp2040 a littlefs"
+                         " image file (default build/sim/rp2040-BOARD.lfs)")
     sm.add_argument("--seed", type=int, help="seed its random numbers (the AI's choices)")
     sm.add_argument("--no-update", action="store_true",
                     help="boot the flash as it is (default: refresh the firmware files from firmware/)")

@@ -107,7 +107,11 @@ class EmulatedPico:
         (``tone``, ``power``, ``usb``, ``speed``, ``fault``), as a list of words.
     """
 
-    title = "emulated RP2040"
+    @property
+    def title(self):
+        """What the front-end calls it: the chip, and how fast it runs."""
+        pace = "  %.2fx real time" % self.speed if self.speed else ""
+        return "emulated RP2040 (MicroPython 1.28 rp2)" + pace
 
     def __init__(self, flash_file, board="pico-buttons", console=True, uf2=(UF2,),
                  on_frame=None, on_output=None, on_event=None):
@@ -132,6 +136,7 @@ class EmulatedPico:
         self.ms = 0.0  # the emulated clock, ms since the first power-on
         self.resets = 0
         self.status = None
+        self.crash = None  # what stopped the emulator, if it failed
         self._ready = False
         self._lines = b""
         self._at = None
@@ -206,7 +211,7 @@ class EmulatedPico:
         self._send("run %g" % ms)
         while self._at is None:
             if self.status is not None:
-                raise sim.SimError("the emulated chip stopped (status %s)" % self.status)
+                raise sim.SimError("the emulated chip stopped: %s" % (self.crash or "status %s" % self.status))
             self.poll(5.0)
         return self.ms
 
@@ -246,6 +251,8 @@ class EmulatedPico:
             return
         kind = words[0]
         if kind == "out":
+            if len(words) < 2:
+                return
             data = bytes.fromhex(words[1])
             if self.on_output:
                 self.on_output(data)
@@ -271,6 +278,8 @@ class EmulatedPico:
                 self.resets += 1
         elif kind == "speed":
             self.speed = float(words[1])
+        elif kind == "crash":
+            self.crash = " ".join(words[1:])
         if self.on_event:
             self.on_event(words)
 

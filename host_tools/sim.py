@@ -618,7 +618,10 @@ def run_live(board):
     def now_ms():
         return int((time.monotonic() - t0) * 1000)
 
-    board.on_frame = lambda ms, cells: _emit(frame_line(now_ms(), cells, board.cfg))
+    # An emulated chip says when on its own clock; the Unix-port board is
+    # timed here.
+    board.on_frame = lambda ms, cells: _emit(frame_line(ms if hasattr(board, "run") else now_ms(), cells,
+                                                        board.cfg))
     board.on_output = _Lines(_emit)
     queue = []
     state = {"eof": False, "busy": 0.0, "release": [], "n": 0}

@@ -216,7 +216,7 @@ def _cell_rows(rgb, label, held):
 
 def picture(board, console, cols):
     """The pieces of the whole screen, ``cols`` wide."""
-    pieces = {(0, 1): BOLD + "virtual board  " + board.cfg["name"] + RESET}
+    pieces = {(0, 1): BOLD + getattr(board, "title", "virtual board") + "  " + board.cfg["name"] + RESET}
     buzzer = " buzzer %d Hz " % board.tone if board.tone else ""
     pieces[(0, cols - BUZZER_W - 1)] = "\x1b[30;43m" + buzzer + RESET + " " * (BUZZER_W - len(buzzer))
     for cell in range(9):
@@ -341,6 +341,8 @@ def _terminal(infd, out):
 
 
 def _why_stopped(board):
+    if getattr(board, "crash", None):
+        return "the emulated chip stopped: %s" % board.crash
     if board.status == sim.OFF:
         return "the virtual board powered off"
     return "the virtual board stopped (exit status %s)" % board.status

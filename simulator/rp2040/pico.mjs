@@ -49,6 +49,22 @@ function say(line) {
   process.stdout.write(line + '\n');
 }
 
+// rp2040js reports what it doesn't model (e.g. reads of core 1's FIFO, which
+// MicroPython probes) on the console: pass it on as notes, never as stray
+// text on the terminal the front-end draws on.
+for (const level of ['log', 'info', 'warn', 'error', 'debug']) {
+  console[level] = (...parts) => say('note ' + parts.join(' ').replace(/\n/g, ' '));
+}
+process.on('uncaughtException', (e) => {
+  say('crash ' + String((e && e.message) || e).replace(/\n/g, ' '));
+  try {
+    saveFlash();
+  } catch (ignored) {
+    // the crash came first: say that
+  }
+  process.exit(1);
+});
+
 // --- flash image -----------------------------------------------------------
 
 // What the flash holds: every UF2 given, then the persisted filesystem.

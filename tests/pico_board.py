@@ -1,0 +1,143 @@
+"""Drive the emulated Pico (``host_tools.pico``) from a test, in lockstep:
+the chip runs only while the test says so, by emulated time, so what a test
+sees never depends on how busy the machine is.
+
+Lines are those of ``sim --headless``: ``frame MS GRID HEX``, ``serial TEXT``,
+plus ``tone MS HZ`` and ``power MS WHY``.
+"""
+
+import os
+
+import host_tools  # noqa: F401
+from host_tools import pico, sim
+import rules
+
+from live_sim import MENU_TAPS, is_menu  # noqa: F401  (the same menu, the same frames)
+
+STEP_MS = 50  # how far the chip runs between looks at what it said
+TAP_MS = sim.TAP_MS
+
+
+class PicoRun:
+    """One emulated Pico, paused between calls.
+
+    :param flash_file: its littlefs image (None: only what ``uf2`` holds).
+    :param board: its wiring (a shipped Pico board config).
+    :param uf2: the UF2 files it was flashed with.
+    :param console: also give it a pseudo-terminal (for mpremote).
+    """
+
+    def __init__(self, flash_file, board="pico-buttons", uf2=(pico.UF2,), console=False):
+        self.lines = []
+        self.seen = 0  # lines already looked at by wait()
+        self.chip = pico.EmulatedPico(flash_file, board, console=console, uf2=uf2,
+                                      on_frame=self._frame, on_output=sim._Lines(self.lines.append),
+                                      on_event=self._event)
+        self.chip.start(live=False)
+
+    def _frame(self, ms, cells):
+        self.lines.append(sim.frame_line(ms, cells, self.chip.cfg))
+
+    def _event(self, words):
+        if words[0] in ("tone", "power"):
+            self.lines.append("%s %d %s" % (words[0], int(words[1]) // 1000000, words[2]))
+        elif words[0] == "fault":
+            self.lines.append(" ".join(words))
+
+    @property
+    def ms(self):
+        return self.chip.ms
+
+    def run(self, ms):
+        return self.chip.run(ms)
+
+    def wait(self, match, limit_ms, what=None):
+        """Run until a new line matches; AssertionError after ``limit_ms`` of
+        emulated time."""
+        end = self.ms + limit_ms
+        while True:
+            while self.seen < len(self.lines):
+                line = self.lines[self.seen]
+                self.seen += 1
+                if match(line):
+                    return line
+            if self.ms >= end:
+                raise AssertionError("nothing matched %s in %d emulated ms; last lines:\n%s"
+                                     % (what or match, limit_ms, "\n".join(self.lines[-15:])))
+            self.run(STEP_MS)
+
+    def serial(self, text, limit_ms=10000):
+        return self.wait(lambda line: line.startswith("serial ") and text in line, limit_ms, repr(text))
+
+    def hold(self, mask):
+        self.chip.hold(mask)
+
+    def tap(self, cell, ms=TAP_MS):
+        self.hold(self.chip.held | 1 << cell)
+        self.run(ms)
+        self.hold(self.chip.held & ~(1 << cell))
+        self.run(TAP_MS)
+
+    def type(self, text):
+        self.chip.type(text.encode())
+
+    def frames(self):
+        return [line for line in self.lines if line.startswith("frame ")]
+
+    def close(self):
+        self.chip.close()
+
+
+def start_game(board, game, hints=False):
+    """From power-on: wait for the menu, then the game, "you play X",
+    perfect level, hints."""
+    board.wait(is_menu, 5000, "the menu")
+    for cell in (MENU_TAPS[game], 0, 8, 5 if hints else 3):
+        board.tap(cell)
+
+
+def play(board, game, choose, limit_ms=20000):
+    """Play a game as X: ``choose(pos)`` picks X's cell; the board's replies
+    are read from its console. Returns (pos, result line)."""
+    pos = rules.Position(game)
+    name = rules.GAMES[game]
+    while True:
+        cell = choose(pos)
+        board.tap(cell)
+        board.serial("%s: X %d" % (name, cell), 2000)
+        pos.push(cell)
+        if pos.is_over():
+            break
+        line = board.wait(lambda line: line.startswith("serial %s: O " % name), limit_ms, "the board's move")
+        pos.push(int(line.split()[-1]))
+        if pos.is_over():
+            break
+    result = board.wait(lambda line: line.startswith("serial %s: " % name) and
+                        (line.endswith("wins") or line.endswith("draw")), limit_ms, "the result")
+    return pos, result
+
+
+def perfect(game, table_path):
+    """A chooser that plays perfectly, with the firmware's own AI on the host."""
+    import ai
+    import table
+
+    t = table.Table(table_path, game)
+    rng = ai.Rng(1)
+    return lambda pos: ai.choose_move(pos, ai.PERFECT, t, rng)
+
+
+def flash_image(path, board="pico-buttons", tables_dir=None, extra=()):
+    """Write the littlefs image ``make flash`` would leave on a Pico, plus
+    ``extra`` [(name, bytes)] files; returns the path."""
+    from host_tools import flash, picofs
+
+    _, cfg, data = flash.board_config(board)
+    files = flash.firmware_files(cfg, compile_mpy=True) + [("board.json", data)]
+    for game in rules.GAMES:
+        files.append(flash.table_file(game, tables_dir) if tables_dir else flash.table_file(game))
+    files = dict(files)
+    files.update(dict(extra))
+    with open(path, "wb") as f:
+        f.write(picofs.image(sorted(files.items())))
+    return os.fspath(path)

@@ -1,0 +1,141 @@
+"""The firmware on the real MicroPython rp2 port (the UF2 a maker flashes) in
+an emulated RP2040: boot, self-test, menu and whole games through GPIO
+presses, the NeoPixel frames decoded from the data pin, the buzzer's PWM,
+tables refused, safe mode, the matrix wiring.
+
+Everything runs in lockstep on the emulated clock (``pico_board``): limits
+are emulated milliseconds, so a loaded machine makes these slower, never
+different.
+"""
+
+import os
+
+import pytest
+
+from pico_board import PicoRun, flash_image, perfect, play, start_game
+import host_tools  # noqa: F401
+from host_tools import pico
+import rules
+
+LEVEL = 63  # full colour at the shipped configs' brightness cap (0.25)
+
+
+@pytest.fixture
+def board(tmp_path):
+    boards = []
+
+    def make(image=None, **kw):
+        b = PicoRun(image, **kw)
+        boards.append(b)
+        return b
+
+    yield make
+    for b in boards:
+        b.close()
+
+
+@pytest.fixture(scope="module")
+def image(tmp_path_factory, table_files):
+    """The littlefs image make flash leaves on a pico-buttons board."""
+    d = tmp_path_factory.mktemp("pico")
+    return flash_image(d / "flash.lfs", tables_dir=os.path.dirname(table_files[rules.CLASSIC]))
+
+
+def copy(src, tmp_path, name="flash.lfs"):
+    dst = tmp_path / name
+    dst.write_bytes(open(src, "rb").read())
+    return str(dst)
+
+
+def solid(line):
+    """The one colour every cell of a frame line shows, or None."""
+    colours = set(line.split()[3].split(","))
+    return colours.pop() if len(colours) == 1 else None
+
+
+def test_boots_to_the_menu_with_the_self_test_on_the_pin(board, image, tmp_path):
+    b = board(copy(image, tmp_path))
+    b.wait(lambda line: line.startswith("frame ") and line.split()[2] == ".../X.o/...", 4000, "the menu")
+    frames = b.frames()
+    # Each pixel alone, cells 0 to 8 in order, in white, then red, green and
+    # blue: decoded from the data pin's edges, and through the config's
+    # pixel order and GRB byte order back to cells.
+    walk = [f.split()[3].split(",") for f in frames[:9]]
+    for cell, colours in enumerate(walk):
+        assert colours == ["%02x%02x%02x" % (LEVEL, LEVEL, LEVEL) if c == cell else "000000" for c in range(9)]
+    assert [solid(f) for f in frames[9:12]] == ["3f0000", "003f00", "00003f"]
+    # Every bit on the wire within the WS2812 datasheet's windows, whole bytes.
+    assert set(b.chip.timing) >= {"h0", "h1", "low"}
+    assert pico.timing_problems(b.chip.timing) == []
+    assert b.chip.wire and len(b.chip.wire) == 27
+
+
+def test_tactictoe_won_as_x_and_classic_drawn_through_gpio_presses(board, image, tmp_path, table_files):
+    b = board(copy(image, tmp_path))
+    start_game(b, rules.TACTICTOE)
+    pos, result = play(b, rules.TACTICTOE, perfect(rules.TACTICTOE, table_files[rules.TACTICTOE]))
+    assert result == "serial tactictoe: X wins"
+    assert pos.winner() == rules.X and len(pos._undo) == 13  # X wins in 13
+    # A long press goes back to the menu; classic against the perfect level.
+    b.hold(1 << 4)
+    b.run(1800)
+    b.hold(0)
+    start_game(b, rules.CLASSIC)
+    pos, result = play(b, rules.CLASSIC, perfect(rules.CLASSIC, table_files[rules.CLASSIC]))
+    assert result == "serial classic: draw"
+    assert pos.winner() is None
+    assert [f for f in b.lines if f.startswith("fault")] == []
+
+
+def test_a_corrupt_table_is_refused_and_the_game_still_plays(board, tmp_path, table_files):
+    good = open(table_files[rules.TACTICTOE], "rb").read()
+    bad = bytearray(good)
+    bad[1000] ^= 0xFF
+    img = flash_image(tmp_path / "flash.lfs", tables_dir=os.path.dirname(table_files[rules.CLASSIC]),
+                      extra=[("tactictoe.tbl", bytes(bad))])
+    b = board(img)
+    start_game(b, rules.TACTICTOE)
+    # The console says why, the red X blinks before play, then the fallback
+    # AI plays.
+    b.serial("tactictoe: table tactictoe.tbl: table corrupt: CRC-32 of records is", 3000)
+    b.wait(lambda line: line.startswith("frame ") and line.split()[2] == "R.R/.R./R.R", 3000, "the red X")
+    b.wait(lambda line: line.startswith("frame ") and line.split()[2] == "xxx/xxx/xxx", 5000, "the game")
+    b.tap(1)
+    b.serial("tactictoe: X 1", 3000)
+    b.wait(lambda line: line.startswith("serial tactictoe: O "), 20000, "the fallback's move")
+
+
+def test_holding_the_centre_at_power_on_is_safe_mode(board, image, tmp_path):
+    b = board(copy(image, tmp_path))
+    b.hold(1 << 4)
+    b.chip.power_cycle()
+    b.serial("safe mode: the centre cell was held at power-on", 3000)
+    assert b.frames()[-1].split()[2] == ".../.o./..."
+    b.hold(0)
+    # The REPL is free: the game did not start.
+    b.type("print(6 * 7)\r\n")
+    b.serial("42", 2000)
+
+
+def test_matrix_wiring_and_buzzer_on_the_real_port(board, tmp_path, table_files):
+    img = flash_image(tmp_path / "flash.lfs", board="pico-matrix",
+                      tables_dir=os.path.dirname(table_files[rules.CLASSIC]))
+    b = board(img, board="pico-matrix")
+    # The serpentine chain decodes back to cells 0..8 in order.
+    b.wait(lambda line: line.startswith("frame ") and line.split()[2] == ".../.../..W", 3000, "the walk's end")
+    assert [f.split()[2] for f in b.frames()[:3]] == ["W../.../...", ".W./.../...", "..W/.../..."]
+    start_game(b, rules.CLASSIC)
+    # Every cell of the matrix is a key: X plays 4, then a refused press on it.
+    b.tap(4)
+    b.serial("classic: X 4", 2000)
+    b.wait(lambda line: line == "tone %s 1319" % line.split()[1] if line.startswith("tone ") else False,
+           1000, "the move's beep")
+    line = b.wait(lambda line: line.startswith("serial classic: O "), 5000, "the board's move")
+    o = int(line.split()[-1])
+    b.run(300)
+    b.tap(o)
+    b.wait(lambda line: line.startswith("tone ") and line.split()[2] == "196", 1000, "the refusal's grumble")
+    b.wait(lambda line: line.startswith("tone ") and line.split()[2] == "0", 1000, "silence")
+    free = [c for c in range(9) if c not in (4, o)]
+    b.tap(free[-1])
+    b.serial("classic: X %d" % free[-1], 2000)

@@ -15,7 +15,8 @@ the headless modes drive either. Two ways to run it:
   only, so a loaded machine makes them slower, never different.
 
 The board's flash filesystem is a host file (the littlefs image the port
-mounts), saved whenever the chip resets or stops.
+mounts), written through as the chip erases and programs its flash, so a
+killed emulator leaves it as a pulled cable leaves a board.
 """
 
 import os
@@ -171,7 +172,12 @@ class EmulatedPico:
             self.go_live()
 
     def go_live(self):
+        """Run on its own, as fast as it can up to real time."""
         self._send("live")
+
+    def pause(self):
+        """Stop the clock (until ``run`` or ``go_live``)."""
+        self._send("pause")
 
     def power_cycle(self):
         """Pull the plug and plug it in again."""

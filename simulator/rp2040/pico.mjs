@@ -21,7 +21,7 @@
 // * the wiring: keys (buttons to ground or a 3x3 matrix), the NeoPixel chain
 //   (decoded from the data pin's edges) and the buzzer (its PWM frequency).
 
-import { readFileSync, writeFileSync, renameSync, existsSync } from 'node:fs';
+import { readFileSync, existsSync, openSync, writeSync, fsyncSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { RP2040, USBCDC, GPIOPinState, ConsoleLogger, LogLevel } from 'rp2040js';
 
@@ -81,19 +81,31 @@ for (const path of args.uf2) {
     flash.set(data.subarray(off + 32, off + 32 + size), addr);
   }
 }
-if (args.flash_file && existsSync(args.flash_file)) {
-  const fs = readFileSync(args.flash_file);
-  if (fs.length !== FS_SIZE) throw new Error(args.flash_file + ': not a ' + FS_SIZE + '-byte filesystem');
-  flash.set(fs, FS_OFFSET);
+// The filesystem's part of the flash lives in a host file, written through
+// as the chip erases and programs, like the flash chip itself: a killed
+// emulator (a pulled cable) leaves it as the chip left it.
+let flashFd = null;
+if (args.flash_file) {
+  if (existsSync(args.flash_file)) {
+    const fs = readFileSync(args.flash_file);
+    if (fs.length !== FS_SIZE) throw new Error(args.flash_file + ': not a ' + FS_SIZE + '-byte filesystem');
+    flash.set(fs, FS_OFFSET);
+    flashFd = openSync(args.flash_file, 'r+');
+  } else {
+    flashFd = openSync(args.flash_file, 'w+');
+    writeSync(flashFd, flash, FS_OFFSET, FS_SIZE, 0);
+  }
 }
-let fsDirty = false;
+
+function flashWritten(addr, count) {
+  if (flashFd === null) return;
+  const start = Math.max(addr, FS_OFFSET);
+  const end = Math.min(addr + count, FS_OFFSET + FS_SIZE);
+  if (end > start) writeSync(flashFd, flash, start, end - start, start - FS_OFFSET);
+}
 
 function saveFlash() {
-  if (!args.flash_file || !fsDirty) return;
-  const tmp = args.flash_file + '.tmp';
-  writeFileSync(tmp, flash.subarray(FS_OFFSET, FS_OFFSET + FS_SIZE));
-  renameSync(tmp, args.flash_file);
-  fsDirty = false;
+  if (flashFd !== null) fsyncSync(flashFd);
 }
 
 // --- the boot ROM, with flash writes that work ----------------------------
@@ -278,7 +290,7 @@ function onBreak(code) {
     const count = r[1] >>> 0;
     flashArr.fill(0xff, addr, addr + count);
     flash.fill(0xff, addr, addr + count);
-    if (addr + count > FS_OFFSET) fsDirty = true;
+    flashWritten(addr, count);
   } else if (code === BKPT_PROGRAM) {
     // flash_range_program(addr, data, count): NOR flash only clears bits
     const addr = r[0] >>> 0;
@@ -289,7 +301,7 @@ function onBreak(code) {
       flashArr[addr + i] = b;
       flash[addr + i] = b;
     }
-    if (addr + count > FS_OFFSET) fsDirty = true;
+    flashWritten(addr, count);
   } else {
     say('fault ' + Math.round(now()) + ' breakpoint ' + code + ' at ' + (mcu.core.PC >>> 0).toString(16));
     resetPending = 'fault';

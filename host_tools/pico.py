@@ -155,6 +155,8 @@ class EmulatedPico:
 
     def start(self, live=True):
         """Power on, running ``live``, or paused for ``run``."""
+        if self.proc is not None:
+            raise sim.SimError("the emulated chip is already on")
         argv = [node(), SCRIPT, "--bootrom", BOOTROM, "--wiring", self.wiring_path]
         for path in self.uf2:
             argv += ["--uf2", path]
@@ -352,8 +354,7 @@ def main(args):
         if changed:
             say("flashed %s into %s" % (", ".join(changed), flash_file))
         if args.headless:
-            board.start()
-            return sim.run_live(board)
+            return sim.run_live(board)  # which powers it on
         from host_tools import sim_terminal
 
         board.start()

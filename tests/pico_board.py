@@ -29,6 +29,7 @@ class PicoRun:
 
     def __init__(self, flash_file, board="pico-buttons", uf2=(pico.UF2,), console=False):
         self.lines = []
+        self.wires = []  # the bytes on the wire of each frame line, in order
         self.seen = 0  # lines already looked at by wait()
         self.chip = pico.EmulatedPico(flash_file, board, console=console, uf2=uf2,
                                       on_frame=self._frame, on_output=sim._Lines(self.lines.append),
@@ -37,6 +38,7 @@ class PicoRun:
 
     def _frame(self, ms, cells):
         self.lines.append(sim.frame_line(ms, cells, self.chip.cfg))
+        self.wires.append(self.chip.wire)
 
     def _event(self, words):
         if words[0] in ("tone", "power"):

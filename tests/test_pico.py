@@ -64,6 +64,9 @@ def test_boots_to_the_menu_with_the_self_test_on_the_pin(board, image, tmp_path)
     for cell, colours in enumerate(walk):
         assert colours == ["%02x%02x%02x" % (LEVEL, LEVEL, LEVEL) if c == cell else "000000" for c in range(9)]
     assert [solid(f) for f in frames[9:12]] == ["3f0000", "003f00", "00003f"]
+    # On the wire itself: green, red, blue bytes per pixel (the config's GRB).
+    assert [b.wires[i][:3] for i in (9, 10, 11)] == [bytes([0, LEVEL, 0]), bytes([LEVEL, 0, 0]),
+                                                      bytes([0, 0, LEVEL])]
     # Every bit on the wire within the WS2812 datasheet's windows, whole bytes.
     assert set(b.chip.timing) >= {"h0", "h1", "low"}
     assert pico.timing_problems(b.chip.timing) == []

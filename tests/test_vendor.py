@@ -1,0 +1,55 @@
+"""vendor/: every third-party binary is the one its README describes."""
+
+import hashlib
+import os
+import re
+
+from conftest import ROOT
+
+VENDOR = os.path.join(ROOT, "vendor", "micropython-rp2")
+README = os.path.join(VENDOR, "README.md")
+
+
+def readme_table():
+    """{file: (bytes, sha256)} from the README's table of binaries: rows
+    `| `NAME` | what | 1,234 | `SHA256` | licence |`."""
+    rows = {}
+    with open(README, encoding="utf-8") as f:
+        for line in f:
+            cells = [c.strip() for c in line.strip().strip("|").split("|")]
+            if len(cells) == 5 and re.fullmatch(r"`[0-9a-f]{64}`", cells[3]):
+                name = cells[0].strip("`")
+                assert name not in rows, "%s listed twice" % name
+                rows[name] = (int(cells[2].replace(",", "")), cells[3].strip("`"))
+    return rows
+
+
+def test_the_readme_lists_the_binaries():
+    assert set(readme_table()) == {"RPI_PICO-v1.28.0.uf2", "rp2040-bootrom-B1.bin"}
+
+
+def test_every_file_here_is_described():
+    # Anything but the README and the licence texts needs a row (and so a
+    # source and a sha256) before it may sit here.
+    files = {n for n in os.listdir(VENDOR) if n != "README.md" and not n.startswith("LICENSE-")}
+    assert files == set(readme_table())
+    assert {"LICENSE-micropython", "LICENSE-pico-bootrom"} <= set(os.listdir(VENDOR))
+
+
+def test_each_binary_matches_its_sha256_and_size():
+    for name, (size, sha) in readme_table().items():
+        with open(os.path.join(VENDOR, name), "rb") as f:
+            data = f.read()
+        assert len(data) == size, name
+        assert hashlib.sha256(data).hexdigest() == sha, "%s has changed: it is not the file the README describes" % name
+
+
+def test_the_licences_are_the_upstream_texts():
+    with open(os.path.join(VENDOR, "LICENSE-micropython"), encoding="utf-8") as f:
+        mp = f.read()
+    assert mp.startswith("The MIT License (MIT)\n\nCopyright (c) 2013-2026 Damien P. George\n")
+    with open(os.path.join(VENDOR, "LICENSE-pico-bootrom"), encoding="utf-8") as f:
+        rom = f.read()
+    assert "Copyright 2020 (c) 2020 Raspberry Pi (Trading) Ltd." in rom
+    assert "3. Neither the name of the copyright holder nor the names of its contributors" in rom
+    assert "Copyright (c) 2020 Mark Owen" in rom  # the ROM's float routines, licensed apart

@@ -1,8 +1,11 @@
-# Every target sets itself up: the first run creates .venv from requirements.txt.
+# Every target sets itself up: the first run creates .venv from requirements.txt,
+# and (for the emulated Pico) node_modules from package-lock.json.
 PYTHON ?= python3
 VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed-$(shell cat requirements.txt requirements-nodeps.txt | cksum | cut -d' ' -f1)
+NODE_STAMP := node_modules/.installed-$(shell cksum < package-lock.json | cut -d' ' -f1)
+NODE_NEEDED := Node.js 20 or newer is needed (https://nodejs.org, or apt-get install nodejs where that gives 20+)
 STDLIB_STUBS := micropython-stdlib-stubs==1.29.0.post2
 PORT_STUBS   := rp2:micropython-rp2-stubs==1.29.0.post1 esp32:micropython-esp32-stubs==1.29.0.post1
 PIP    := $(PY) -m pip install --quiet --disable-pip-version-check
@@ -10,7 +13,7 @@ GAMES  := classic tactictoe
 TABLES := $(GAMES:%=build/%.tbl)
 SOLVER_SOURCES := firmware/rules.py firmware/table.py host_tools/solver.py host_tools/cli.py
 
-.PHONY: all venv test table bench screens hardware sim sim-picture flash flash-table clean
+.PHONY: all venv node test table bench screens hardware sim sim-picture flash flash-table clean
 
 all: table
 
@@ -27,7 +30,18 @@ $(STAMP): requirements.txt requirements-nodeps.txt
 
 venv: $(STAMP)
 
-test: $(STAMP)
+# The emulated Pico's JavaScript (rp2040js, pinned in package-lock.json):
+# installed here and only here, never when something runs.
+$(NODE_STAMP): package.json package-lock.json
+	@v=$$(node --version 2>/dev/null) || { echo "$(NODE_NEEDED): node not found" >&2; exit 1; }; \
+	case $$v in v[2-9][0-9].*|v[1-9][0-9][0-9]*) ;; *) echo "$(NODE_NEEDED): node is $$v" >&2; exit 1;; esac; \
+	command -v npm >/dev/null || { echo "$(NODE_NEEDED): node $$v is here but npm is not" >&2; exit 1; }
+	npm ci --ignore-scripts --no-audit --no-fund
+	touch $@
+
+node: $(NODE_STAMP)
+
+test: $(STAMP) $(NODE_STAMP)
 	$(PY) -m pytest
 
 table: $(TABLES)
@@ -40,7 +54,7 @@ build/%.tbl: $(STAMP) $(SOLVER_SOURCES)
 # esp32-touch; SIM_FLASH= its flash folder, default build/sim/BOARD).
 # CHIP=rp2040: the real MicroPython rp2 port in an emulated RP2040 instead
 # (pico boards; SIM_FLASH= its littlefs image, default build/sim/rp2040-BOARD.lfs).
-sim: $(STAMP) $(TABLES)
+sim: $(STAMP) $(NODE_STAMP) $(TABLES)
 	@$(PY) -m host_tools sim --board $(or $(BOARD),pico-buttons) $(if $(CHIP),--chip "$(CHIP)") $(if $(SIM_FLASH),--flash "$(SIM_FLASH)")
 
 # A board (or the simulator's console): make flash PORT=/dev/ttyACM0 BOARD=pico-buttons
@@ -65,7 +79,7 @@ hardware: $(STAMP)
 sim-picture: $(STAMP) $(TABLES)
 	$(PY) -m host_tools sim-picture -o docs/simulator.svg
 
-bench: $(STAMP) $(TABLES)
+bench: $(STAMP) $(NODE_STAMP) $(TABLES)
 	$(PY) benchmarks/run.py
 
 clean:

@@ -13,7 +13,7 @@ GAMES  := classic tactictoe
 TABLES := $(GAMES:%=build/%.tbl)
 SOLVER_SOURCES := firmware/rules.py firmware/table.py host_tools/solver.py host_tools/cli.py
 
-.PHONY: all venv node test table bench screens hardware sim sim-picture flash flash-table clean
+.PHONY: all venv node test table bench screens hardware sim sim-picture flash flash-table uf2 clean
 
 all: table
 
@@ -66,6 +66,13 @@ flash-table: $(STAMP)
 	@test -n "$(filter $(GAME),$(GAMES))" || { echo "error: GAME=$(GAME): say which table, $(GAMES): make flash-table GAME=classic PORT=..." >&2; exit 1; }
 	@$(MAKE) --no-print-directory build/$(GAME).tbl
 	@$(PY) -m host_tools flash --port "$(PORT)" --table "$(GAME)"
+
+# One file for a Pico's USB drive (hold BOOTSEL while plugging it in): MicroPython
+# and a filesystem with what make flash installs. BOARD= a Pico config (default
+# pico-buttons) or a path; writes build/tactictoe-BOARD.uf2.
+UF2_BOARD := $(or $(BOARD),pico-buttons)
+uf2: $(STAMP) $(TABLES)
+	@$(PY) -m host_tools uf2 --board "$(UF2_BOARD)" --games "$(GAMES)" -o "build/tactictoe-$(basename $(notdir $(UF2_BOARD))).uf2"
 
 screens: $(STAMP)
 	$(PY) -m host_tools screens -o docs/screens

@@ -217,6 +217,29 @@ def cmd_flash(args):
     return 0
 
 
+def cmd_uf2(args):
+    from host_tools import flash, picofs, uf2
+
+    games = args.games.replace(",", " ").split()
+    try:
+        files, size = uf2.write(args.output, board=args.board, games=games, tables_dir=args.tables)
+    except flash.FlashError as e:
+        raise UserError(str(e))
+    names = [name for name, _ in files]
+    modules = [n for n in names if n.endswith(".mpy")]
+    rest = [n for n in names if not n.endswith(".mpy")]
+    print("board:    %s" % args.board)
+    print("holds:    %s, then at %#x a %d KiB littlefs filesystem with %d files, %d bytes:"
+          % (uf2.MICROPYTHON_NAME, uf2.FS_ADDRESS, picofs.FS_SIZE // 1024, len(files),
+             sum(len(d) for _, d in files)))
+    print("          %d firmware modules (.mpy), %s" % (len(modules), ", ".join(rest)))
+    print("size:     %d bytes (%d blocks)" % (size, size // uf2.BLOCK))
+    print("written:  %s" % args.output)
+    print("install:  hold BOOTSEL while plugging the Pico in, then copy the file onto the RPI-RP2 drive;"
+          " it replaces MicroPython and every file on the board")
+    return 0
+
+
 def build_parser():
     p = _Parser(prog="python -m host_tools", description="Solve and inspect tic-tac-toe / tactic-toe tables.")
     sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
@@ -270,6 +293,14 @@ def build_parser():
                     help="where the tables are (default build)")
     fl.add_argument("--no-reset", action="store_true", help="leave the board in its REPL afterwards")
     fl.set_defaults(func=cmd_flash)
+    u = sub.add_parser("uf2", help="write one UF2 for a Pico: MicroPython, firmware, board.json and tables")
+    u.add_argument("--board", default="pico-buttons", metavar="NAME|PATH",
+                   help="board config to install as board.json (a Pico one; default pico-buttons)")
+    u.add_argument("--games", default="classic tactictoe", help="tables to include (default: both)")
+    u.add_argument("--tables", default=os.path.join("build"), metavar="FOLDER",
+                   help="where the tables are (default build)")
+    u.add_argument("-o", "--output", required=True, metavar="PATH", help="UF2 file to write")
+    u.set_defaults(func=cmd_uf2)
     return p
 
 

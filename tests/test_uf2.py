@@ -1,0 +1,365 @@
+"""make uf2: one file with MicroPython and the board's files for a Pico's
+USB drive, read back block by block; its filesystem mounted by MicroPython's
+own littlefs and booted on the emulated Pico; its sectors written as the
+RP2040's boot ROM writes them; the littlefs images of ``picofs``."""
+
+import hashlib
+import os
+import random
+import subprocess
+import struct
+
+import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+from conftest import MICROPYTHON, ROOT, one_line_error, run_cli
+import host_tools  # noqa: F401
+from host_tools import flash, picofs, uf2
+import rules
+
+MP_BLOCKS = 1327  # the vendored MicroPython UF2's blocks
+FS_BLOCKS = picofs.FS_SIZE // 256
+
+
+@pytest.fixture(scope="module")
+def tables_dir(table_files):
+    return os.path.dirname(table_files[rules.CLASSIC])
+
+
+@pytest.fixture(scope="module")
+def written(tables_dir, tmp_path_factory):
+    """(CompletedProcess, bytes) of python -m host_tools uf2 for pico-buttons."""
+    out = tmp_path_factory.mktemp("uf2") / "tactictoe-pico-buttons.uf2"
+    r = run_cli("uf2", "--board", "pico-buttons", "--tables", tables_dir, "-o", out)
+    assert r.returncode == 0, r.stderr
+    return r, out.read_bytes()
+
+
+@pytest.fixture(scope="module")
+def blocks(written):
+    return uf2.parse(written[1])
+
+
+def raw_blocks(data):
+    """Each 512-byte block's header fields and payload, straight from the bytes."""
+    out = []
+    for i in range(0, len(data), 512):
+        head = struct.unpack_from("<8I", data, i)
+        out.append(head + (data[i + 32:i + 32 + head[4]], struct.unpack_from("<I", data, i + 508)[0],
+                           data[i + 32 + head[4]:i + 508]))
+    return out
+
+
+def vendored():
+    with open(uf2.MICROPYTHON, "rb") as f:
+        return f.read()
+
+
+def test_every_block_is_a_valid_rp2040_block_numbered_across_the_file(written):
+    r, data = written
+    assert len(data) % 512 == 0
+    rows = raw_blocks(data)
+    n = len(rows)
+    assert n == 6960  # 1,327 + 1 filler page (see below) + 5,632
+    for i, (m0, m1, flags, address, size, number, count, family, payload, end, pad) in enumerate(rows):
+        assert (m0, m1, end) == (0x0A324655, 0x9E5D5157, 0x0AB16F30)
+        assert flags == 0x2000 and family == 0xE48BFF56  # family id present: RP2040
+        assert size == 256 and address % 256 == 0
+        assert (number, count) == (i, n)
+        assert pad == bytes(476 - 256)
+    addresses = [row[3] for row in rows]
+    assert addresses == sorted(addresses) and len(set(addresses)) == n
+
+
+def test_micropython_first_byte_for_byte(written):
+    data = written[1]
+    mine, theirs = raw_blocks(data), raw_blocks(vendored())
+    assert len(theirs) == MP_BLOCKS
+    for a, b in zip(mine, theirs):
+        assert a[3] == b[3] and a[8] == b[8]  # address and payload
+    # Everything in each block but its number and the total is unchanged.
+    for i in range(MP_BLOCKS):
+        at = i * 512
+        assert data[at:at + 20] + data[at + 28:at + 512] == vendored()[at:at + 20] + vendored()[at + 28:at + 512]
+    # One erased page completes MicroPython's last sector (0x10052f00).
+    filler = mine[MP_BLOCKS]
+    assert filler[3] == 0x10052F00 and filler[8] == b"\xff" * 256
+
+
+def test_the_filesystem_is_what_make_flash_installs(blocks, tables_dir, table_files):
+    fs = blocks[MP_BLOCKS + 1:]
+    assert len(fs) == FS_BLOCKS
+    assert [b.address for b in fs] == [0x10000000 + 0xA0000 + 256 * i for i in range(FS_BLOCKS)]
+    image = b"".join(b.payload for b in fs)
+    assert len(image) == picofs.FS_SIZE == 352 * 4096
+    files = picofs.read_image(image)
+    expected = picofs.board_files("pico-buttons", tables_dir=tables_dir)
+    assert files == dict(expected)
+    assert image == picofs.image(expected)  # the same files, the same image
+    with open(os.path.join(ROOT, "firmware", "boards", "pico-buttons.json"), "rb") as f:
+        assert files["board.json"] == f.read()
+    for game, path in table_files.items():
+        with open(path, "rb") as f:
+            assert files[rules.GAMES[game] + ".tbl"] == f.read()
+    assert {n for n in files if n.endswith(".mpy")} == {m + ".mpy" for m in flash.MODULES}
+    for name in flash.MODULES:
+        assert files[name + ".mpy"][:2] == b"M\x06"  # .mpy version 6 (v1.28 loads 6.3)
+    with open(os.path.join(ROOT, "firmware", "main.py"), "rb") as f:
+        assert files["main.py"] == f.read()
+    assert len(files) == len(flash.MODULES) + 4
+
+
+# --- the RP2040 boot ROM ---------------------------------------------------
+
+def bootrom_writes(data, old, order):
+    """The flash after the RP2040 boot ROM (pico-bootrom virtual_disk.c) took
+    the UF2 ``data``'s blocks in ``order``, over flash holding ``old``: it
+    keeps one "erased" bit per 16 block numbers (block_no * 256 / 4096); the
+    first block of each 16 to arrive erases the 4 KiB sector holding its own
+    address; a page is programmed over what is there (NOR flash: bits only
+    fall); a block number seen before is ignored."""
+    flash_ = bytearray(old)
+    cleared, valid = set(), set()
+    parsed = uf2.parse(data)
+    for i in order:
+        b = parsed[i]
+        if b.number in valid:
+            continue
+        at = b.address - 0x10000000
+        if b.number * 256 // 4096 not in cleared:
+            cleared.add(b.number * 256 // 4096)
+            sector = at - at % 4096
+            flash_[sector:sector + 4096] = b"\xff" * 4096
+        now = int.from_bytes(flash_[at:at + 256], "little") & int.from_bytes(b.payload, "little")
+        flash_[at:at + 256] = now.to_bytes(256, "little")
+        valid.add(b.number)
+    return flash_
+
+
+def naive(data):
+    """The same pages without the filler: MicroPython's blocks straight
+    followed by the filesystem's, renumbered."""
+    rows = raw_blocks(data)
+    rows = rows[:MP_BLOCKS] + rows[MP_BLOCKS + 1:]
+    out = b""
+    for n, r in enumerate(rows):
+        out += struct.pack("<8I", r[0], r[1], r[2], r[3], r[4], n, len(rows), r[7]) + r[8] + bytes(220) \
+            + struct.pack("<I", r[9])
+    return out
+
+
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(seed=st.integers(0, 2**32 - 1), shuffled=st.booleans())
+def test_the_boot_rom_writes_every_sector_whole(written, seed, shuffled):
+    # Whatever the board held before, and in whatever order the computer
+    # writes the blocks, the flash ends up holding exactly MicroPython and
+    # the filesystem.
+    data = written[1]
+    rng = random.Random(seed)
+    old = rng.randbytes(2 * 1024 * 1024)
+    order = list(range(len(data) // 512))
+    if shuffled:
+        rng.shuffle(order)
+    after = bootrom_writes(data, old, order)
+    micropython = b"".join(r[8] for r in raw_blocks(vendored()))
+    assert after[:len(micropython)] == micropython
+    assert after[len(micropython):0x53000] == b"\xff" * (0x53000 - len(micropython))
+    fs = b"".join(b.payload for b in uf2.parse(data)[MP_BLOCKS + 1:])
+    assert after[0xA0000:0xA0000 + picofs.FS_SIZE] == fs
+    assert after[0x53000:0xA0000] == old[0x53000:0xA0000]  # between them: untouched
+
+
+def test_without_the_filler_the_boot_rom_would_spoil_the_filesystem(written):
+    # Why the filler page is there: MicroPython's 1,327 blocks end mid-way
+    # through a run of 16, so the filesystem's first block would be taken
+    # as already erased, and its sector erased again by the next block.
+    data = naive(written[1])
+    old = random.Random(1).randbytes(2 * 1024 * 1024)
+    after = bootrom_writes(data, old, range(len(data) // 512))
+    fs = b"".join(b.payload for b in uf2.parse(data)[MP_BLOCKS:])
+    assert after[0xA0000:0xA0000 + picofs.FS_SIZE] != fs
+
+
+# --- the filesystem on MicroPython -----------------------------------------
+
+MOUNT = """\
+import sys, vfs, os, binascii
+class Flash:  # rp2.Flash's block protocol, over the image file
+    def __init__(self, data):
+        self.data = data
+    def readblocks(self, n, buf, off=0):
+        buf[:] = self.data[n * 4096 + off:n * 4096 + off + len(buf)]
+    def writeblocks(self, n, buf, off=0):
+        self.data[n * 4096 + off:n * 4096 + off + len(buf)] = buf
+    def ioctl(self, op, arg):
+        if op == 4:
+            return len(self.data) // 4096
+        if op == 5:
+            return 4096
+        if op == 6:
+            self.data[arg * 4096:arg * 4096 + 4096] = b'\\xff' * 4096
+        return 0
+with open(sys.argv[1], 'rb') as f:
+    data = bytearray(f.read())
+vfs.mount(vfs.VfsLfs2(Flash(data), progsize=256), '/pico')  # as ports/rp2/modules/_boot.py
+for name in sorted(os.listdir('/pico')):
+    with open('/pico/' + name, 'rb') as f:
+        b = f.read()
+    print(name, len(b), binascii.crc32(b))
+with open('/pico/note.txt', 'w') as f:
+    f.write('written on MicroPython')
+vfs.umount('/pico')
+with open(sys.argv[1], 'wb') as f:
+    f.write(data)
+"""
+
+
+def test_micropythons_littlefs_mounts_the_image_and_writes_to_it(blocks, tables_dir, tmp_path):
+    import binascii
+
+    image = tmp_path / "fs.img"
+    image.write_bytes(b"".join(b.payload for b in blocks[MP_BLOCKS + 1:]))
+    script = tmp_path / "mount.py"
+    script.write_text(MOUNT)
+    r = subprocess.run([MICROPYTHON, "-X", "heapsize=4M", str(script), str(image)],
+                       capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0, r.stderr
+    expected = sorted(picofs.board_files("pico-buttons", tables_dir=tables_dir))
+    assert r.stdout.splitlines() == ["%s %d %d" % (n, len(d), binascii.crc32(d)) for n, d in expected]
+    back = picofs.read_image(image.read_bytes())
+    assert back == dict(expected, **{"note.txt": b"written on MicroPython"})
+
+
+def test_the_uf2_boots_on_the_emulated_pico(tmp_path, tables_dir):
+    # MicroPython's pages and the filesystem, and nothing else: no flash file.
+    from pico_board import PicoRun, is_menu
+
+    path = tmp_path / "t.uf2"
+    uf2.write(str(path), "pico-matrix", tables_dir=tables_dir)
+    b = PicoRun(None, board="pico-matrix", uf2=(str(path),))
+    try:
+        b.wait(is_menu, 5000, "the menu")
+        b.run(300)
+        b.type("\x03")
+        b.run(300)
+        with open(os.path.join(flash.BOARDS, "pico-matrix.json")) as f:
+            b.type("import os; print('FILES', sorted(os.listdir()), open('board.json').read() == %r)\r\n"
+                   % f.read())
+        line = b.wait(lambda x: x.startswith("serial FILES "), 3000, "the listing")
+        console = [x for x in b.lines if x.startswith("serial ")]
+    finally:
+        b.close()
+    names = sorted(n for n, _ in picofs.board_files("pico-matrix", tables_dir=tables_dir))
+    assert line == "serial FILES %r True" % names
+    # Until Ctrl-C stopped it, the firmware said nothing: both tables
+    # opened, the config valid (each problem is a console line).
+    assert console.index("serial Traceback (most recent call last):") == 0
+
+
+# --- the CLI ---------------------------------------------------------------
+
+def test_cli_says_what_it_wrote(written):
+    r, data = written
+    out = r.stdout.splitlines()
+    assert out[0] == "board:    pico-buttons"
+    assert "MicroPython v1.28.0" in out[1] and "0x100a0000" in out[1] and "19 files" in out[1]
+    assert "main.py, board.json, classic.tbl, tactictoe.tbl" in out[2]
+    assert out[3] == "size:     %d bytes (6960 blocks)" % len(data)
+    assert out[4].startswith("written:  ") and out[4].endswith("tactictoe-pico-buttons.uf2")
+    assert "BOOTSEL" in out[5] and "RPI-RP2" in out[5]
+    assert r.stderr == ""
+
+
+@pytest.mark.parametrize("board, says", [
+    ("esp32-touch", "esp32-touch is wired for an esp32-devkit, not a Pico"),
+    ("circuitpython-pico", "circuitpython-pico is a CircuitPython config"),
+    ("nosuch", "no board 'nosuch'"),
+])
+def test_cli_refuses_a_board_that_is_not_a_micropython_pico(board, says, tables_dir, tmp_path):
+    out = tmp_path / "x.uf2"
+    line = one_line_error(run_cli("uf2", "--board", board, "--tables", tables_dir, "-o", out))
+    assert line.startswith("error: ") and says in line
+    assert not out.exists()
+
+
+def test_cli_refuses_a_touch_config(tmp_path, tables_dir):
+    cfg = tmp_path / "touch.json"
+    cfg.write_text('{"input": {"kind": "touch", "pins": [1, 2, 3, 4, 5, 6, 7, 8, 9]}, "leds": {"pin": 13}}')
+    line = one_line_error(run_cli("uf2", "--board", cfg, "--tables", tables_dir, "-o", tmp_path / "x.uf2"))
+    assert "touch pads, which a Pico does not have" in line
+
+
+def test_cli_errors_are_one_line(tmp_path, tables_dir):
+    line = one_line_error(run_cli("uf2", "--tables", tmp_path, "-o", tmp_path / "x.uf2"))
+    assert "classic.tbl" in line and "make table" in line
+    line = one_line_error(run_cli("uf2", "--tables", tables_dir, "-o", tmp_path / "no" / "x.uf2"))
+    assert "does not exist" in line
+    line = one_line_error(run_cli("uf2", "--tables", tables_dir, "-o", tmp_path))
+    assert "it is a folder" in line
+    line = one_line_error(run_cli("uf2", "--games", "chess", "--tables", tables_dir, "-o", tmp_path / "x.uf2"))
+    assert "no game 'chess'" in line
+    assert os.listdir(tmp_path) == []
+
+
+def test_one_game_only(tmp_path, tables_dir):
+    r = run_cli("uf2", "--games", "tactictoe", "--tables", tables_dir, "-o", tmp_path / "t.uf2")
+    assert r.returncode == 0, r.stderr
+    files = picofs.read_image(b"".join(b.payload for b in uf2.parse((tmp_path / "t.uf2").read_bytes())
+                                       if b.address >= uf2.FS_ADDRESS))
+    assert "tactictoe.tbl" in files and "classic.tbl" not in files
+
+
+# --- the pieces ------------------------------------------------------------
+
+def test_parse_refuses_what_is_not_uf2():
+    good = uf2.pack([(0x10000000, b"x" * 10)])
+    assert len(uf2.parse(good)) == 16  # a whole sector
+    with pytest.raises(uf2.UF2Error, match="whole number"):
+        uf2.parse(good[:-1])
+    with pytest.raises(uf2.UF2Error, match=r"block 3 \(byte 1536\) is not a UF2 block"):
+        uf2.parse(good[:3 * 512] + b"\0" + good[3 * 512 + 1:])
+
+
+def test_pack_fills_sectors_and_wants_pages_in_order():
+    data = uf2.pack([(0x10001100, b"a" * 300), (0x10003000, b"b")])
+    got = uf2.parse(data)
+    assert [b.address for b in got] == [0x10001000 + 256 * i for i in range(16)] + \
+        [0x10003000 + 256 * i for i in range(16)]
+    assert got[0].payload == b"\xff" * 256 and got[17].payload == b"\xff" * 256
+    assert got[1].payload == b"a" * 256
+    assert got[16].payload == b"b" + b"\xff" * 255
+    assert got[2].payload == b"a" * 44 + b"\xff" * 212
+    with pytest.raises(uf2.UF2Error, match="page"):
+        uf2.pack([(0x10000010, b"x")])
+    with pytest.raises(uf2.UF2Error, match="ascending"):
+        uf2.pack([(0x10001000, b"x"), (0x10000000, b"y")])
+
+
+names = st.text("abcdefghijklmnopqrstuvwxyz0123456789_.-", min_size=1, max_size=20).filter(
+    lambda n: n not in (".", ".."))
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.dictionaries(st.one_of(names, st.tuples(names, names).map("/".join)), st.binary(max_size=9000),
+                       max_size=12))
+def test_picofs_reads_back_what_it_was_given(files):
+    folders = {n.split("/")[0] for n in files if "/" in n}
+    files = {n: d for n, d in files.items() if n not in folders}  # a name is a file or a folder
+    data = picofs.image(sorted(files.items()))
+    assert len(data) == picofs.FS_SIZE
+    assert picofs.read_image(data) == files
+
+
+def test_picofs_superblock_and_limits():
+    data = picofs.image([("a", b"1")])
+    # littlefs's superblock: disk version 2.1, 4096-byte blocks, 352 of them,
+    # names to 255 bytes, MicroPython's LFS2_FILE_MAX and LFS2_ATTR_MAX.
+    at = data.index(b"littlefs") + 8 + 4
+    assert struct.unpack_from("<6I", data, at) == (0x00020001, 4096, 352, 255, 0x7FFFFFFF, 1022)
+    assert hashlib.sha256(picofs.image([("a", b"1")])).digest() == hashlib.sha256(data).digest()
+    with pytest.raises(flash.FlashError, match="do not fit"):
+        picofs.image([("big", bytes(picofs.FS_SIZE))])
+    with pytest.raises(ValueError, match="not a littlefs"):
+        picofs.read_image(b"\xff" * picofs.FS_SIZE)
+    with pytest.raises(ValueError, match="bytes"):
+        picofs.read_image(b"\xff" * 4096)

@@ -66,8 +66,12 @@ def prepare_flash_file(path, cfg, wiring_path, update=True, tables_dir=os.path.j
 
     files = {}
     if os.path.exists(path):
-        with open(path, "rb") as f:
-            files = picofs.read_image(f.read())
+        try:
+            with open(path, "rb") as f:
+                files = picofs.read_image(f.read())
+        except (OSError, ValueError) as e:
+            raise sim.SimError("%s: %s; it should be a Pico's filesystem: give another --flash, or delete it"
+                               " for a new one" % (path, getattr(e, "strerror", None) or e))
     new = []
     if update or "main.py" not in files:
         new += flash.firmware_files(cfg, compile_mpy=True)

@@ -142,3 +142,20 @@ def test_matrix_wiring_and_buzzer_on_the_real_port(board, tmp_path, table_files)
     free = [c for c in range(9) if c not in (4, o)]
     b.tap(free[-1])
     b.serial("classic: X %d" % free[-1], 2000)
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--board", "esp32-touch"], "the emulated RP2040 is a Pico; esp32-touch is wired for esp32-devkit"),
+    (["--replay", "x.txt"], "--replay runs on the Unix-port board; with --chip rp2040 use --headless"),
+    (["--flash", "junk.lfs"], "junk.lfs: a Pico filesystem image is 1441792 bytes, not 5; it should be"),
+])
+def test_sim_on_the_emulated_chip_refuses_in_one_line(tmp_path, args, message):
+    import subprocess
+    import sys
+
+    (tmp_path / "junk.lfs").write_bytes(b"junk\n")
+    r = subprocess.run([sys.executable, "-m", "host_tools", "sim", "--chip", "rp2040", "--headless"] + args,
+                       cwd=tmp_path, capture_output=True, text=True, stdin=subprocess.DEVNULL, timeout=60,
+                       env=dict(os.environ, PYTHONPATH=pico.ROOT))
+    assert r.returncode == 1
+    assert r.stderr.count("\n") == 1 and message in r.stderr, r.stderr

@@ -1,63 +1,204 @@
-"""``machine`` for the virtual board: pins, touch pads, PWM and resets, wired
+"""``machine`` for the virtual board: pins, PWM, touch pads and resets, wired
 as the virtual board's ``board.json`` says (``simbus.wiring``).
 
-A button pulls its pin low while a finger is on it; a matrix column reads low
-while a key on a row driven low is down; a touch pad reads lower (ESP32)
-while touched. A pin the wiring doesn't use reads high, as a pull-up would.
+It models MicroPython v1.28's rp2 port, the one a Pico runs: what each call
+returns, the exceptions and messages it raises, how pins and PWM channels
+print, which names exist. ``tests/test_port_parity.py`` runs one probe here
+and on that very port in an emulated RP2040 and compares the two.
+
+Each GPIO keeps the chip's state that MicroPython shows: its function (SIO,
+PWM, or none as at reset), its pulls (a pull-down at reset), the SIO output
+level and output enable, and MicroPython's open-drain flag. A pin reads what
+its pad sees: the level it drives when its output is on (an open-drain pin
+driven low included); otherwise a finger (a button to ground, or a matrix key
+joining its column to a row driven low), else its pull. A pin with no pull
+floats, and reads low, as in the emulated RP2040. Pins keep their state
+through a soft reset, as on the chip (``simulator/rom.py`` carries it over).
+
+The ESP32 board (``esp32-touch``) gets the same model on GPIO 0-39, printed
+as that port prints its pins, with ``TouchPad`` and its reset causes.
 """
 
 import simbus
 
-_PINS = 30  # GPIO 0-29 on a Pico; the ESP32 board gets 40
 _TOUCH = (0, 2, 4, 12, 13, 14, 15, 27, 32, 33)  # ESP32 pins with a touch channel
-_driven = {}  # output pin -> level
+_F = 125000000  # the rp2 port's system clock, Hz
+
+# GPIO functions (the RP2040's FUNCSEL values)
+_PWM_F = 4
+_SIO = 5
+_NULL = 31  # no function: a pin at reset
+_ALT_NAMES = {1: "SPI", 2: "UART", 3: "I2C", 4: "PWM", 5: "SIO", 6: "PIO0", 7: "PIO1", 9: "USB"}
+
+# pin -> [function, pulls, SIO output level, output enabled, open drain]
+_pads = {}
+_objs = {}  # pin -> its Pin (one object per GPIO, as on the port)
+_cause = 1  # reset_cause(): PWRON_RESET, or what the ROM carried over
+_next_cause = 1  # what the next boot says if this one ends in machine.reset()
+_cpu_hz = None  # machine.freq(), once set
 
 
 def _chip():
     return "esp32" if simbus.wiring["input"]["kind"] == "touch" else "rp2"
 
 
-def _check(pin):
-    n = 40 if _chip() == "esp32" else _PINS
-    if not isinstance(pin, int) or not 0 <= pin < n:
-        raise ValueError("invalid pin")
-    return pin
+def _int(x):
+    # mp_obj_get_int: ints and bools only
+    if isinstance(x, (int, bool)):
+        return int(x)
+    raise TypeError("can't convert %s to int" % type(x).__name__)
+
+
+def _named(name):
+    # The Pico's board names (GP0-GP22, GP25-GP28, LED), then the chip's (GPIO0-GPIO29).
+    if name == "LED":
+        return 25
+    for prefix, ok in (("GP", lambda n: n <= 22 or 25 <= n <= 28), ("GPIO", lambda n: n <= 29)):
+        digits = name[len(prefix):]
+        if name.startswith(prefix) and digits.isdigit() and str(int(digits)) == digits and ok(int(digits)):
+            return int(digits)
+    return None
+
+
+def _find(pin):
+    """The GPIO number of a Pin, a pin number or a pin name, as the port
+    finds it (ValueError as the port words it)."""
+    if isinstance(pin, Pin):
+        return pin._id
+    esp = _chip() == "esp32"
+    if isinstance(pin, str) and not esp:
+        n = _named(pin)
+        if n is None:
+            raise ValueError('unknown named pin "%s"' % pin)
+        return n
+    if isinstance(pin, int) and not isinstance(pin, bool) and 0 <= pin < (40 if esp else 30):
+        return pin
+    raise ValueError("invalid pin")
+
+
+def _pad(n):
+    p = _pads.get(n)
+    if p is None:
+        # at reset: no function; the RP2040's pads come up pulled down
+        p = _pads[n] = [_NULL, 0 if _chip() == "esp32" else Pin.PULL_DOWN, 0, 0, 0]
+    return p
+
+
+def _drives_low(n):
+    p = _pads.get(n)
+    return p is not None and p[0] == _SIO and p[3] and not p[2]
+
+
+def _level(n):
+    """What GPIO ``n`` reads."""
+    func, pulls, out, oe, _ = _pad(n)
+    if func == _SIO and oe:
+        return out
+    inp = simbus.wiring["input"]
+    kind = inp["kind"]
+    if kind == "buttons" and n in inp["pins"]:
+        if simbus.held() >> inp["pins"].index(n) & 1:
+            return 0
+    elif kind == "matrix" and n in inp["cols"]:
+        c = inp["cols"].index(n)
+        held = simbus.held()
+        for r in range(3):
+            if held >> (3 * r + c) & 1 and _drives_low(inp["rows"][r]):
+                return 0
+    return 1 if pulls == Pin.PULL_UP else 0
+
+
+def _args(args, kw, names, positional):
+    """Arguments as the port's C functions parse them: a dict of those of
+    ``names`` given, the first ``positional`` of them by position."""
+    if len(args) > positional:
+        raise TypeError("extra positional arguments given")
+    got = dict(zip(names, args))
+    for k in kw:
+        if k not in names or k in got:
+            raise TypeError("extra keyword arguments given")
+        got[k] = kw[k]
+    return got
+
+
+class irq:
+    """What ``Pin.irq()`` returns (the virtual board raises no pin interrupts)."""
+
+    def __init__(self, trigger):
+        self._trigger = trigger
+
+    def flags(self):
+        return 0
+
+    def trigger(self, *value):
+        return self._trigger
+
+
+_Irq = irq  # (the port's machine module has no name for it)
+del irq
 
 
 class Pin:
     IN = 0
     OUT = 1
     OPEN_DRAIN = 2
+    ALT = 3
     PULL_UP = 1
     PULL_DOWN = 2
     IRQ_FALLING = 4
     IRQ_RISING = 8
 
-    def __init__(self, id, mode=-1, pull=-1, value=None):
-        self.id = id.id if isinstance(id, Pin) else id
-        _check(self.id)
-        self.init(mode, pull, value)
+    def __new__(cls, *args, **kw):
+        if not args:
+            raise TypeError("function missing 1 required positional arguments")
+        n = _find(args[0])
+        pin = _objs.get(n)
+        if pin is None:
+            pin = _objs[n] = object.__new__(cls)
+            pin._id = n
+        return pin
 
-    def init(self, mode=-1, pull=-1, value=None):
-        if value is not None:
-            self.value(value)
+    def __init__(self, id, *args, **kw):
+        if args or kw:  # a mode, pull or value given: configure the GPIO
+            self.init(*args, **kw)
 
-    def value(self, v=None):
-        if v is not None:
-            _driven[self.id] = 1 if v else 0
-            return None
-        inp = simbus.wiring["input"]
-        kind = inp["kind"]
-        if kind == "buttons" and self.id in inp["pins"]:
-            return 0 if simbus.held() >> inp["pins"].index(self.id) & 1 else 1
-        if kind == "matrix" and self.id in inp["cols"]:
-            c = inp["cols"].index(self.id)
-            held = simbus.held()
-            for r in range(3):
-                if not _driven.get(inp["rows"][r], 1) and held >> (3 * r + c) & 1:
-                    return 0
-            return 1
-        return _driven.get(self.id, 1)
+    def init(self, *args, **kw):
+        a = _args(args, kw, ("mode", "pull", "value", "alt"), 2)
+        p = _pad(self._id)
+        value = a.get("value")
+        value = -1 if value is None else 1 if value else 0
+        mode = a.get("mode")
+        if mode is not None:
+            mode = _int(mode)
+            if mode == Pin.IN:
+                p[0], p[3], p[4] = _SIO, 0, 0
+            elif mode == Pin.OUT:
+                if value != -1:
+                    p[2] = value
+                p[0], p[3], p[4] = _SIO, 1, 0
+            elif mode == Pin.OPEN_DRAIN:  # driven low, or let go (the default)
+                p[0], p[2], p[3], p[4] = _SIO, 0, 0 if value else 1, 1
+            else:
+                alt = _int(a.get("alt", _SIO))
+                if alt not in _ALT_NAMES:
+                    raise ValueError("invalid pin af: %d" % alt)
+                p[0], p[4] = alt, 0
+        # the pulls are set whatever was given: None is no pull
+        pull = a.get("pull")
+        p[1] = 0 if pull is None else _int(pull) & 3
+        return None
+
+    def value(self, *v):
+        if not v:
+            return _level(self._id)
+        if len(v) > 1:
+            raise TypeError("function expected at most 2 arguments, got %d" % (len(v) + 1))
+        p = _pad(self._id)
+        if p[4]:  # open drain: drive low, or let go
+            p[3] = 0 if v[0] else 1
+        else:
+            p[2] = 1 if v[0] else 0
+        return None
 
     __call__ = value
 
@@ -67,17 +208,56 @@ class Pin:
     def off(self):
         self.value(0)
 
-    def irq(self, handler=None, trigger=0):
-        return None
+    high = on
+    low = off
+
+    def toggle(self):
+        p = _pad(self._id)
+        if p[4]:
+            p[3] ^= 1
+        else:
+            p[2] ^= 1
+
+    def irq(self, handler=None, trigger=IRQ_FALLING | IRQ_RISING, hard=False):
+        return _Irq(trigger)
 
     def __repr__(self):
-        return "Pin(%d)" % self.id
+        if _chip() == "esp32":
+            return "Pin(%d)" % self._id
+        func, pulls, _, oe, od = _pad(self._id)
+        if func == _SIO:
+            mode = "OPEN_DRAIN" if od else "OUT" if oe else "IN"
+        else:
+            mode = "ALT"
+        s = "Pin(GPIO%d, mode=%s" % (self._id, mode)
+        if pulls:
+            s += ", pull=" + "|".join(name for bit, name in ((1, "PULL_UP"), (2, "PULL_DOWN")) if pulls & bit)
+        if func != _SIO:
+            s += ", alt=%s" % _ALT_NAMES.get(func, func)
+        return s + ")"
 
 
-class TouchPad:
+class _Names:
+    """``Pin.board`` and ``Pin.cpu``: the pins by name."""
+
+    def __init__(self, board):
+        self._board = board
+
+    def __getattr__(self, name):
+        n = _named(name)
+        if n is None or name.startswith("GPIO") == self._board:
+            raise AttributeError("type object '%s' has no attribute '%s'" % ("board" if self._board else "cpu", name))
+        return Pin(n)
+
+
+Pin.board = _Names(True)
+Pin.cpu = _Names(False)
+
+
+class TouchPad:  # the ESP32's: machine.TouchPad on an ESP32 board only (__getattr__)
     def __init__(self, pin):
-        self._pin = pin.id if isinstance(pin, Pin) else pin
-        if _chip() != "esp32" or self._pin not in _TOUCH:
+        self._pin = _find(pin)
+        if self._pin not in _TOUCH:
             raise ValueError("invalid pin for touchpad")
 
     def config(self, value):
@@ -92,35 +272,189 @@ class TouchPad:
         return 520 + 15 * cell - (400 if simbus.held() >> cell & 1 else 0)
 
 
+_TouchPad = TouchPad
+del TouchPad
+
+
+# --- PWM: eight slices of two channels, GPIO n on slice n >> 1 & 7, channel n & 1
+
+_slices = {}  # slice -> [div16, top, frequency set, enabled], as its registers hold them
+_channels = {}  # slice * 2 + channel -> its PWM (one object per channel, as on the port)
+_tone = 0  # what the buzzer plays now (Hz)
+_defer = False  # PWM.init() is checking its arguments: start nothing yet
+
+
+def _slice(s):
+    sl = _slices.get(s)
+    if sl is None:
+        sl = _slices[s] = [16, 0xFFFF, False, False]
+    return sl
+
+
+def _div_top(freq):
+    """The divider (in 16ths) and top the port sets for ``freq``, in its C
+    arithmetic: unsigned 32-bit, so a negative frequency wraps round."""
+    f = freq & 0xFFFFFFFF
+    if not f:
+        raise ValueError("freq too small")
+    half = freq // 2 if freq >= 0 else -(-freq // 2)  # C division truncates
+    q = (_F + half & 0xFFFFFFFF) // f
+    if q < 65534:
+        div16, top = 16, q - 1
+    else:
+        div16 = (16 * _F + 65534 * f - 1) // (65534 * f)
+        top = (16 * _F + div16 * f // 2) // (div16 * f) - 1
+    if div16 >= 256 * 16:
+        raise ValueError("freq too small")
+    return div16, top & 0xFFFF  # a 16-bit register
+
+
+def _sound():
+    """Tell the host what the buzzer plays: its channel's frequency while
+    the pin is PWM and the output toggles, else silence."""
+    global _tone
+    hz = 0
+    b = simbus.wiring["buzzer"]
+    if b is not None and _pads.get(b, (0,))[0] == _PWM_F:
+        ch = _channels.get((b >> 1 & 7) * 2 + (b & 1))
+        sl = _slice(b >> 1 & 7)
+        if ch is not None and sl[3] and 0 < ch._cc <= sl[1]:
+            hz = ch._freq()
+    if hz != _tone:
+        _tone = hz
+        simbus.tone(hz)
+
+
 class PWM:
-    def __init__(self, pin, freq=1000, duty_u16=0):
-        self._pin = pin.id if isinstance(pin, Pin) else pin
-        self._freq = freq
-        self._duty = 0
-        self.duty_u16(duty_u16)
+    def __new__(cls, *args, **kw):
+        if not args:
+            raise TypeError("function missing 1 required positional arguments")
+        n = _find(args[0])
+        key = (n >> 1 & 7) * 2 + (n & 1)
+        self = _channels.get(key)
+        if self is None:
+            self = _channels[key] = object.__new__(cls)
+            self._slice, self._channel, self._cc, self._duty = key >> 1, key & 1, 0, 0
+        self._invert = 0
+        self._type = None  # no duty set: "u16" or "ns" once it is
+        self.init(*args[1:], **kw)
+        _pad(n)[0] = _PWM_F
+        _sound()
+        return self
 
-    def _sound(self):
-        if self._pin == simbus.wiring["buzzer"]:
-            simbus.tone(self._freq if self._duty else 0)
+    def __init__(self, *args, **kw):
+        pass  # __new__ did it all
 
-    def freq(self, f=None):
-        if f is None:
-            return self._freq
-        self._freq = f
-        if self._duty:
-            self._sound()
+    def init(self, *args, **kw):
+        global _defer
+        a = _args(args, kw, ("freq", "duty_u16", "duty_ns", "invert"), 1)
+        a = dict((k, _int(v)) for k, v in a.items())
+        # Nothing starts until every argument is checked; as on the port, an
+        # argument it refuses leaves starts deferred until the next init().
+        _defer = True
+        if a.get("freq", -1) != -1:
+            self.freq(a["freq"])
+        if a.get("duty_u16", -1) != -1:
+            self.duty_u16(a["duty_u16"])
+        if a.get("duty_ns", -1) != -1:
+            self.duty_ns(a["duty_ns"])
+        if a.get("invert", -1) != -1:
+            self._invert = 1 if a["invert"] else 0
+        _defer = False
+        self._start()
 
-    def duty_u16(self, d=None):
-        if d is None:
-            return self._duty
-        self._duty = d
-        self._sound()
+    def _start(self):
+        sl = _slice(self._slice)
+        if not _defer and sl[2] and self._type is not None:
+            sl[3] = True
+        _sound()
+
+    def _freq(self):
+        div16, top = _slice(self._slice)[:2]
+        d = div16 * (top + 1)
+        return (16 * _F + d // 2) // d
+
+    def freq(self, *f):
+        sl = _slice(self._slice)
+        if not f:
+            return self._freq() if sl[2] else 0
+        sl[0], sl[1] = _div_top(_int(f[0]))
+        sl[2] = True
+        for ch in (_channels.get(self._slice * 2), _channels.get(self._slice * 2 + 1)):
+            if ch is not None and ch._type == "u16":
+                ch.duty_u16(ch._duty)
+            elif ch is not None and ch._type == "ns":
+                ch.duty_ns(ch._duty)
+        _sound()
+
+    def duty_u16(self, *d):
+        sl = _slice(self._slice)
+        top = sl[1]
+        if not d:
+            if self._type is None or not sl[2]:
+                return 0
+            return (self._cc * 65535 + (top + 1) // 2) // (top + 1)
+        d = min(_int(d[0]), 65535)
+        # as the port computes it: in 32-bit unsigned arithmetic, into a 16-bit register
+        cc = (d * (top + 1) & 0xFFFFFFFF) + 32767 & 0xFFFFFFFF
+        self._cc = cc // 65535 & 0xFFFF
+        self._duty, self._type = d, "u16"
+        self._start()
+
+    def duty_ns(self, *d):
+        sl = _slice(self._slice)
+        hz = (16 * _F + sl[0] // 2) // sl[0]
+        if not d:
+            if self._type is None or not sl[2]:
+                return 0
+            return (self._cc * 1000000000 + hz // 2) // hz
+        d = _int(d[0])
+        cc = (d * hz & 0xFFFFFFFFFFFFFFFF) + 500000000 & 0xFFFFFFFFFFFFFFFF  # 64-bit unsigned
+        self._cc = min(cc // 1000000000, sl[1] + 1) & 0xFFFF
+        self._duty, self._type = d, "ns"
+        self._start()
 
     def deinit(self):
-        self.duty_u16(0)
+        _slice(self._slice)[3] = False
+        _sound()
+
+    def __repr__(self):
+        return "<PWM slice=%d channel=%d invert=%d>" % (self._slice, self._channel, self._invert)
+
+
+# --- the rest of machine ------------------------------------------------------------
+
+
+def bitstream(pin, encoding, timing, buf):
+    """Send ``buf`` on ``pin`` (high-low encoding: ``timing`` is (high_0,
+    low_0, high_1, low_1) ns). A WS2812 chain on the wired LED pin takes it:
+    each pixel its 3 bytes, the rest runs off the end of the 9 pixels, and
+    pixels sent less than 3 bytes keep their colour."""
+    n = _find(pin)
+    if _int(encoding) != 0:
+        raise ValueError("encoding")
+    t = [_int(v) for v in timing]
+    if len(t) != 4:
+        raise ValueError("requested length 4 but object has length %d" % len(t))
+    data = bytes(buf)
+    p = _pad(n)  # the pin becomes an output
+    p[0], p[3], p[4] = _SIO, 1, 0
+    if n != simbus.wiring["leds"]["pin"]:
+        return None
+    # A WS2812 tells a 1 from a 0 by how long the line stays high (over
+    # about 590 ns is a 1, as the emulated RP2040's chain decodes it).
+    zero, one = 0xFF if t[0] > 590 else 0, 0xFF if t[2] > 590 else 0
+    if (zero, one) != (0, 0xFF):
+        data = bytes((b & one) | (~b & zero) for b in data)
+    n = min(len(data), 27) // 3 * 3
+    simbus.leds(data[:n] + simbus.last_leds()[n:])
+    return None
 
 
 def reset():
+    global _next_cause
+    # the rp2 port resets through its watchdog; the ESP32's says HARD_RESET
+    _next_cause = _ESP32["HARD_RESET"] if _chip() == "esp32" else WDT_RESET
     raise simbus.Reset(simbus.HARD)
 
 
@@ -133,21 +467,100 @@ def bootloader():
 
 
 def reset_cause():
-    return 1  # PWRON_RESET
+    return _cause
 
 
-def freq(hz=None):
-    return 125000000 if hz is None else None
+def freq(*hz):
+    global _cpu_hz
+    if not hz:
+        return _cpu_hz or (160000000 if _chip() == "esp32" else _F)
+    _cpu_hz = _int(hz[0])  # (PWM frequencies stay those of the default clock)
+    return None
 
 
 def unique_id():
-    return b"\x00sim\x00\x00\x00\x01"
+    return b"\x00sim\x00\x01" if _chip() == "esp32" else b"\x00sim\x00\x00\x00\x01"
 
 
 def idle():
     pass
 
 
+def lightsleep(ms=None):
+    import time
+
+    time.sleep_ms(ms or 0)
+
+
+def deepsleep(ms=None):
+    lightsleep(ms)  # then a reset, as the rp2 port wakes
+    reset()
+
+
+def disable_irq():
+    return 0
+
+
+def enable_irq(state=0):
+    pass
+
+
 PWRON_RESET = 1
-HARD_RESET = 2
-SOFT_RESET = 5
+WDT_RESET = 3
+_ESP32 = {"HARD_RESET": 2, "DEEPSLEEP_RESET": 4, "SOFT_RESET": 5}
+
+
+def __getattr__(name):
+    # What only the ESP32 port has; the rest is missing as on the port.
+    if simbus.wiring is not None and _chip() == "esp32":
+        if name == "TouchPad":
+            return _TouchPad
+        if name in _ESP32:
+            return _ESP32[name]
+    raise AttributeError("'module' object has no attribute '%s'" % name)
+
+
+# --- what a reset keeps (the ROM calls these) -------------------------------------
+
+
+def _power_on(reason, kept):
+    """Start a boot: ``reason`` "power" or "soft"; ``kept`` what the last
+    boot's ``_power_off`` returned (None if it left nothing).
+
+    A soft reset keeps the pads and, on the rp2 port, the reset cause. It
+    forgets every PWM slice's frequency, but stops only slices 0-3: v1.28's
+    machine_pwm_deinit_all() disables the slices of PWM objects 0-7, which
+    are channels A and B of slices 0-3, so a buzzer on GPIO 8-15 or 24-29
+    plays on; the LED chain, which no reset of the chip reaches, shows what
+    it showed. A machine.reset() shows in the next reset_cause(), and the
+    virtual board then starts afresh, as from power-on, LEDs included (so
+    that the host sees every boot's first frame; a real chain would keep its
+    colours)."""
+    global _cause, _tone
+    if kept and reason == "soft":
+        _cause = kept["cause"]
+        simbus._leds = bytes.fromhex(kept["leds"])  # the chain shows what it showed
+        for n, pad in kept["pads"]:
+            _pads[n] = pad
+        for s, sl in kept["slices"]:
+            _slices[s] = [sl[0], sl[1], False, sl[3] and s >= 4]
+        for key, (cc, duty, kind, invert) in kept["channels"]:
+            ch = _channels[key] = object.__new__(PWM)
+            ch._slice, ch._channel, ch._cc, ch._duty, ch._type, ch._invert = key >> 1, key & 1, cc, duty, kind, invert
+    elif kept and reason == "power":
+        _cause = kept["next"]
+    if reason == "soft" and _chip() == "esp32":
+        _cause = _ESP32["SOFT_RESET"]
+    _tone = -1  # tell the host, whatever it heard last
+    _sound()
+
+
+def _power_off(status):
+    """What this boot leaves the next one, for an exit with ``status``."""
+    if status in (simbus.SOFT_FRIENDLY, simbus.SOFT_RAW):
+        return {"leds": simbus.last_leds().hex(), "cause": _cause, "pads": [[n, p] for n, p in _pads.items()],
+                "slices": [[s, sl] for s, sl in _slices.items()],
+                "channels": [[key, [ch._cc, ch._duty, ch._type, ch._invert]] for key, ch in _channels.items()]}
+    if status == simbus.HARD:
+        return {"next": _next_cause}
+    return None

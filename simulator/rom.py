@@ -16,6 +16,9 @@ REPLAY a file of ``ms mask`` lines that replaces the live keys until END ms
 (``-``: live).
 A reset ends the process with one of ``simbus``'s exit statuses and the host
 starts it again, so every reset starts from a fresh heap, as on a board.
+What outlives a reset on a board (the pins' setup through a soft reset, the
+reset cause, the LED chain's colours: ``machine._power_off``) goes to the
+next boot in a file in the host's /tmp.
 """
 
 import gc
@@ -28,7 +31,7 @@ import simbus
 
 # The doubles: loaded now, from the ROM's folder, because the flash is about
 # to be mounted over "/" and the firmware finds them in sys.modules.
-import machine  # noqa: F401
+import machine
 import neopixel  # noqa: F401
 
 CTRL_A = 1
@@ -257,6 +260,34 @@ def raw_paste(g):
     execute(bytes(buf), g, "exec", "<stdin>", True)
 
 
+def _kept_path(flash):
+    # Where one boot leaves the next what a reset keeps (machine._power_off):
+    # a file in the host's /tmp (absolute: a VfsPosix's root prefixes only
+    # those), one per flash folder.
+    return "/tactictoe-sim-kept" + flash.replace("/", "_")[-200:]
+
+
+def take_kept(tmp, flash):
+    try:
+        with tmp.open(_kept_path(flash), "r") as f:
+            kept = json.load(f)
+        tmp.remove(_kept_path(flash))
+    except (OSError, ValueError):
+        return None
+    return kept
+
+
+def leave_kept(tmp, flash, kept):
+    try:
+        if kept is None:
+            tmp.remove(_kept_path(flash))
+        else:
+            with tmp.open(_kept_path(flash), "w") as f:
+                json.dump(kept, f)
+    except OSError:
+        pass
+
+
 def read_timeline(path):
     timeline = []
     with open(path) as f:
@@ -286,6 +317,9 @@ def main():
         sys.modules["time"] = vclock
         sys.modules["select"] = vclock
         sys.modules["_asyncio"] = vclock
+    # What the last boot's reset kept (a soft reset keeps the pins' setup).
+    tmp = os.VfsPosix("/tmp")
+    machine._power_on(reason, take_kept(tmp, flash))
     # The flash becomes the whole filesystem, as "/" on a board.
     os.umount("/")
     os.mount(flashfs.Flash(flash), "/")
@@ -305,6 +339,7 @@ def main():
         status = e.args[0]
     except KeyboardInterrupt:  # between two pieces of code: start again
         status = simbus.SOFT_FRIENDLY if mode == "friendly" else simbus.SOFT_RAW
+    leave_kept(tmp, flash, machine._power_off(status))
     sys.exit(status)
 
 

@@ -1,11 +1,33 @@
-"""The rest of the ``machine`` double: touch pads and PWM."""
+"""The rest of the ``machine`` double: pin names, touch pads, PWM and the
+module's other names, as the rp2 port has them."""
 
 import machine
+
+PWRON_RESET = 1
+WDT_RESET = 3
+
+
+def find(pin):
+    """The GPIO number of a Pin or a Pico pin name ("GP16", "GPIO16",
+    "LED"), else the port's ValueError."""
+    if isinstance(pin, machine.Pin):
+        return pin._id
+    if isinstance(pin, str):
+        for prefix in ("GPIO", "GP"):
+            digits = pin[len(prefix):]
+            if pin.startswith(prefix) and digits.isdigit() and str(int(digits)) == digits:
+                n = int(digits)
+                if n < 30 and (prefix == "GPIO" or n <= 22 or 25 <= n <= 28):
+                    return n
+        if pin == "LED":
+            return 25
+        raise ValueError('unknown named pin "%s"' % pin)
+    raise ValueError("invalid pin")
 
 
 class TouchPad:
     def __init__(self, pin):
-        self.cell = machine._in["pins"].index(pin.id)
+        self.cell = machine._in["pins"].index(pin._id)
 
     def read(self):
         down = machine.held >> self.cell & 1
@@ -17,12 +39,50 @@ class TouchPad:
         return 500 + spread - (380 if down else 0)  # ESP32: about 600, lower when touched
 
 
+_F = 125000000  # the rp2 port's clock
+
+
+def _int(x):
+    if not isinstance(x, int) or isinstance(x, bool):
+        raise TypeError("can't convert %s to int" % type(x).__name__)
+    return x
+
+
 class PWM:
-    def __init__(self, pin, freq=0, duty_u16=0):
-        self.f = freq
+    """One channel. Frequencies and duties read back as the rp2 port
+    computes them; each duty_u16() call is kept in ``machine.tones``."""
 
-    def freq(self, f):
-        self.f = f
+    def __init__(self, pin, freq=-1, duty_u16=-1):
+        machine.Pin(pin)  # the port's ValueError for a pin it hasn't got
+        self.f = self.d = self.cc = 0
+        if freq != -1:
+            self.freq(freq)
+        if duty_u16 != -1:
+            self.duty_u16(duty_u16)
 
-    def duty_u16(self, d):
+    def freq(self, f=None):
+        if f is None:  # what the divider and top give, 0 before any was set
+            d = self.div * (self.top + 1) if self.f else 0
+            return (16 * _F + d // 2) // d if d else 0
+        if _int(f) <= 0:
+            raise ValueError("freq too small")  # (the port wraps negative ones round: see the simulator's)
+        if (_F + f // 2) // f < 65534:
+            div, top = 16, (_F + f // 2) // f - 1
+        else:
+            div = (16 * _F + 65534 * f - 1) // (65534 * f)
+            if div >= 4096:
+                raise ValueError("freq too small")
+            top = (16 * _F + div * f // 2) // (div * f) - 1
+        self.div, self.top, self.f = div, top & 0xFFFF, f
+        self.cc = (self.d * (self.top + 1) + 32767) // 65535  # the duty is kept
+
+    def duty_u16(self, d=None):
+        if d is None:  # the compare register, as the port reads it back
+            return (self.cc * 65535 + (self.top + 1) // 2) // (self.top + 1) if self.f else 0
+        self.d = d = max(min(_int(d), 65535), 0)
+        if self.f:
+            self.cc = (d * (self.top + 1) + 32767) // 65535
         machine.tones.append((self.f, d))
+
+    def deinit(self):
+        self.duty_u16(0)

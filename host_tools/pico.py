@@ -306,7 +306,8 @@ class EmulatedPico:
                 seen[0], seen[1] = min(seen[0], lo), max(seen[1], hi)
         if words[3] != "0":
             self.timing.setdefault("stray_bits", [0, 0])[1] += int(words[3])
-        self.wire = wire
+        # A pixel sent nothing keeps its colour, as a WS2812 does.
+        self.wire = wire = wire + self.wire[len(wire):]
         cells = sim.cells_of(wire, self.cfg)
         if cells != self.frame:
             self.frame = cells

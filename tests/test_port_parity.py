@@ -428,22 +428,11 @@ SIM_DIFFERS = {
 # nothing of what the chip itself drives on it. On silicon the input buffer
 # sees the pad, and an output reads back its own level. Our doubles model the
 # silicon. key -> (the emulator's line, the silicon's line)
-EMULATOR_IS_NOT_SILICON = {
-    "Pin(20, OUT, value=1).value()": ("= int 0", "= int 1"),
-    "out.value() after value(5)": ("= int 0", "= int 1"),
-    # the pull-up set a moment before the pin was driven low is what the
-    # emulator still reads (pico.mjs updates a wired pin's input only when its
-    # drive changes)
-    "Pin(3, OPEN_DRAIN, value=0).value()": ("= int 1", "= int 0"),
-    # machine.reset() is a watchdog reset: pico.mjs powers on a new emulated
-    # chip, whose watchdog says nothing of it; the rp2 port reads the
-    # watchdog's reason (watchdog_caused_reboot), so a Pico says WDT_RESET
-    "reset_cause() after machine.reset()": ("1", "3"),
-    # pico.mjs takes each latched frame as the whole chain, so pixels sent
-    # nothing go dark; a WS2812 that receives no bits keeps its colour
-    "after a 2-pixel write": ("LEDs 020103 050406 000000 000000 000000 000000 000000 000000 000000, buzzer 0 Hz",
-                              "LEDs 020103 050406 ffffff ffffff ffffff ffffff ffffff ffffff ffffff, buzzer 0 Hz"),
-}
+# Where the emulator (simulator/rp2040/pico.mjs) is not silicon: key ->
+# (what the emulator says, what a Pico says). Empty now: outputs read back
+# their level, pulls are modelled on every pad, a watchdog reset keeps its
+# reason, and pixels sent nothing keep their colour.
+EMULATOR_IS_NOT_SILICON = {}
 
 # What the firmware itself calls (grep firmware/ for machine. and neopixel.):
 # tests/doubles must agree with the port on these lines. The rest of the

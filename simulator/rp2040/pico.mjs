@@ -137,38 +137,45 @@ for (const [name, bkpt] of [['RE', BKPT_ERASE], ['RP', BKPT_PROGRAM]]) {
 
 // --- the wired world ------------------------------------------------------
 
-const keyPins = new Map(); // gpio -> cells wired to it
 let held = 0; // the cells a finger is on
 let mcu = null; // the running chip
 let cdc = null;
 let toBoard = []; // console bytes waiting for the USB host
 let pendingRead = null; // the device's read of the OUT endpoint, waiting for data
 const input = wiring.input;
+const rows = input.kind === 'matrix' ? input.rows : [];
+const cols = input.kind === 'matrix' ? input.cols : [];
 
-function padLevel(pin) {
-  // What an input reads with nothing driving it: its pull, else low.
-  if (pin.pullupEnabled && !pin.pulldownEnabled) return true;
-  return false;
+function level(g, p) {
+  // What a pad reads: the level it drives when its output is on (so an
+  // output reads back its own level, and a matrix row driven low pulls a
+  // pressed key's column low), else what a pressed key or its pull makes it
+  // (rp2040js models neither pulls nor a pad reading its own output).
+  const pin = g[p];
+  if (pin.outputEnable) return pin.outputValue;
+  if (input.kind === 'buttons') {
+    const cell = input.pins.indexOf(p);
+    if (cell >= 0 && (held >> cell) & 1) return false;
+  } else if (cols.includes(p)) {
+    const c = cols.indexOf(p);
+    for (let r = 0; r < 3; r++) {
+      if ((held >> (3 * r + c)) & 1 && g[rows[r]].outputEnable && !g[rows[r]].outputValue) return false;
+    }
+  } else if (rows.includes(p)) {
+    const r = rows.indexOf(p);
+    for (let c = 0; c < 3; c++) {
+      if ((held >> (3 * r + c)) & 1 && g[cols[c]].outputEnable && !g[cols[c]].outputValue) return false;
+    }
+  }
+  return pin.pullupEnabled && !pin.pulldownEnabled; // a floating pin reads low
 }
 
 function updateInputs() {
   if (!mcu) return;
   const g = mcu.gpio;
-  if (input.kind === 'buttons') {
-    input.pins.forEach((p, cell) => {
-      g[p].setInputValue((held >> cell) & 1 ? false : padLevel(g[p]));
-    });
-  } else if (input.kind === 'matrix') {
-    input.cols.forEach((p, c) => {
-      let low = false;
-      input.rows.forEach((rp, r) => {
-        const row = g[rp];
-        if ((held >> (3 * r + c)) & 1 && row.value === GPIOPinState.Low) low = true;
-      });
-      g[p].setInputValue(low ? false : padLevel(g[p]));
-    });
-    // a row left as an input reads its own pull, or low through a pressed key
-    input.rows.forEach((rp) => g[rp].setInputValue(padLevel(g[rp])));
+  for (let p = 0; p < 30; p++) {
+    const v = level(g, p);
+    if (g[p].rawInputValue !== v) g[p].setInputValue(v);
   }
 }
 
@@ -246,15 +253,23 @@ function powerOn(reason) {
   // Each power-on is a new chip whose timer starts at 0; the reported
   // times run on.
   if (mcu) clockBase += mcu.clock.nanos;
+  const old = mcu;
   mcu = new RP2040();
   mcu.logger = new ConsoleLogger(LogLevel.Error, true);
   mcu.loadBootrom(bootrom);
   mcu.flash.set(flash); // reset() erased it
   mcu.core.PC = FLASH_BASE;
   mcu.onBreak = onBreak;
-  mcu.peripherals[0x40058].onWatchdogTrigger = () => {
+  const watchdog = mcu.peripherals[0x40058];
+  watchdog.onWatchdogTrigger = () => {
     resetPending = 'watchdog';
   };
+  if (reason === 'watchdog') {
+    // What survives a watchdog reset: why it happened (machine.reset_cause()
+    // says WDT_RESET) and the scratch registers.
+    watchdog.reason = 2; // REASON.FORCE
+    watchdog.scratchData.set(old.peripherals[0x40058].scratchData);
+  }
   cdc = new USBCDC(mcu.usbCtrl);
   cdc.onSerialData = (buf) => say('out ' + Buffer.from(buf).toString('hex'));
   cdc.onDeviceConnected = () => say('usb ' + Math.round(now()));
@@ -275,8 +290,9 @@ function powerOn(reason) {
   leds.rise = leds.fall = -1;
   buzzer.alarm = mcu.clock.createAlarm(quiet);
   buzzer.lastRise = -1;
-  const wired = input.kind === 'buttons' ? input.pins : input.kind === 'matrix' ? input.rows.concat(input.cols) : [];
-  for (const p of wired) mcu.gpio[p].addListener(updateInputs);
+  // A pin's change of drive or pull can change what some pad reads (the
+  // LED and buzzer pins only ever drive).
+  for (let p = 0; p < 30; p++) if (p !== leds.pin && p !== buzzer.pin) mcu.gpio[p].addListener(updateInputs);
   updateInputs();
   say('power ' + Math.round(now()) + ' ' + reason);
 }

@@ -182,8 +182,12 @@ class EmulatedPico:
         self._send("live")
 
     def pause(self):
-        """Stop the clock (until ``run`` or ``go_live``)."""
+        """Stop the clock (until ``run`` or ``go_live``). ``ms`` is then
+        where it stopped (live, it moves only with the events that carry a
+        time)."""
         self._send("pause")
+        if self.proc is not None and self.proc.poll() is None:
+            self.run(0)
 
     def power_cycle(self):
         """Pull the plug and plug it in again."""
@@ -252,11 +256,21 @@ class EmulatedPico:
         if not data:
             self.sel.unregister(f)
             self.status = self.proc.wait()
+            self._hang_up()
             return
         self._lines += data
         *lines, self._lines = self._lines.split(b"\n")
         for line in lines:
             self._event(line.decode().split())
+
+    def _hang_up(self):
+        """The chip has gone: its console goes too, as a port vanishes with
+        its cable, so a client's next read or write fails at once instead of
+        waiting for a board that will never answer."""
+        if self._master is not None:
+            self.sel.unregister(self._master)
+            os.close(self._master)
+            self._master = None
 
     def _event(self, words):
         if not words:

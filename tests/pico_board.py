@@ -31,8 +31,9 @@ class PicoRun:
         self.lines = []
         self.wires = []  # the bytes on the wire of each frame line, in order
         self.seen = 0  # lines already looked at by wait()
+        self._out = sim._Lines(self.lines.append)
         self.chip = pico.EmulatedPico(flash_file, board, console=console, uf2=uf2,
-                                      on_frame=self._frame, on_output=sim._Lines(self.lines.append),
+                                      on_frame=self._frame, on_output=self._out,
                                       on_event=self._event)
         self.chip.start(live=False)
 
@@ -41,6 +42,8 @@ class PicoRun:
         self.wires.append(self.chip.wire)
 
     def _event(self, words):
+        if words[0] == "power":
+            self._out.part = b""  # a line cut off by the reset ends there
         if words[0] in ("tone", "power"):
             self.lines.append("%s %d %s" % (words[0], int(words[1]) // 1000000, words[2]))
         elif words[0] == "fault":

@@ -33,6 +33,12 @@ const LATCH_NS = 50000; // WS2812: data low this long latches the frame
 const QUIET_NS = 25e6; // no buzzer edge this long: silence
 const BKPT_ERASE = 0xe0;
 const BKPT_PROGRAM = 0xe1;
+// A USB host opens a new serial port well after the device enumerates
+// (driver, udev, the program's open): a client's bytes reach a freshly reset
+// board only after this long, by when MicroPython runs main.py with Ctrl-C
+// armed. Without it, a Ctrl-C queued during a reset lands in the ~15 ms
+// between enumeration and main.py, goes to stdin, and is never seen.
+const HOST_OPEN_NS = 200e6;
 
 // --- arguments -------------------------------------------------------------
 
@@ -142,6 +148,7 @@ let mcu = null; // the running chip
 let cdc = null;
 let toBoard = []; // console bytes waiting for the USB host
 let pendingRead = null; // the device's read of the OUT endpoint, waiting for data
+let hostOpenAt = Infinity; // emulated ns (this chip's clock) from which the host sends
 const input = wiring.input;
 const rows = input.kind === 'matrix' ? input.rows : [];
 const cols = input.kind === 'matrix' ? input.cols : [];
@@ -272,7 +279,11 @@ function powerOn(reason) {
   }
   cdc = new USBCDC(mcu.usbCtrl);
   cdc.onSerialData = (buf) => say('out ' + Buffer.from(buf).toString('hex'));
-  cdc.onDeviceConnected = () => say('usb ' + Math.round(now()));
+  hostOpenAt = Infinity;
+  cdc.onDeviceConnected = () => {
+    say('usb ' + Math.round(now()));
+    hostOpenAt = mcu.clock.nanos + HOST_OPEN_NS;
+  };
   // rp2040js answers the device's every read of the OUT endpoint at once,
   // with nothing when there is nothing: the device re-arms, and the CPU never
   // sleeps. A USB host NAKs instead, until it has data; so do we.
@@ -328,7 +339,7 @@ function onBreak(code) {
 
 function feedConsole() {
   // What the USB host sends, as fast as the device takes it.
-  if (!toBoard.length || !cdc || !cdc.initialized) return;
+  if (!toBoard.length || !cdc || !cdc.initialized || mcu.clock.nanos < hostOpenAt) return;
   const room = cdc.txFIFO.size - cdc.txFIFO.itemCount;
   const n = Math.min(room, toBoard.length);
   for (let i = 0; i < n; i++) cdc.sendSerialByte(toBoard[i]);

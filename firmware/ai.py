@@ -16,6 +16,7 @@ except ImportError:  # CPython
 
 
 import rules
+from table import TableError
 
 EASY = const(0)
 MEDIUM = const(1)
@@ -88,57 +89,117 @@ def flip(value):
 
 def value_after(table, pos):
     """The value for the player who just moved into ``pos``."""
-    if pos.is_over():
-        return WIN | 1 if pos.winner() is not None else DRAW
-    return flip(table.value(pos))
+    mover = pos.turn ^ 1
+    return _after(table, pos.game, mover, pos.sides[mover], pos.sides[mover ^ 1])
+
+
+def _code(game, mover, side, other):
+    """The canonical position24 of the position ``mover`` has just moved
+    into (its marks ``side``, the opponent's ``other``), or -1 if the move
+    made a line, -2 if it filled a classic board."""
+    m = side
+    if game:  # tactictoe: a side's slots to its mask
+        m = (1 << (side >> 8) | 1 << (side >> 4 & 0xF) | 1 << (side & 0xF)) & 0x1FF
+    if rules._WINS[m >> 3] >> (m & 7) & 1:
+        return -1
+    if game:
+        return rules.canonical_t(other << 12 | side if mover else side << 12 | other)
+    if side | other == 0x1FF:
+        return -2
+    return rules.canonical_c(other, side) if mover else rules.canonical_c(side, other)
+
+
+def _after(table, game, mover, side, other):
+    """The value for ``mover`` of the position it has just moved into."""
+    code = _code(game, mover, side, other)
+    if code < 0:
+        return WIN | 1 if code == -1 else DRAW
+    v = table.lookup(code << 1 | (mover ^ 1))
+    if v < 0:
+        raise TableError("table has no record for position %06x (%s to move)" % (code, rules.PLAYERS[mover ^ 1]))
+    return flip(v)
+
+
+def _check(table, pos):
+    if pos.game != table.game:
+        raise TableError("table is for %s, position is %s" % (rules.GAMES[table.game], rules.GAMES[pos.game]))
+    return pos.game, pos.turn, pos.sides[pos.turn], pos.sides[pos.turn ^ 1], pos.legal_mask()
 
 
 def move_values(table, pos):
     """Hints: ``[(cell, value), ...]`` for every legal move, value for the
     player to move."""
-    out = []
-    for cell in pos.legal_moves():
-        pos.push(cell)
-        try:
-            out.append((cell, value_after(table, pos)))
-        finally:
-            pos.pop()
-    return out
+    g, me, mine, other, free = _check(table, pos)
+    return [(c, _after(table, g, me, rules.side_place(g, mine, c), other)) for c in range(9) if free >> c & 1]
 
 
-def losing_replies(table, pos, cell):
-    """How many of the opponent's replies to ``cell`` lose for the opponent."""
-    pos.push(cell)
-    try:
-        n = 0
-        free = pos.legal_mask()
-        for reply in range(9):
-            if not free >> reply & 1:
-                continue
-            pos.push(reply)
-            try:
-                if outcome(value_after(table, pos)) < 0:
-                    n += 1
-            finally:
-                pos.pop()
-        return n
-    finally:
-        pos.pop()
+def _bits(m):
+    n = 0
+    while m:
+        m &= m - 1
+        n += 1
+    return n
+
+
+def _traps(table, game, me, side, other, most):
+    """How many of the opponent's replies lose for it, after ``me`` moved
+    to ``side`` (``other``: the opponent's marks); -1 as soon as that can no
+    longer reach ``most``."""
+    free = ~(rules.side_mask(game, side) | rules.side_mask(game, other)) & 0x1FF
+    left = _bits(free)
+    n = 0
+    for reply in range(9):
+        if free >> reply & 1:
+            left -= 1
+            v = _after(table, game, me ^ 1, rules.side_place(game, other, reply), side)
+            if v and not v & WIN:
+                n += 1
+            elif n + left < most:
+                return -1
+    return n
 
 
 # --- choosing a move ---------------------------------------------------------
 
 
 def best_moves(table, pos):
-    """The moves ``perfect`` may pick: best value, then most losing replies."""
-    values = move_values(table, pos)
-    top = max(score(v) for _, v in values)
-    moves = [c for c, v in values if score(v) == top]
-    if len(moves) > 1:
-        counts = [losing_replies(table, pos, c) for c in moves]
-        most = max(counts)
-        moves = [moves[i] for i in range(len(moves)) if counts[i] == most]
-    return moves
+    """The moves ``perfect`` may pick: best value, then most losing replies
+    (the replies that lose for the opponent: the traps it is set)."""
+    g, me, mine, other, free = _check(table, pos)
+    moves = []
+    top = -1000
+    best = 0
+    for c in range(9):
+        if free >> c & 1:
+            v = _after(table, g, me, rules.side_place(g, mine, c), other)
+            s = score(v)
+            if s > top:
+                top, best, moves = s, v, [c]
+            elif s == top:
+                moves.append(c)
+    if len(moves) < 2 or best == WIN | 1:
+        return moves  # one move, or wins on the spot (no replies to count)
+    counts = []  # type: list
+    keys = []  # type: list
+    for c in moves:
+        side = rules.side_place(g, mine, c)
+        if best & WIN:
+            # The move wins: the opponent is lost after it, so every reply
+            # loses. The count is its number of replies, no lookups.
+            n = _bits(~(rules.side_mask(g, side) | rules.side_mask(g, other)) & 0x1FF)
+        else:
+            # Symmetric moves lead to the same canonical position and set
+            # as many traps: each is counted once. A move that can no
+            # longer reach the most found so far is dropped early (-1).
+            k = _code(g, me, side, other)
+            if k in keys:
+                n = counts[keys.index(k)]
+            else:
+                n = _traps(table, g, me, side, other, max(counts) if counts else -1)
+            keys.append(k)
+        counts.append(n)
+    most = max(counts)
+    return [moves[i] for i in range(len(moves)) if counts[i] == most]
 
 
 def choose_move(pos, level=PERFECT, table=None, rng=None):

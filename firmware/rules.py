@@ -44,17 +44,37 @@ LINES = (
     0b100010001, 0b001010100,  # diagonals
 )
 
-# The 8 symmetries of the square: SYMMETRIES[k][c] is where cell c goes.
-SYMMETRIES = (
-    b"\x00\x01\x02\x03\x04\x05\x06\x07\x08",  # identity
-    b"\x02\x05\x08\x01\x04\x07\x00\x03\x06",  # rotate 90 clockwise
-    b"\x08\x07\x06\x05\x04\x03\x02\x01\x00",  # rotate 180
-    b"\x06\x03\x00\x07\x04\x01\x08\x05\x02",  # rotate 270 clockwise
-    b"\x02\x01\x00\x05\x04\x03\x08\x07\x06",  # mirror left-right
-    b"\x06\x07\x08\x03\x04\x05\x00\x01\x02",  # mirror top-bottom
-    b"\x00\x03\x06\x01\x04\x07\x02\x05\x08",  # main diagonal
-    b"\x08\x05\x02\x07\x04\x01\x06\x03\x00",  # anti-diagonal
+# The 8 symmetries of the square, 16 bytes each: _IMAGES[16 * k + c] is where
+# symmetry k takes cell c (cells 9-15 stay 15, the empty tactictoe slot, so
+# a slot maps through the same table).
+_IMAGES = (
+    b"\x00\x01\x02\x03\x04\x05\x06\x07\x08\x0f\x0f\x0f\x0f\x0f\x0f\x0f"  # identity
+    b"\x02\x05\x08\x01\x04\x07\x00\x03\x06\x0f\x0f\x0f\x0f\x0f\x0f\x0f"  # rotate 90 clockwise
+    b"\x08\x07\x06\x05\x04\x03\x02\x01\x00\x0f\x0f\x0f\x0f\x0f\x0f\x0f"  # rotate 180
+    b"\x06\x03\x00\x07\x04\x01\x08\x05\x02\x0f\x0f\x0f\x0f\x0f\x0f\x0f"  # rotate 270 clockwise
+    b"\x02\x01\x00\x05\x04\x03\x08\x07\x06\x0f\x0f\x0f\x0f\x0f\x0f\x0f"  # mirror left-right
+    b"\x06\x07\x08\x03\x04\x05\x00\x01\x02\x0f\x0f\x0f\x0f\x0f\x0f\x0f"  # mirror top-bottom
+    b"\x00\x03\x06\x01\x04\x07\x02\x05\x08\x0f\x0f\x0f\x0f\x0f\x0f\x0f"  # main diagonal
+    b"\x08\x05\x02\x07\x04\x01\x06\x03\x00\x0f\x0f\x0f\x0f\x0f\x0f\x0f"  # anti-diagonal
 )
+# SYMMETRIES[k][c] is where symmetry k takes cell c.
+SYMMETRIES = tuple(_IMAGES[k:k + 9] for k in range(0, 128, 16))
+
+# For a cell c other than the centre, _BEST[2c] and _BEST[2c + 1] are the
+# offsets in _IMAGES (16 * k) of the two symmetries that take c to the
+# smallest cell it can reach: 0 for a corner, 1 for an edge.
+_BEST = b"\x00\x60\x00\x40\x30\x40\x10\x60\xff\xff\x30\x70\x10\x50\x20\x50\x20\x70"
+
+# Bit m of this 512-bit set (byte m >> 3, bit m & 7) is set when the 9-bit
+# mask m covers a line.
+_WINS = (b"\x80\x80\x80\x80\x80\x80\x80\xff\x80\xaa\xf0\xfa\x80\xaa\xf0\xff"
+         b"\x80\x80\xcc\xcc\x80\x80\xcc\xff\x80\xaa\xfc\xfe\x80\xaa\xfc\xff"
+         b"\x80\x80\xaa\xaa\xf0\xf0\xfa\xff\x80\xaa\xfa\xfa\xf0\xfa\xfa\xff"
+         b"\x80\x80\xee\xee\xf0\xf0\xfe\xff\xff\xff\xff\xff\xff\xff\xff\xff")
+
+# A row's three cells (bit 0 = left) as three 2-bit fields, left highest: a
+# classic side's row in position24.
+_ROW = b"\x00\x10\x04\x14\x01\x11\x05\x15"
 
 
 class IllegalMove(ValueError):
@@ -63,10 +83,7 @@ class IllegalMove(ValueError):
 
 def has_line(mask):
     """True if the 9-bit ``mask`` covers one of the 8 lines."""
-    for line in LINES:
-        if mask & line == line:
-            return True
-    return False
+    return _WINS[mask >> 3] >> (mask & 7) & 1 == 1
 
 
 # --- one player's marks -----------------------------------------------------
@@ -90,13 +107,8 @@ def side_cells(game, side):
 
 def side_mask(game, side):
     """The 9-bit mask of the player's cells."""
-    if game == TACTICTOE:
-        m = 0
-        for shift in (8, 4, 0):
-            c = (side >> shift) & 0xF
-            if c != _NONE:
-                m |= 1 << c
-        return m
+    if game == TACTICTOE:  # an empty slot's 1 << 15 falls off the 9 bits
+        return (1 << (side >> 8) | 1 << (side >> 4 & 0xF) | 1 << (side & 0xF)) & _FULL
     return side
 
 
@@ -188,12 +200,51 @@ def decode(game, position24):
 
 def canonical(game, xside, oside):
     """The smallest position24 among the 8 images of the position."""
-    best = -1
-    for sym in SYMMETRIES:
-        code = encode(game, side_transform(game, xside, sym),
-                      side_transform(game, oside, sym))
-        if best < 0 or code < best:
-            best = code
+    if game == TACTICTOE:
+        return canonical_t(xside << 12 | oside)
+    return canonical_c(xside, oside)
+
+
+def canonical_t(code):
+    """``canonical`` of a tactictoe position24. The images differ first at
+    the first slot that holds neither the centre nor nothing (which every
+    symmetry keeps), so the smallest image is one of the two that take that
+    slot's cell to cell 0 (a corner) or cell 1 (an edge)."""
+    shift = 20
+    while True:
+        c = code >> shift & 0xF
+        if c != 4 and c != _NONE:
+            break
+        shift -= 4
+        if shift < 0:
+            return code  # only the centre: every image is the same
+    t = _IMAGES
+    best = code
+    for i in range(2 * c, 2 * c + 2):
+        k = _BEST[i]
+        v = (t[k + (code >> 20)] << 20 | t[k + (code >> 16 & 0xF)] << 16 | t[k + (code >> 12 & 0xF)] << 12
+             | t[k + (code >> 8 & 0xF)] << 8 | t[k + (code >> 4 & 0xF)] << 4 | t[k + (code & 0xF)])
+        if v < best:
+            best = v
+    return best
+
+
+def canonical_c(x, o):
+    """``canonical`` of a classic position (``x``, ``o``: 9-bit masks). The
+    images come from the position24 itself, moving its 2-bit fields: the
+    mirror left-right and the mirror in the main diagonal, in turn, walk
+    through all 8."""
+    r = _ROW
+    v = ((r[x & 7] | r[o & 7] << 1) << 12 | (r[x >> 3 & 7] | r[o >> 3 & 7] << 1) << 6
+         | r[x >> 6] | r[o >> 6] << 1)
+    best = v
+    for i in range(7):
+        if i & 1:
+            v = (v & 0x30303) | (v & 0xC0C0) >> 4 | (v & 0xC0C) << 4 | (v & 0x3000) >> 8 | (v & 0x30) << 8
+        else:
+            v = (v & 0x30C30) >> 4 | (v & 0xC30C) | (v & 0x30C3) << 4
+        if v < best:
+            best = v
     return best
 
 

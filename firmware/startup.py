@@ -59,6 +59,7 @@ def load_tables(folder=""):
         except table.TableError as e:
             tables[game] = None
             problems[game] = "table %s: %s" % (path, e)
+    sys.modules.pop("tablecheck", None)  # the checks are done: let their RAM go
     return tables, problems
 
 
@@ -81,9 +82,16 @@ def power_on(folder=""):
 
     cfg, problem = config.load((folder + "/" if folder else "") + "board.json", platform())
     default = config.validate(config.default_for(platform()))
-    # The validation code is not needed again: let its RAM go.
+    # The validation code is not needed again: let its RAM go. The config
+    # it made lies scattered through the RAM the module filled: a copy made
+    # now packs it together, and that RAM becomes one free block instead of
+    # many small ones (the game's modules need large blocks to load).
     del config
     sys.modules.pop("config", None)
+    import gc
+
+    gc.collect()
+    cfg = _copy(cfg)
     if problem is None and cfg["runtime"] and runtime(cfg) != cfg["runtime"]:
         problem = "board.json is for %s but this is %s: check the pins" % (cfg["runtime"], runtime(cfg))
     try:
@@ -102,6 +110,17 @@ def power_on(folder=""):
         return None
     tables, problems = load_tables(folder)
     return hw, cfg, tables, problems, problem
+
+
+def _copy(v):
+    """A copy of a config: dicts, lists and tuples copied all the way down."""
+    if isinstance(v, dict):
+        return {k: _copy(v[k]) for k in v}
+    if isinstance(v, list):
+        return [_copy(x) for x in v]
+    if isinstance(v, tuple):
+        return tuple(_copy(x) for x in v)
+    return v
 
 
 def safe_mode(hw):

@@ -1,9 +1,13 @@
 """Reader for the solved-position table on flash (docs/table-format.md).
 
-The table is never loaded into RAM: ``Table`` keeps the file open and finds a
-position by binary search with seek/readinto into a 4-byte buffer, so a lookup
-allocates nothing. Opening a table checks the whole file (header, size, CRC)
-and raises a ``TableError`` that says exactly what is wrong.
+The table is never loaded into RAM. Opening it reads the whole file once
+(``tablecheck``), checking it (header, size, CRC; a ``TableError`` says
+exactly what is wrong) and keeping a small index: the key of every
+``BUCKET``-th record, 114 keys (456 bytes) for tactic-toe. A lookup finds
+the bucket its key falls in from the index, reads that bucket's records (one
+seek, one read of at most 512 bytes, into a buffer the tables share) and
+searches them there; a lookup in the bucket already read reads nothing. A
+lookup allocates nothing.
 """
 
 import struct
@@ -23,7 +27,13 @@ VERSION = const(1)
 HEADER_SIZE = const(16)
 RECORD_SIZE = const(4)
 _HEADER = ">4sBBHII"  # magic, version, game, reserved, count, crc32
-_CHUNK = const(128)  # bytes read at a time while checking the CRC
+BUCKET = const(128)  # records per bucket: the index holds every BUCKET-th key
+
+# The last bucket read, by any table (one lookup at a time): which table,
+# which bucket, and its records; the three bytes a lookup searches for; and
+# the table whose file is open (a board's open file holds a 1 KiB cache, so
+# of the tables opened by path only the last one used keeps its file open).
+_held = [None, -1, bytearray(RECORD_SIZE * BUCKET), bytearray(3), None]  # type: list
 
 
 class TableError(Exception):
@@ -46,8 +56,9 @@ except ImportError:  # binascii.crc32 is optional in MicroPython builds
 class Table:
     """An open, validated table.
 
-    :param source: a path, or a binary file object with ``seek`` and
-        ``readinto`` (the Table then does not close it).
+    :param source: a path (only one such table keeps its file open: the
+        others open theirs again when they need it), or a binary file object
+        with ``seek`` and ``readinto`` (the Table then does not close it).
     :param game: the game the caller expects (``rules.CLASSIC`` or
         ``rules.TACTICTOE``); None accepts either.
     :param check_crc: verify the CRC-32 of the records while opening.
@@ -55,62 +66,45 @@ class Table:
 
     def __init__(self, source, game=None, check_crc=True):
         self._own = isinstance(source, str)
-        self._f = open(source, "rb") if self._own else source
-        self._buf = bytearray(RECORD_SIZE)
+        self._path = source if self._own else None
+        self._f = None
+        self._f = self._file() if self._own else source
         try:
-            self._validate(game, check_crc)
+            import tablecheck
+
+            _held[0] = None  # the check reads through the bucket buffer
+            self.game, self.count, self.crc, self.size, self._index = tablecheck.check(
+                self._f, game, check_crc, _held[2])
         except BaseException:
             self.close()
             raise
 
-    def _validate(self, expected_game, check_crc):
+    def _file(self):
         f = self._f
-        size = f.seek(0, 2)
-        if size < HEADER_SIZE:
-            raise TableError("table truncated: %d bytes, the header alone is %d" % (size, HEADER_SIZE))
-        head = bytearray(HEADER_SIZE)
-        f.seek(0)
-        if f.readinto(head) != HEADER_SIZE:
-            raise TableError("table truncated: could not read the header")
-        magic, version, game, reserved, count, crc = struct.unpack(_HEADER, head)
-        if magic != MAGIC:
-            raise TableError("not a table file: starts with %r, expected %r" % (bytes(magic), MAGIC))
-        if version != VERSION:
-            raise TableError("table format version %d is not supported (this reader reads %d)" % (version, VERSION))
-        if game >= len(rules.GAMES):
-            raise TableError("table is for unknown game number %d" % game)
-        if expected_game is not None and game != expected_game:
-            raise TableError("table is for %s, expected %s" % (rules.GAMES[game], rules.GAMES[expected_game]))
-        if reserved != 0:
-            raise TableError("table header reserved field is %d, expected 0" % reserved)
-        want = HEADER_SIZE + RECORD_SIZE * count
-        if size < want:
-            raise TableError("table truncated: header says %d records (%d bytes), file has %d bytes" % (count, want, size))
-        if size > want:
-            raise TableError("record count mismatch: header says %d records (%d bytes), file has %d bytes" % (count, want, size))
-        if check_crc:
-            chunk = bytearray(_CHUNK)
-            view = memoryview(chunk)
-            got = 0
-            left = size - HEADER_SIZE
-            while left > 0:
-                n = f.readinto(view[:min(left, _CHUNK)])
-                if not n:
-                    raise TableError("table truncated while reading")
-                got = crc32(view[:n], got)
-                left -= n
-            got &= 0xFFFFFFFF
-            if got != crc:
-                raise TableError("table corrupt: CRC-32 of records is %08x, header says %08x" % (got, crc))
-        self.game = game
-        self.count = count
-        self.crc = crc
-        self.size = size
+        if f is None:
+            if self._path is None:
+                raise ValueError("the table is closed")
+            held = _held
+            other = held[4]
+            if other is not None and other._f is not None:
+                other._f.close()
+                other._f = None
+                import gc
+
+                gc.collect()  # its RAM is free now, for this one's file
+            f = self._f = open(self._path, "rb")
+            held[4] = self
+        return f
 
     def close(self):
+        if _held[0] is self:
+            _held[0] = None
+        if _held[4] is self:
+            _held[4] = None
         if self._own and self._f is not None:
             self._f.close()
         self._f = None
+        self._path = None
 
     def __enter__(self):
         return self
@@ -118,35 +112,57 @@ class Table:
     def __exit__(self, *exc):
         self.close()
 
-    def _probe(self, i):
-        # Reads record i into self._buf and returns its key. The key is built
-        # from bytes rather than a u32 so it stays a small int on 32-bit ports:
-        # a probe allocates nothing.
-        b = self._buf
-        self._f.seek(HEADER_SIZE + RECORD_SIZE * i)
-        if self._f.readinto(b) != RECORD_SIZE:
-            raise TableError("table file shrank while open")
-        return (b[0] << 17) | (b[1] << 9) | (b[2] << 1) | (b[3] >> 7)
-
     def record(self, i):
         """``(key, value7)`` of record ``i``; key = ``position24 << 1 | turn``."""
         if not 0 <= i < self.count:
             raise IndexError("record index out of range")
-        return self._probe(i), self._buf[3] & 0x7F
+        f = self._file()
+        f.seek(HEADER_SIZE + RECORD_SIZE * i)
+        b = f.read(RECORD_SIZE)
+        if len(b) != RECORD_SIZE:
+            raise TableError("table file shrank while open")
+        return (b[0] << 17) | (b[1] << 9) | (b[2] << 1) | (b[3] >> 7), b[3] & 0x7F
 
     def lookup(self, key):
         """value7 stored for ``key``, or -1 if there is no such record."""
-        lo, hi = 0, self.count - 1
-        while lo <= hi:
+        index = self._index
+        hi = len(index)
+        if not hi or key < index[0] or key >> 25:
+            return -1
+        lo = 0  # the last bucket whose first key is <= key
+        while hi - lo > 1:
             mid = (lo + hi) >> 1
-            k = self._probe(mid)
-            if k < key:
-                lo = mid + 1
-            elif k > key:
-                hi = mid - 1
+            if index[mid] <= key:
+                lo = mid
             else:
-                return self._buf[3] & 0x7F
-        return -1
+                hi = mid
+        first = lo * BUCKET
+        end = RECORD_SIZE * min(BUCKET, self.count - first)
+        held = _held
+        b = held[2]
+        if held[0] is not self or held[1] != lo:
+            held[0] = None
+            f = self._file()
+            f.seek(HEADER_SIZE + RECORD_SIZE * first)
+            if f.readinto(b) < end:
+                raise TableError("table file shrank while open")
+            held[0] = self
+            held[1] = lo
+        # The record's first three bytes are the position: find them in the
+        # bucket (a search in C, not a bisection in Python), at the start of
+        # a record, with the player to move in the fourth.
+        t = held[3]
+        t[0] = key >> 17
+        t[1] = key >> 9 & 0xFF
+        t[2] = key >> 1 & 0xFF
+        turn = key & 1
+        j = -1
+        while True:
+            j = b.find(t, j + 1, end)
+            if j < 0:
+                return -1
+            if not j & 3 and b[j + 3] >> 7 == turn:
+                return b[j + 3] & 0x7F
 
     def value(self, pos):
         """value7 of a non-terminal ``rules.Position`` for its side to move."""

@@ -158,3 +158,29 @@ def test_decode_rejects_or_round_trips(code):
         except ValueError:
             continue
         assert rules.encode(g, xs, os_) == code
+
+
+@pytest.mark.parametrize("game", [CLASSIC, TACTICTOE])
+def test_canonical_is_the_smallest_image_in_every_reachable_position(solutions, game):
+    """rules.canonical takes shortcuts (tactic-toe: the two images that can
+    be smallest; classic: the 2-bit fields moved in place); the solver
+    computes the definition, all 8 images through side_transform."""
+    import numpy as np
+
+    sol = solutions[game]
+    sides = sol.sides
+    want = np.min(sides.xcode[sides.sym[sol.x]] | sides.ocode[sides.sym[sol.o]], axis=1).tolist()
+    codes = sides.codes
+    got = [rules.canonical(game, codes[x], codes[o]) for x, o in zip(sol.x.tolist(), sol.o.tolist())]
+    assert got == want
+
+
+def test_has_line_and_side_mask_against_their_definitions():
+    for mask in range(512):
+        assert rules.has_line(mask) is any(mask & line == line for line in rules.LINES)
+    slots = list(range(9)) + [0xF]
+    for a in slots:
+        for b in slots:
+            for c in slots:
+                side = a << 8 | b << 4 | c
+                assert rules.side_mask(TACTICTOE, side) == sum(1 << s for s in {a, b, c} if s != 0xF)

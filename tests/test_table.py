@@ -126,6 +126,49 @@ def test_micropython_reader_agrees_with_solver_on_every_record(solutions, table_
         assert sol.value_of(Position(game, xs, os_, turn)) == value, line
 
 
+@pytest.mark.parametrize("game", [CLASSIC, TACTICTOE])
+def test_lookup_finds_only_what_is_there(solutions, table_files, game):
+    """Keys next to every record's: the same position with the other player
+    to move (adjacent in the file when both are stored), and the positions
+    either side; a key is found exactly when it is a record's."""
+    values = {int(r) >> 7: int(r) & 0x7F for r in solutions[game].records}
+    with table.Table(table_files[game], game) as t:
+        for key in values:
+            for near in (key ^ 1, key - 2, key + 2):
+                assert t.lookup(near) == values.get(near, -1), hex(near)
+
+
+def test_tables_opened_by_path_keep_one_file_open(solutions, table_files):
+    """A board's open file holds a cache: of the tables opened by path,
+    only the one used last keeps its file open; the others open theirs
+    again for a lookup."""
+    a = table.Table(table_files[CLASSIC], CLASSIC)
+    b = table.Table(table_files[TACTICTOE], TACTICTOE)
+    assert a._f is None and b._f is not None
+    for t, game in ((a, CLASSIC), (b, TACTICTOE), (a, CLASSIC)):
+        rec = int(solutions[game].records[-1])
+        assert t.lookup(rec >> 7) == rec & 0x7F
+        assert t._f is not None and (b if t is a else a)._f is None
+    assert a.record(0) == (int(solutions[CLASSIC].records[0]) >> 7, int(solutions[CLASSIC].records[0]) & 0x7F)
+    a.close()
+    b.close()
+    with pytest.raises(ValueError, match="closed"):
+        a.record(0)
+
+
+def test_lookup_skips_a_match_that_straddles_records():
+    """A lookup searches a bucket's bytes for the position's three: a match
+    that is not at a record's start, or has the other player to move, is
+    not the record."""
+    recs = [0x00010203, 0x01020380, 0x02030405, 0x03040506]  # sorted u32s
+    body = b"".join(struct.pack(">I", r) for r in recs)
+    t = table.Table(io.BytesIO(table.pack_header(CLASSIC, len(recs), zlib.crc32(body)) + body))
+    assert t.lookup(0x010203 << 1 | 1) == 0  # found at byte 4, not byte 1
+    assert t.lookup(0x010203 << 1) == -1  # stored only with O to move
+    assert t.lookup(0x030102 << 1) == -1  # only bytes 3-5: across two records
+    assert [t.lookup(r >> 7) for r in recs] == [r & 0x7F for r in recs]
+
+
 def test_missing_position_is_reported(solutions):
     data = solutions[CLASSIC].table_bytes()
     body = data[20:]  # drop the first record, fix count and CRC

@@ -1,0 +1,519 @@
+"""The firmware's figures on the emulated Pico: MicroPython's real rp2 port in
+an emulated RP2040 (``host_tools.pico``), run in lockstep, so every figure is
+emulated time (the board's ``time.ticks_us``, or the emulated clock the frames
+carry), the same on every run and on any machine. Only the last row, the
+emulator's own speed, is wall time.
+
+* move decisions at the perfect level, with the table, on every decision of
+  perfect-against-perfect and perfect-against-random games of both games,
+  both sides (``benchmarks/mpy/pico_decide.py`` runs them on the board, and
+  the host checks the board chose the very moves the firmware chooses on
+  the host);
+* the fallback (the perfect level without its table) on the positions of one
+  perfect-against-perfect game of each;
+* power-on to the first frame of the menu (self-test included);
+* the game loop: frames per second, and the share of the time the CPU is
+  busy, idle in the menu, in play waiting for a press (hints off and on);
+  what one draw, one step and one key scan take;
+* the heap: free after power-on, the live heap over whole demo games, and
+  the smallest heap in which the firmware plays them;
+* the emulator's speed.
+
+``python benchmarks/pico.py`` prints the table; ``main()`` returns the figures
+as a dict. ``--firmware DIR`` measures another firmware folder (an older
+checkout's, for a before/after), ``--quick`` fewer seeds and no heap bisection.
+"""
+
+import argparse
+import json
+import os
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, ROOT)
+
+import host_tools  # noqa: E402,F401  (puts firmware/ on sys.path)
+from host_tools import flash, picofs, pico, sim  # noqa: E402
+import rules  # noqa: E402
+
+DECIDE = os.path.join(ROOT, "benchmarks", "mpy", "pico_decide.py")
+SEEDS = range(1, 9)  # games per kind and game for the decision figures
+QUICK_SEEDS = range(1, 3)
+MENU_CELL = {rules.CLASSIC: 3, rules.TACTICTOE: 5}
+TAP, LONG = 0x10, 0x20  # keys.TAP, keys.LONG
+
+
+# --- the board's flash ----------------------------------------------------------
+
+
+def _compile(src, out, name):
+    subprocess.run([flash.MPY_CROSS, "-o", out, "-s", name + ".py", src], check=True)
+    with open(out, "rb") as f:
+        return f.read()
+
+
+def image(path, firmware=flash.FIRMWARE, timing=None, extra=()):
+    """Write a littlefs image as ``make flash`` leaves a pico-buttons board
+    (modules of ``firmware`` compiled with mpy-cross, main.py, board.json,
+    both tables), with ``timing`` merged into board.json and ``extra``
+    modules (paths) compiled beside them."""
+    _, cfg, data = flash.board_config("pico-buttons")
+    if timing:
+        d = json.loads(data)
+        d["timing"] = dict(d.get("timing", {}), **timing)
+        data = json.dumps(d).encode()
+    files = [("board.json", data), flash.table_file("classic"), flash.table_file("tactictoe")]
+    with tempfile.TemporaryDirectory() as tmp:
+        for name in flash.MODULES:
+            src = os.path.join(firmware, name + ".py")
+            if not os.path.exists(src):  # an older firmware's module list
+                continue
+            files.append((name + ".mpy", _compile(src, os.path.join(tmp, name + ".mpy"), name)))
+        for src in extra:
+            name = os.path.basename(src)[:-3]
+            files.append((name + ".mpy", _compile(src, os.path.join(tmp, name + ".mpy"), name)))
+    with open(os.path.join(firmware, "main.py"), "rb") as f:
+        files.append(("main.py", f.read()))
+    with open(path, "wb") as f:
+        f.write(picofs.image(sorted(files)))
+    return path
+
+
+# --- the chip -------------------------------------------------------------------
+
+
+class Chip:
+    """An emulated Pico in lockstep, its console collected as bytes and its
+    frames as ``(ms, cells)``."""
+
+    def __init__(self, image_path):
+        self.out = bytearray()
+        self.frames = []
+        self.wall = 0.0  # wall seconds spent running the chip
+        self.emulated = 0.0  # emulated ms run
+        self.pico = pico.EmulatedPico(image_path, console=False, on_output=self.out.extend,
+                                      on_frame=lambda ms, cells: self.frames.append((ms, cells)))
+        self.pico.start(live=False)
+
+    @property
+    def ms(self):
+        return self.pico.ms
+
+    def run(self, ms):
+        t0 = time.perf_counter()
+        self.pico.run(ms)
+        self.wall += time.perf_counter() - t0
+        self.emulated += ms
+
+    def until(self, done, limit_ms, step=20, what="it"):
+        end = self.ms + limit_ms
+        while not done():
+            if self.ms >= end:
+                raise RuntimeError("no %s within %d emulated ms; console:\n%s"
+                                   % (what, limit_ms, bytes(self.out[-800:]).decode(errors="replace")))
+            self.run(step)
+
+    def tap(self, cell, ms=sim.TAP_MS):
+        self.pico.hold(1 << cell)
+        self.run(ms)
+        self.pico.hold(0)
+        self.run(sim.TAP_MS)
+
+    def raw_repl(self):
+        """Stop the firmware (Ctrl-C), enter the raw REPL and soft-reset, so
+        the heap holds nothing of the firmware (main.py does not run in the
+        raw REPL)."""
+        self.pico.type(b"\x03\x03")
+        self.until(lambda: self.out.endswith(b">>> "), 2000, what="REPL prompt")
+        self.pico.type(b"\x01")
+        self.until(lambda: self.out.endswith(b"raw REPL; CTRL-B to exit\r\n>"), 2000, what="raw REPL")
+        del self.out[:]
+        self.soft_reset()
+
+    def soft_reset(self):
+        """In the raw REPL: a soft reset (an empty heap, the firmware's
+        modules unloaded)."""
+        del self.out[:]
+        self.pico.type(b"\x04")
+        self.until(lambda: self.out.endswith(b"raw REPL; CTRL-B to exit\r\n>"), 5000, what="soft reset")
+
+    def exec(self, code, limit_ms, step=50):
+        """Run ``code`` in the raw REPL; its output, or RuntimeError with the
+        board's traceback."""
+        del self.out[:]
+        self.pico.type(code.encode() + b"\x04")
+        self.until(lambda: self.out.count(b"\x04") >= 2 and self.out.endswith(b">"), limit_ms, step, "end of exec")
+        text = bytes(self.out).decode(errors="replace")
+        if not text.startswith("OK"):
+            raise RuntimeError("raw REPL: %r" % text[:200])
+        out, err = text[2:].split("\x04")[:2]
+        if err:
+            raise RuntimeError("on the board: %s\n%s" % (err, out[-500:]))
+        return out
+
+    def start(self, code):
+        """Start ``code`` in the raw REPL without waiting for it to end."""
+        del self.out[:]
+        self.pico.type(code.encode() + b"\x04")
+
+    def close(self):
+        self.pico.close()
+
+
+def _median_worst(values):
+    return {"median": statistics.median(values), "worst": max(values), "count": len(values)}
+
+
+# --- decisions --------------------------------------------------------------------
+
+
+def expected_moves(game, seeds, firmware):
+    """The decisions the firmware makes on the host for the same games
+    (CPython, same generator): ``{(kind, seed, ply): move}``."""
+    code = ("import sys; sys.path[:0] = [%r, %r]; import os; os.chdir(%r); import pico_decide; "
+            "pico_decide.games(%d, %r)" % (firmware, os.path.dirname(DECIDE), os.path.join(ROOT, "build"),
+                                          game, list(seeds)))
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    return {(w[1], int(w[2]), int(w[3])): int(w[4]) for w in (line.split() for line in out.splitlines())
+            if w[0] == "D"}
+
+
+def bench_decisions(chip, game, seeds, firmware):
+    out = chip.exec("import pico_decide\npico_decide.games(%d, %r)\n" % (game, list(seeds)), 600000, 200)
+    rows = [line.split() for line in out.splitlines() if line.startswith("D ")]
+    want = expected_moves(game, seeds, firmware)
+    got = {(w[1], int(w[2]), int(w[3])): int(w[4]) for w in rows}
+    if got != want:
+        bad = sorted(k for k in set(got) | set(want) if got.get(k) != want.get(k))
+        raise RuntimeError("%s: the board chose other moves than the host at %s" % (rules.GAMES[game], bad[:5]))
+    us = [int(w[5]) for w in rows]
+    fig = _median_worst([u / 1000 for u in us])
+    fig["opening"] = [int(w[5]) / 1000 for w in rows if w[3] == "0"][0]
+    fig["bytes_median"] = statistics.median(int(w[6]) for w in rows)
+    fig["bytes_worst"] = max(int(w[6]) for w in rows)
+    return fig
+
+
+def bench_fallback(chip, game):
+    out = chip.exec("import pico_decide\npico_decide.fallback(%d)\n" % game, 600000, 500)
+    return _median_worst([int(w[4]) / 1000 for w in (line.split() for line in out.splitlines())
+                          if w and w[0] == "F"])
+
+
+# --- power-on and the loop ------------------------------------------------------------
+
+
+def is_menu(cells, cfg):
+    """The first menu screen: X's colour on cell 3, O's on 5, cell 4 dark."""
+    grid = "".join(sim.letter(c, cfg) for c in cells)
+    return grid[3] in "Xx" and grid[5] in "Oo" and grid[4] == "."
+
+
+def bench_boot(chip, cfg):
+    chip.until(lambda: any(is_menu(c, cfg) for _, c in chip.frames), 5000, what="menu")
+    first = [ms for ms, _ in chip.frames][0]
+    menu = [ms for ms, c in chip.frames if is_menu(c, cfg)][0]
+    return {"first_frame": first, "menu": menu}
+
+
+# Run the game loop exactly as main.py does, with a coroutine beside it that
+# reports, every PERIOD ms, the time the loop spent waiting in asyncio's
+# poll (idle) and the heap. The host presses the keys.
+LOOP = """
+import gc, time, main, asyncio
+from asyncio import core
+q = core._io_queue
+wait = q.wait_io_event
+idle = [0]
+def timed(dt):
+    t0 = time.ticks_us()
+    wait(dt)
+    idle[0] += time.ticks_diff(time.ticks_us(), t0)
+q.wait_io_event = timed
+async def probe(runner):
+    while True:
+        idle[0] = 0
+        t0 = time.ticks_us()
+        await asyncio.sleep_ms(%(period)d)
+        us = time.ticks_diff(time.ticks_us(), t0)
+        print('L', runner.app.state, us, idle[0], gc.mem_free(), gc.mem_alloc())
+main.run('', probe)
+"""
+
+# One call of each of the loop's steps, in the menu and in play (a person to
+# move, hints off and on), with the runner main.boot builds.
+FRAME = """
+import main, time
+from keys import TAP
+r = main.boot('')
+app = r.app
+def per(fn, now, n=20):
+    t0 = time.ticks_us()
+    for i in range(n):
+        fn(now + i)
+    return time.ticks_diff(time.ticks_us(), t0) // n
+def show(name, now):
+    print('F', name, per(r.draw, now), per(r.step, now), per(r.scan, now))
+r.step(3000)
+show('menu', 3000)
+for c in (5, 0, 8, 3):
+    app.update(3100, TAP | c)
+show('play', 3200)
+app.to_menu(3300)
+for c in (5, 0, 8, 5):
+    app.update(3400, TAP | c)
+show('play_hints', 3500)
+"""
+
+# The live heap: a soft timer collects and reads the heap every PERIOD ms,
+# whatever the firmware is doing (its callbacks run between bytecodes). It
+# prints a line when the peak rises, and every 25th reading (printing each
+# one would keep the USB serial port, and so the chip, too busy).
+HEAP = """
+import gc, machine
+gc.collect()
+base = gc.mem_alloc()
+seen = [0, 0]
+def sample(_):
+    gc.collect()
+    a = gc.mem_alloc() - base
+    seen[1] += 1
+    if a > seen[0] or seen[1] %% 25 == 0:
+        seen[0] = max(a, seen[0])
+        print('P', a, gc.mem_free())
+tm = machine.Timer(period=%(period)d, callback=sample)
+import main
+main.run('')
+"""
+
+
+# The smallest heap: all but KIB KiB of the free heap taken by a ballast
+# before main.run.
+BALLAST = """
+import gc
+gc.collect()
+ballast = bytearray(gc.mem_free() - %(kib)d * 1024 - 16)
+gc.collect()
+print('free', gc.mem_free())
+import main
+main.run('')
+"""
+
+
+def bench_frame(chip):
+    """What one draw, one step and one key scan take (us), in the menu and
+    in play waiting for a press, hints off and on."""
+    out = chip.exec(FRAME, 20000)
+    return {w[1]: {"draw": int(w[2]), "step": int(w[3]), "scan": int(w[4])}
+            for w in (line.split() for line in out.splitlines()) if w and w[0] == "F"}
+
+
+def _loop_lines(chip, since):
+    text = bytes(chip.out[since:]).decode(errors="replace")
+    return [line.split() for line in text.splitlines() if line.startswith("L ")]
+
+
+def bench_loop(chip, period=1000):
+    """Frames per emulated second and the CPU's busy share, idle in the
+    menu and in play (a person to move, hints off and on), and while the
+    board plays itself (demo)."""
+    chip.start(LOOP % {"period": period})
+    chip.until(lambda: b"\nL " in chip.out and chip.out.count(b"\nL 2 ") >= 1, 6000, what="the menu")
+    out = {}
+
+    def measure(name, seconds=3):
+        mark, frames0, ms0 = len(chip.out), chip.pico.frames, chip.ms
+        chip.run(seconds * 1000 + 50)
+        rows = _loop_lines(chip, mark)[1:]  # the first is partly before
+        frames = chip.pico.frames - frames0
+        busy = [1 - int(r[3]) / int(r[2]) for r in rows]
+        out[name] = {"fps": frames * 1000 / (chip.ms - ms0), "busy": statistics.mean(busy),
+                     "mem_free": min(int(r[4]) for r in rows)}
+
+    measure("menu")
+    for cell in (5, 0, 8, 3):  # tactic-toe, you are X, perfect, hints off
+        chip.tap(cell)
+    chip.run(300)
+    measure("play")
+    chip.pico.hold(1)  # a long press: back to the menu
+    chip.run(2000)
+    chip.pico.hold(0)
+    for cell in (5, 0, 8, 5):  # hints on
+        chip.tap(cell)
+    chip.run(300)
+    measure("play_hints")
+    chip.pico.hold(1)
+    chip.run(2000)
+    chip.pico.hold(0)
+    for cell in (5, 8, 8):  # tactic-toe, demo, perfect
+        chip.tap(cell)
+    measure("demo", 10)
+    return out
+
+
+def _demo_games(chip, games=2):
+    """From the menu: ``games`` demo games of classic, then of tactic-toe."""
+    results = 0
+    for game in (rules.CLASSIC, rules.TACTICTOE):
+        for cell in (MENU_CELL[game], 8, 8):  # the game, demo, perfect
+            chip.tap(cell)
+        mark = len(chip.out)
+        name = rules.GAMES[game].encode()
+        pat = re.compile(rb"\n" + name + rb": (X wins|O wins|draw)")
+        chip.until(lambda: len(pat.findall(chip.out[mark:])) >= games or b"rror" in chip.out[mark:],
+                   30000 * games, 100, "%d %s games" % (games, name.decode()))
+        results += len(pat.findall(chip.out[mark:]))
+        chip.pico.hold(1)  # long press: back to the menu
+        chip.run(2000)
+        chip.pico.hold(0)
+        chip.run(200)
+    return results
+
+
+def _to_menu(chip, mark):
+    cfg = chip.pico.cfg
+    chip.until(lambda: any(is_menu(c, cfg) for _, c in chip.frames[mark:]) or b"rror" in chip.out, 8000,
+               what="the menu")
+    return b"rror" not in chip.out
+
+
+def bench_heap(image_path, period=20):
+    """The live heap (collected and read every ``period`` ms by a soft
+    timer): at the menu after power-on, and its peak over power-on and
+    over whole demo games."""
+    chip = Chip(image_path)
+    try:
+        chip.run(300)
+        chip.raw_repl()
+        chip.start(HEAP % {"period": period})
+        mark = len(chip.frames)
+        if not _to_menu(chip, mark):
+            raise RuntimeError("heap run: %s" % bytes(chip.out[-600:]).decode(errors="replace"))
+        boot = len(chip.out)
+        chip.run(1000)
+        menu = len(chip.out)
+        games = _demo_games(chip)
+        text = bytes(chip.out).decode(errors="replace")
+        if "rror" in text:
+            raise RuntimeError("heap run: %s" % text[-600:])
+
+        def samples(a, b):
+            return [int(line.split()[1]) for line in text[a:b].splitlines() if line.startswith("P ")]
+
+        return {"boot_peak": max(samples(0, boot)), "menu": samples(boot, menu)[-1],
+                "games_peak": max(samples(menu, len(text))), "games": games}
+    finally:
+        chip.close()
+
+
+def fits(image_path, kib, games=2):
+    """True if the firmware powers on and plays ``games`` demo games of each
+    game with ``kib`` KiB of free heap."""
+    chip = Chip(image_path)
+    try:
+        chip.run(300)
+        chip.raw_repl()
+        chip.start(BALLAST % {"kib": kib})
+        try:
+            if not _to_menu(chip, len(chip.frames)):
+                return False
+            chip.run(1000)
+            return _demo_games(chip, games) == 2 * games and b"rror" not in chip.out
+        except RuntimeError:
+            return False
+    finally:
+        chip.close()
+
+
+def smallest_heap(image_path, lo=8, hi=64):
+    if not fits(image_path, hi):
+        raise RuntimeError("the firmware does not play in %d KiB" % hi)
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        lo, hi = (lo, mid) if fits(image_path, mid) else (mid, hi)
+    return hi
+
+
+# --- all of it ------------------------------------------------------------------------
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--firmware", default=flash.FIRMWARE, help="the firmware folder to measure")
+    ap.add_argument("--quick", action="store_true", help="fewer games, no heap bisection")
+    ap.add_argument("--only", default="", help="comma-separated parts: decide,fallback,boot,loop,heap")
+    args = ap.parse_args(argv)
+    firmware = os.path.abspath(args.firmware)
+    seeds = QUICK_SEEDS if args.quick else SEEDS
+    parts = set(args.only.split(",")) if args.only else {"decide", "fallback", "boot", "loop", "heap"}
+    figs = {}
+    rows = []
+    _, cfg, _ = flash.board_config("pico-buttons")
+    with tempfile.TemporaryDirectory() as tmp:
+        img = image(os.path.join(tmp, "bench.lfs"), firmware, extra=[DECIDE])
+        chip = Chip(img)
+        try:
+            boot = bench_boot(chip, cfg)
+            figs["boot"] = boot
+            rows.append(("power-on to the first menu frame (self-test included)", "%.0f ms" % boot["menu"]))
+            if parts & {"decide", "fallback", "loop"}:
+                chip.raw_repl()
+                figs["mem_free_repl"] = int(chip.exec("import gc; gc.collect(); print(gc.mem_free())", 2000))
+            for game in (rules.TACTICTOE, rules.CLASSIC):
+                name = rules.GAMES[game]
+                if "decide" in parts:
+                    d = bench_decisions(chip, game, seeds, firmware)
+                    figs["decide_" + name] = d
+                    rows.append(("%s perfect decision, median / worst of %d (opening)" % (name, d["count"]),
+                                 "%.1f ms / %.1f ms (%.1f ms)" % (d["median"], d["worst"], d["opening"])))
+                    rows.append(("%s perfect decision, bytes allocated, median / worst" % name,
+                                 "%d / %d" % (d["bytes_median"], d["bytes_worst"])))
+                if "fallback" in parts:
+                    f = bench_fallback(chip, game)
+                    figs["fallback_" + name] = f
+                    rows.append(("%s fallback decision (no table), median / worst of %d" % (name, f["count"]),
+                                 "%.0f ms / %.0f ms" % (f["median"], f["worst"])))
+            if "loop" in parts:
+                chip.soft_reset()  # a fresh start for each
+                fr = bench_frame(chip)
+                figs["frame"] = fr
+                for name, what in (("menu", "in the menu"), ("play", "in play"), ("play_hints", "in play, hints on")):
+                    rows.append(("one draw / step / key scan %s" % what,
+                                 "%d / %d / %d us" % (fr[name]["draw"], fr[name]["step"], fr[name]["scan"])))
+                chip.soft_reset()
+                lp = bench_loop(chip)
+                figs["loop"] = lp
+                for name, what in (("menu", "idle in the menu"), ("play", "in play, waiting for a press"),
+                                   ("play_hints", "in play with hints, waiting for a press"),
+                                   ("demo", "demo mode (the board playing itself)")):
+                    rows.append(("game loop %s: frames/s, CPU busy, min mem_free" % what,
+                                 "%.1f, %.0f %%, %d bytes" % (lp[name]["fps"], 100 * lp[name]["busy"],
+                                                              lp[name]["mem_free"])))
+            figs["speed"] = chip.emulated / 1000 / chip.wall
+        finally:
+            chip.close()
+        if "heap" in parts:
+            h = bench_heap(img)
+            figs["heap"] = h
+            rows.append(("live heap: at the menu / peak during power-on / peak over 2+2 demo games",
+                         "%d / %d / %d bytes" % (h["menu"], h["boot_peak"], h["games_peak"])))
+            if not args.quick:
+                kib = smallest_heap(img)
+                figs["smallest_heap_kib"] = kib
+                rows.append(("smallest free heap that powers on and plays 2+2 demo games (1 KiB steps)",
+                             "%d KiB" % kib))
+        rows.append(("emulator speed (emulated s per wall s, lockstep)", "%.2f" % figs["speed"]))
+    print("| what (emulated Pico, MicroPython 1.28 rp2, emulated time) | figure |")
+    print("|---|---|")
+    for what, fig in rows:
+        print("| %s | %s |" % (what, fig))
+    return figs
+
+
+if __name__ == "__main__":
+    main()

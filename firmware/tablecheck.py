@@ -1,0 +1,65 @@
+"""Opening a table: the checks of docs/table-format.md and the index, in one
+pass over the file. ``table.Table`` imports this when it opens a file; the
+board opens its tables once, at power-on, and ``startup`` unloads this
+module afterwards (its code and messages are not needed again).
+"""
+
+import struct
+from array import array
+
+from table import BUCKET, HEADER_SIZE, MAGIC, RECORD_SIZE, VERSION, _HEADER, TableError, crc32
+
+import rules
+
+
+def check(f, expected_game, check_crc, buf):
+    """Check the open table file ``f``; ``(game, count, crc, size, index)``,
+    where ``index[i]`` is the key of record ``BUCKET * i``. The chunks go
+    through ``buf`` (a bucket's bytes)."""
+    size = f.seek(0, 2)
+    if size < HEADER_SIZE:
+        raise TableError("table truncated: %d bytes, the header alone is %d" % (size, HEADER_SIZE))
+    head = bytearray(HEADER_SIZE)
+    f.seek(0)
+    if f.readinto(head) != HEADER_SIZE:
+        raise TableError("table truncated: could not read the header")
+    magic, version, game, reserved, count, crc = struct.unpack(_HEADER, head)
+    if magic != MAGIC:
+        raise TableError("not a table file: starts with %r, expected %r" % (bytes(magic), MAGIC))
+    if version != VERSION:
+        raise TableError("table format version %d is not supported (this reader reads %d)" % (version, VERSION))
+    if game >= len(rules.GAMES):
+        raise TableError("table is for unknown game number %d" % game)
+    if expected_game is not None and game != expected_game:
+        raise TableError("table is for %s, expected %s" % (rules.GAMES[game], rules.GAMES[expected_game]))
+    if reserved != 0:
+        raise TableError("table header reserved field is %d, expected 0" % reserved)
+    want = HEADER_SIZE + RECORD_SIZE * count
+    if size < want:
+        raise TableError("table truncated: header says %d records (%d bytes), file has %d bytes" % (count, want, size))
+    if size > want:
+        raise TableError("record count mismatch: header says %d records (%d bytes), file has %d bytes" % (count, want, size))
+    # One pass over the records, a bucket at a time: the CRC, and the key of
+    # each bucket's first record for the index.
+    view = memoryview(buf)
+    index = array("I", bytes(4 * ((count + BUCKET - 1) // BUCKET)))
+    got = 0
+    for i in range(len(index)):
+        want = RECORD_SIZE * min(BUCKET, count - i * BUCKET)
+        if not check_crc:
+            f.seek(HEADER_SIZE + RECORD_SIZE * BUCKET * i)
+            want = RECORD_SIZE
+        n = 0
+        while n < want:
+            r = f.readinto(view[n:want])
+            if not r:
+                raise TableError("table truncated while reading")
+            n += r
+        index[i] = buf[0] << 17 | buf[1] << 9 | buf[2] << 1 | buf[3] >> 7
+        if check_crc:
+            got = crc32(view[:want], got)
+    if check_crc:
+        got &= 0xFFFFFFFF
+        if got != crc:
+            raise TableError("table corrupt: CRC-32 of records is %08x, header says %08x" % (got, crc))
+    return game, count, crc, size, index

@@ -57,8 +57,7 @@ _IMAGES = (
     b"\x00\x03\x06\x01\x04\x07\x02\x05\x08\x0f\x0f\x0f\x0f\x0f\x0f\x0f"  # main diagonal
     b"\x08\x05\x02\x07\x04\x01\x06\x03\x00\x0f\x0f\x0f\x0f\x0f\x0f\x0f"  # anti-diagonal
 )
-# SYMMETRIES[k][c] is where symmetry k takes cell c.
-SYMMETRIES = tuple(_IMAGES[k:k + 9] for k in range(0, 128, 16))
+# (rules_extra.SYMMETRIES holds them as 9-byte cell maps, for the host.)
 
 # For a cell c other than the centre, _BEST[2c] and _BEST[2c + 1] are the
 # offsets in _IMAGES (16 * k) of the two symmetries that take c to the
@@ -93,18 +92,6 @@ def empty_side(game):
     return 0xFFF if game == TACTICTOE else 0
 
 
-def side_cells(game, side):
-    """The player's cells, oldest first (classic: ascending)."""
-    if game == TACTICTOE:
-        out = []
-        for shift in (8, 4, 0):
-            c = (side >> shift) & 0xF
-            if c != _NONE:
-                out.append(c)
-        return out
-    return [c for c in range(9) if side >> c & 1]
-
-
 def side_mask(game, side):
     """The 9-bit mask of the player's cells."""
     if game == TACTICTOE:  # an empty slot's 1 << 15 falls off the 9 bits
@@ -132,22 +119,6 @@ def side_oldest(game, side):
     return None
 
 
-def side_transform(game, side, sym):
-    """The side with every mark moved by ``sym`` (one of SYMMETRIES); slot
-    order is unchanged."""
-    if game == TACTICTOE:
-        out = 0
-        for shift in (8, 4, 0):
-            c = (side >> shift) & 0xF
-            out |= (_NONE if c == _NONE else sym[c]) << shift
-        return out
-    out = 0
-    for c in range(9):
-        if side >> c & 1:
-            out |= 1 << sym[c]
-    return out
-
-
 def side_code(game, player, side):
     """The bits one side contributes to position24:
     ``encode(g, x, o) == side_code(g, X, x) | side_code(g, O, o)``."""
@@ -163,39 +134,6 @@ def side_code(game, player, side):
 def encode(game, xside, oside):
     """Pack both sides into position24 (docs/table-format.md)."""
     return side_code(game, X, xside) | side_code(game, O, oside)
-
-
-def decode(game, position24):
-    """Split position24 into ``(xside, oside)``; raises ValueError if it is not
-    a well-formed encoding (it does not check that play could reach it)."""
-    if not 0 <= position24 < 1 << 24:
-        raise ValueError("position24 out of range")
-    if game == TACTICTOE:
-        sides = (position24 >> 12, position24 & 0xFFF)
-        seen = 0
-        for side in sides:
-            ended = False
-            for shift in (8, 4, 0):
-                c = (side >> shift) & 0xF
-                if c == _NONE:
-                    ended = True
-                elif ended or c > 8 or seen >> c & 1:
-                    raise ValueError("bad tactictoe position %06x" % position24)
-                else:
-                    seen |= 1 << c
-        return sides
-    if position24 >> 18:
-        raise ValueError("bad classic position %06x" % position24)
-    x = o = 0
-    for c in range(9):
-        v = (position24 >> (2 * (8 - c))) & 3
-        if v == 1:
-            x |= 1 << c
-        elif v == 2:
-            o |= 1 << c
-        elif v == 3:
-            raise ValueError("bad classic position %06x" % position24)
-    return x, o
 
 
 def canonical(game, xside, oside):
@@ -276,7 +214,9 @@ class Position:
     @classmethod
     def from_code(cls, game, position24, turn):
         """The position a table record describes; ValueError if malformed."""
-        xside, oside = decode(game, position24)
+        import rules_extra  # not on a board: see its docstring
+
+        xside, oside = rules_extra.decode(game, position24)
         if turn not in (X, O):
             raise ValueError("turn must be 0 (X) or 1 (O)")
         return cls(game, xside, oside, turn)
@@ -293,7 +233,9 @@ class Position:
 
     def marks(self, player):
         """The player's cells, oldest first."""
-        return side_cells(self.game, self.sides[player])
+        import rules_extra  # not on a board: see its docstring
+
+        return rules_extra.side_cells(self.game, self.sides[player])
 
     def piece_at(self, cell):
         """X, O or None."""

@@ -23,6 +23,7 @@ import zlib
 import numpy as np
 
 import rules
+import rules_extra
 import table
 
 
@@ -64,7 +65,7 @@ class Sides:
         self.xcode = np.array([rules.side_code(game, rules.X, s) for s in codes], dtype=np.int64)
         self.ocode = np.array([rules.side_code(game, rules.O, s) for s in codes], dtype=np.int64)
         self.sym = np.array(
-            [[index[rules.side_transform(game, s, sym)] for sym in rules.SYMMETRIES] for s in codes],
+            [[index[rules_extra.side_transform(game, s, sym)] for sym in rules_extra.SYMMETRIES] for s in codes],
             dtype=np.int32,
         )
 

@@ -9,6 +9,7 @@ import pytest
 
 import ai
 import rules
+import rules_extra
 from rules import CLASSIC, TACTICTOE, Position
 from host_tools import solver
 
@@ -108,7 +109,7 @@ def test_table_bytes(solutions, game):
     assert len(set(keys)) == count  # one value per canonical position
     for r in recs:
         code, turn, value = r >> 8, (r >> 7) & 1, r & 0x7F
-        xs, os_ = rules.decode(game, code)
+        xs, os_ = rules_extra.decode(game, code)
         pos = Position(game, xs, os_, turn)
         assert pos.canonical() == code  # stored in canonical form
         assert not pos.is_over()

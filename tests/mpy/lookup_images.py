@@ -5,6 +5,7 @@ import sys
 
 import ai
 import rules
+import rules_extra
 import table
 
 t = table.Table(sys.argv[1])
@@ -13,9 +14,9 @@ g = t.game
 for i in range(t.count):
     key, value = t.record(i)
     pos = rules.Position.from_code(g, key >> 1, key & 1)
-    sym = rules.SYMMETRIES[rng.randrange(8)]
-    img = rules.Position(g, rules.side_transform(g, pos.sides[0], sym),
-                         rules.side_transform(g, pos.sides[1], sym), pos.turn)
+    sym = rules_extra.SYMMETRIES[rng.randrange(8)]
+    img = rules.Position(g, rules_extra.side_transform(g, pos.sides[0], sym),
+                         rules_extra.side_transform(g, pos.sides[1], sym), pos.turn)
     got = t.value(img)
     if got != value:
         print("MISMATCH record %d: stored %d, image looked up as %d" % (i, value, got))

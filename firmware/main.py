@@ -39,15 +39,16 @@ def run(folder="", beside=None, log=print):
         import uasyncio as asyncio
     import loop
 
-    if beside is None:
-        asyncio.run(loop.run(runner, loop.Clock()))
-        return
-
     async def both():
         asyncio.create_task(loop.run(runner, loop.Clock()))
         await beside(runner)
 
-    asyncio.run(both())
+    try:
+        asyncio.run(loop.run(runner, loop.Clock()) if beside is None else both())
+    finally:
+        # Stopped (Ctrl-C from mpremote, an error): silence the buzzer, which
+        # the rp2 port's soft reset leaves playing.
+        runner.hw.tone(0)
 
 
 if __name__ == "__main__":

@@ -142,6 +142,15 @@ def test_matrix_wiring_and_buzzer_on_the_real_port(board, tmp_path, table_files)
     free = [c for c in range(9) if c not in (4, o)]
     b.tap(free[-1])
     b.serial("classic: X %d" % free[-1], 2000)
+    # Stopped from the computer (Ctrl-C, as mpremote does) while a note
+    # plays, the buzzer falls silent: the port's own reset would leave its
+    # PWM sounding.
+    b.run(1500)
+    b.tap(4)
+    b.wait(lambda line: line.startswith("tone ") and line.split()[2] == "196", 1000, "the refusal's grumble")
+    b.type("\x03")
+    b.serial("KeyboardInterrupt", 1000)
+    b.wait(lambda line: line.startswith("tone ") and line.split()[2] == "0", 200, "silence after Ctrl-C")
 
 
 @pytest.mark.parametrize("args, message", [

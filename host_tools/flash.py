@@ -75,26 +75,25 @@ def mpy_cross_version():
     return int(m.group(1)), int(m.group(2))
 
 
-# How a board's modules are compiled. Each .mpy's qstrs (names, short
-# strings) stay in the board's RAM for good, in pools that double in size, so
-# a handful too many costs a 2 KiB pool (docs/performance.md): -s names the
-# source as the file the board imports, NAME.mpy, a name its importer interns
-# anyway (one qstr a module, not two); -O3 leaves line numbers out (~1 KiB of
-# RAM on a Pico: a traceback on the board names the function, not the line).
-MPY_OPTIONS = ("-O3",)
-
-
 def mpy_cross_command(src, out, name):
     """The mpy-cross command line compiling ``src`` to ``out`` for the board
-    module ``name``."""
-    return [MPY_CROSS] + list(MPY_OPTIONS) + ["-s", name + ".mpy", "-o", out, src]
+    module ``name``.
+
+    Each .mpy's names (qstrs) stay in the board's RAM for good, so ``-s``
+    names the source as the file the board imports, NAME.mpy, a name its
+    importer interns anyway: one qstr a module, not two. Not ``-O3``: it
+    would save about 1 KiB of a Pico's RAM by leaving out line numbers, but
+    slows power-on by 40 ms and leaves a maker's traceback without the line
+    (docs/performance.md)."""
+    return [MPY_CROSS, "-s", name + ".mpy", "-o", out, src]
 
 
 def compiled(name, cache):
-    """``name``.mpy compiled from firmware/, rebuilt when the source is newer."""
+    """``name``.mpy compiled from firmware/, rebuilt when the source, or this
+    file (which says how to compile it), is newer."""
     src = os.path.join(FIRMWARE, name + ".py")
     out = os.path.join(cache, name + ".mpy")
-    if not os.path.exists(out) or os.path.getmtime(out) < os.path.getmtime(src):
+    if not os.path.exists(out) or os.path.getmtime(out) < max(os.path.getmtime(src), os.path.getmtime(__file__)):
         os.makedirs(cache, exist_ok=True)
         tmp = out + ".tmp"
         r = subprocess.run(mpy_cross_command(src, tmp, name), capture_output=True, text=True)
@@ -109,8 +108,7 @@ def firmware_files(cfg, compile_mpy, version=None):
     """[(name on the board, bytes)] of the firmware for the board ``cfg``;
     ``version`` is mpy-cross's (asked for when not given)."""
     if compile_mpy:  # one cache folder per .mpy version: an upgrade recompiles
-        cache = os.path.join(ROOT, "build", "mpy", "v%d.%d%s" % ((version or mpy_cross_version())
-                                                                   + ("".join(MPY_OPTIONS),)))
+        cache = os.path.join(ROOT, "build", "mpy", "v%d.%d" % (version or mpy_cross_version()))
     names = list(MODULES)
     if cfg["input"]["kind"] == "touch":
         names.append("touchpads")

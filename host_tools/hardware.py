@@ -401,6 +401,11 @@ def page(cfg, source):
             out.append("2. `make flash PORT=%s BOARD=%s` (`mpremote connect list` names the port)."
                        % (info["port"], cfg["name"]))
         out.append("3. The board restarts and runs its self-test: see [bring-up](../README.md#bring-up).")
+        if cfg["board"] == "pico" and cfg["runtime"] != "circuitpython":
+            out += ["", "Or steps 1 and 2 in one file: `make uf2 BOARD=%s`, then hold BOOTSEL while plugging the"
+                        " Pico in and drag `build/tactictoe-%s.uf2` onto the RPI-RP2 drive. It replaces MicroPython"
+                        " and every file on the Pico's flash, and holds the build for the Pico (RP2040), not the"
+                        " Pico W or Pico 2." % (cfg["name"], cfg["name"])]
     return "\n".join(out) + "\n"
 
 

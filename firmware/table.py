@@ -7,7 +7,8 @@ exactly what is wrong) and keeping a small index: the key of every
 the bucket its key falls in from the index, reads that bucket's records (one
 seek, one read of at most 512 bytes, into a buffer the tables share) and
 searches them there; a lookup in the bucket already read reads nothing. A
-lookup allocates nothing.
+lookup allocates nothing, except the first after the other table was used:
+only one table keeps its file open, so that one reopens its own.
 """
 
 import struct

@@ -83,7 +83,7 @@ def mpy_cross_command(src, out, name):
     names the source as the file the board imports, NAME.mpy, a name its
     importer interns anyway: one qstr a module, not two. Not ``-O3``: it
     would save about 1 KiB of a Pico's RAM by leaving out line numbers, but
-    slows power-on by 40 ms and leaves a maker's traceback without the line
+    slows power-on by 42 ms and leaves a maker's traceback without the line
     (docs/performance.md)."""
     return [MPY_CROSS, "-s", name + ".mpy", "-o", out, src]
 

@@ -25,7 +25,6 @@ checkout's, for a before/after), ``--quick`` fewer seeds and no heap bisection.
 """
 
 import argparse
-import json
 import os
 import re
 import statistics
@@ -44,8 +43,7 @@ import rules  # noqa: E402
 DECIDE = os.path.join(ROOT, "benchmarks", "mpy", "pico_decide.py")
 SEEDS = range(1, 9)  # games per kind and game for the decision figures
 QUICK_SEEDS = range(1, 3)
-MENU_CELL = {rules.CLASSIC: 3, rules.TACTICTOE: 5}
-TAP, LONG = 0x10, 0x20  # keys.TAP, keys.LONG
+MENU_CELL = {rules.CLASSIC: 3, rules.TACTICTOE: 5}  # where the menu offers each game
 
 
 # --- the board's flash ----------------------------------------------------------
@@ -57,24 +55,18 @@ def _compile(src, out, name):
         return f.read()
 
 
-def image(path, firmware=flash.FIRMWARE, timing=None, extra=()):
+def image(path, firmware=flash.FIRMWARE, extra=()):
     """Write a littlefs image as ``make flash`` leaves a pico-buttons board
     (modules of ``firmware`` compiled with mpy-cross, main.py, board.json,
-    both tables), with ``timing`` merged into board.json and ``extra``
-    modules (paths) compiled beside them."""
-    _, cfg, data = flash.board_config("pico-buttons")
-    if timing:
-        d = json.loads(data)
-        d["timing"] = dict(d.get("timing", {}), **timing)
-        data = json.dumps(d).encode()
+    both tables), with ``extra`` modules (paths) compiled beside them.
+    ``firmware`` may be an older checkout's folder, hence not
+    ``picofs.board_files``."""
+    _, _, data = flash.board_config("pico-buttons")
     files = [("board.json", data), flash.table_file("classic"), flash.table_file("tactictoe")]
+    sources = [os.path.join(firmware, name + ".py") for name in flash.MODULES]
     with tempfile.TemporaryDirectory() as tmp:
-        for name in flash.MODULES:
-            src = os.path.join(firmware, name + ".py")
-            if not os.path.exists(src):  # an older firmware's module list
-                continue
-            files.append((name + ".mpy", _compile(src, os.path.join(tmp, name + ".mpy"), name)))
-        for src in extra:
+        # (an older firmware may lack some of today's modules)
+        for src in [s for s in sources if os.path.exists(s)] + list(extra):
             name = os.path.basename(src)[:-3]
             files.append((name + ".mpy", _compile(src, os.path.join(tmp, name + ".mpy"), name)))
     with open(os.path.join(firmware, "main.py"), "rb") as f:

@@ -16,7 +16,6 @@ except ImportError:  # CPython
 
 
 import rules
-from table import TableError
 
 EASY = const(0)
 MEDIUM = const(1)
@@ -97,6 +96,8 @@ def _code(game, mover, side, other):
     """The canonical position24 of the position ``mover`` has just moved
     into (its marks ``side``, the opponent's ``other``), or -1 if the move
     made a line, -2 if it filled a classic board."""
+    # rules.side_mask and rules.has_line, inlined: this runs for every
+    # child and grandchild a decision looks at.
     m = side
     if game:  # tactictoe: a side's slots to its mask
         m = (1 << (side >> 8) | 1 << (side >> 4 & 0xF) | 1 << (side & 0xF)) & 0x1FF
@@ -114,15 +115,11 @@ def _after(table, game, mover, side, other):
     code = _code(game, mover, side, other)
     if code < 0:
         return WIN | 1 if code == -1 else DRAW
-    v = table.lookup(code << 1 | (mover ^ 1))
-    if v < 0:
-        raise TableError("table has no record for position %06x (%s to move)" % (code, rules.PLAYERS[mover ^ 1]))
-    return flip(v)
+    return flip(table.need(code, mover ^ 1))
 
 
 def _check(table, pos):
-    if pos.game != table.game:
-        raise TableError("table is for %s, position is %s" % (rules.GAMES[table.game], rules.GAMES[pos.game]))
+    table.check_game(pos.game)
     return pos.game, pos.turn, pos.sides[pos.turn], pos.sides[pos.turn ^ 1], pos.legal_mask()
 
 

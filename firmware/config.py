@@ -61,63 +61,58 @@ TIMING = {
     "frame_ms": 20,  # how often the LEDs are redrawn
 }
 
+RUNTIMES = ("micropython", "circuitpython")
 # The development boards whose pinouts the hardware docs know, and the chip
 # family (sys.platform) each one runs.
 BOARDS = {"pico": "rp2", "esp32-devkit": "esp32"}
+INPUT_KINDS = ("buttons", "matrix", "touch")
 
 
 class ConfigError(ValueError):
     """An invalid config; the message starts with the key at fault."""
 
 
-# The checks name a key by its section and name ("leds", "pin"), joined only
-# in a message: a short string in the code ("leds.pin") would be one more
-# name a board keeps in RAM for good.
-def _fail(section, key, text):
-    raise ConfigError("%s: %s" % (section + "." + key if section else key, text))
-
-
-def _pin(value, section, key):
+def _pin(value, key):
     # MicroPython names pins by GPIO number, CircuitPython by board name ("GP16").
     if isinstance(value, bool) or not isinstance(value, (int, str)):
-        _fail(section, key, "expected a pin number or name, got %r" % (value,))
+        raise ConfigError("%s: expected a pin number or name, got %r" % (key, value))
     if isinstance(value, int) and value < 0:
-        _fail(section, key, "pin numbers can't be negative, got %d" % value)
+        raise ConfigError("%s: pin numbers can't be negative, got %d" % (key, value))
     if isinstance(value, str) and not value:
-        _fail(section, key, "empty pin name")
+        raise ConfigError("%s: empty pin name" % key)
     return value
 
 
-def _pins(value, count, section, key):
+def _pins(value, count, key):
     if not isinstance(value, list) or len(value) != count:
-        _fail(section, key, "expected a list of %d pins, got %r" % (count, value))
-    out = [_pin(v, section, "%s[%d]" % (key, i)) for i, v in enumerate(value)]
+        raise ConfigError("%s: expected a list of %d pins, got %r" % (key, count, value))
+    out = [_pin(v, "%s[%d]" % (key, i)) for i, v in enumerate(value)]
     for i in range(count):
         if out[i] in out[:i]:
-            _fail(section, key, "pin %r is listed twice" % (out[i],))
+            raise ConfigError("%s: pin %r is listed twice" % (key, out[i]))
     return out
 
 
-def _number(value, low, high, section, key):
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not low <= value <= high:
-        _fail(section, key, "expected a number from %s to %s, got %r" % (low, high, value))
+def _number(value, lo, hi, key):
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not lo <= value <= hi:
+        raise ConfigError("%s: expected a number from %s to %s, got %r" % (key, lo, hi, value))
     return value
 
 
-def _object(value, section, key):
-    # a section of the file, or colours and timing
+def _section(raw, key):
+    value = raw.get(key)
     if not isinstance(value, dict):
-        _fail(section, key, "missing, or not an object")
+        raise ConfigError("%s: missing, or not an object" % key)
     return value
 
 
-def _known(value, keys, section):
-    for k in value:
-        if k not in keys:
-            _fail(section, k, "unknown key (known: %s)" % ", ".join(keys))
+def _check_keys(obj, allowed, where):
+    for k in obj:
+        if k not in allowed:
+            raise ConfigError("%s%s: unknown key (known: %s)" % (where, k, ", ".join(allowed)))
 
 
-def pixel_order(order, section="leds", key="order"):
+def pixel_order(order, key="leds.order"):
     """``pixel[cell]``: which pixel in the chain lights each cell."""
     if order == "row-major":
         return list(range(9))
@@ -125,20 +120,16 @@ def pixel_order(order, section="leds", key="order"):
         return [0, 1, 2, 5, 4, 3, 6, 7, 8]
     if isinstance(order, list) and len(order) == 9:
         if sorted(order) != list(range(9)) or any(isinstance(p, bool) for p in order):
-            _fail(section, key, "a list must hold each pixel 0-8 exactly once, got %r" % (order,))
+            raise ConfigError("%s: a list must hold each pixel 0-8 exactly once, got %r" % (key, order))
         return list(order)
-    _fail(section, key, "expected \"row-major\", \"serpentine\" or a list of 9 pixel numbers, got %r" % (order,))
+    raise ConfigError("%s: expected \"row-major\", \"serpentine\" or a list of 9 pixel numbers, got %r" % (key, order))
 
 
-def _colour(value, section, key):
+def _colour(value, key):
     if not (isinstance(value, list) and len(value) == 3
             and all(isinstance(c, int) and not isinstance(c, bool) and 0 <= c <= 255 for c in value)):
-        _fail(section, key, "expected [r, g, b] with 0-255 each, got %r" % (value,))
+        raise ConfigError("%s: expected [r, g, b] with 0-255 each, got %r" % (key, value))
     return tuple(value)
-
-
-def _timing(value, section, key):
-    return int(_number(value, 1, 60000, section, key))
 
 
 def validate(raw):
@@ -146,84 +137,84 @@ def validate(raw):
     names the first problem."""
     if not isinstance(raw, dict):
         raise ConfigError("top level: expected an object {...}")
-    _known(raw, ("name", "board", "runtime", "leds", "input", "buzzer", "colours", "timing"), None)
+    _check_keys(raw, ("name", "board", "runtime", "leds", "input", "buzzer", "colours", "timing"), "")
     name = raw.get("name", "custom")
     if not isinstance(name, str):
-        _fail(None, "name", "expected text, got %r" % (name,))
+        raise ConfigError("name: expected text, got %r" % (name,))
     board = raw.get("board")  # None: not stated, any board
     if board is not None and board not in BOARDS:
-        _fail(None, "board", "expected one of %s, or leave it out, got %r" % (", ".join(sorted(BOARDS)), board))
+        raise ConfigError("board: expected one of %s, or leave it out, got %r" % (", ".join(sorted(BOARDS)), board))
     runtime = raw.get("runtime")  # None: not stated, any runtime
-    runtimes = ("micropython", "circuitpython")
-    if runtime is not None and runtime not in runtimes:
-        _fail(None, "runtime", "expected one of %s, got %r" % (", ".join(runtimes), runtime))
+    if runtime is not None and runtime not in RUNTIMES:
+        raise ConfigError("runtime: expected one of %s, got %r" % (", ".join(RUNTIMES), runtime))
 
-    leds = _object(raw.get("leds"), None, "leds")
-    _known(leds, ("pin", "order", "colour_order", "brightness"), "leds")
+    leds = _section(raw, "leds")
+    _check_keys(leds, ("pin", "order", "colour_order", "brightness"), "leds.")
     if "pin" not in leds:
-        _fail("leds", "pin", "missing (the GPIO of the first pixel's data input)")
+        raise ConfigError("leds.pin: missing (the GPIO of the first pixel's data input)")
     colour_order = leds.get("colour_order", "GRB")
-    if not isinstance(colour_order, str) or "".join(sorted(colour_order)) != "BGR":
-        _fail("leds", "colour_order", "expected an order of R, G and B such as \"GRB\", got %r" % (colour_order,))
+    if not isinstance(colour_order, str) or sorted(colour_order) != ["B", "G", "R"]:
+        raise ConfigError("leds.colour_order: expected an order of R, G and B such as \"GRB\", got %r" % (colour_order,))
     out_leds = {
-        "pin": _pin(leds["pin"], "leds", "pin"),
+        "pin": _pin(leds["pin"], "leds.pin"),
         "order": pixel_order(leds.get("order", "row-major")),
         "colour_order": colour_order,
-        "brightness": _number(leds.get("brightness", 0.25), 0.01, 1.0, "leds", "brightness"),
+        "brightness": _number(leds.get("brightness", 0.25), 0.01, 1.0, "leds.brightness"),
     }
 
-    inp = _object(raw.get("input"), None, "input")
+    inp = _section(raw, "input")
     kind = inp.get("kind")
-    kinds = ("buttons", "matrix", "touch")
-    if kind not in kinds:
-        _fail("input", "kind", "expected one of %s, got %r" % (", ".join(kinds), kind))
+    if kind not in INPUT_KINDS:
+        raise ConfigError("input.kind: expected one of %s, got %r" % (", ".join(INPUT_KINDS), kind))
     if kind == "matrix":
-        _known(inp, ("kind", "rows", "cols"), "input")
-        out_input = {"kind": kind, "rows": _pins(inp.get("rows"), 3, "input", "rows"),
-                     "cols": _pins(inp.get("cols"), 3, "input", "cols")}
+        _check_keys(inp, ("kind", "rows", "cols"), "input.")
+        out_input = {"kind": kind, "rows": _pins(inp.get("rows"), 3, "input.rows"),
+                     "cols": _pins(inp.get("cols"), 3, "input.cols")}
         for p in out_input["rows"]:
             if p in out_input["cols"]:
-                _fail("input", "cols", "pin %r is also a row" % (p,))
+                raise ConfigError("input.cols: pin %r is also a row" % (p,))
     else:
-        _known(inp, ("kind", "pins", "threshold", "direction") if kind == "touch" else ("kind", "pins"), "input")
-        out_input = {"kind": kind, "pins": _pins(inp.get("pins"), 9, "input", "pins")}
+        allowed = ("kind", "pins", "threshold", "direction") if kind == "touch" else ("kind", "pins")
+        _check_keys(inp, allowed, "input.")
+        out_input = {"kind": kind, "pins": _pins(inp.get("pins"), 9, "input.pins")}
         if kind == "touch":
-            out_input["threshold"] = _number(inp.get("threshold", 0.15), 0.01, 0.9, "input", "threshold")
+            out_input["threshold"] = _number(inp.get("threshold", 0.15), 0.01, 0.9, "input.threshold")
             direction = inp.get("direction", "auto")
             if direction not in ("auto", "falls", "rises"):
-                _fail("input", "direction", "expected \"auto\", \"falls\" or \"rises\", got %r" % (direction,))
+                raise ConfigError("input.direction: expected \"auto\", \"falls\" or \"rises\", got %r" % (direction,))
             out_input["direction"] = direction
-    input_pins = out_input.get("pins", []) + out_input.get("rows", []) + out_input.get("cols", [])
-    if out_leds["pin"] in input_pins:
-        _fail("leds", "pin", "pin %r is also an input" % (out_leds["pin"],))
+    if out_leds["pin"] in out_input.get("pins", []) + out_input.get("rows", []) + out_input.get("cols", []):
+        raise ConfigError("leds.pin: pin %r is also an input" % (out_leds["pin"],))
 
+    input_pins = out_input.get("pins", []) + out_input.get("rows", []) + out_input.get("cols", [])
     buzzer = raw.get("buzzer")
     if buzzer is not None:
-        buzzer = _pin(buzzer, None, "buzzer")
+        buzzer = _pin(buzzer, "buzzer")
         if buzzer == out_leds["pin"] or buzzer in input_pins:
-            _fail(None, "buzzer", "pin %r is already in use" % (buzzer,))
+            raise ConfigError("buzzer: pin %r is already in use" % (buzzer,))
     if runtime == "circuitpython":
         for pin in [out_leds["pin"], buzzer] + input_pins:
             if isinstance(pin, int):
-                _fail(None, "runtime", "CircuitPython names its pins (\"GP16\"), got the number %d" % pin)
+                raise ConfigError("runtime: CircuitPython names its pins (\"GP16\"), got the number %d" % pin)
 
-    colours = _named(raw, "colours", COLOURS, "an object of name: [r, g, b]", "unknown colour", _colour)
-    timing = _named(raw, "timing", TIMING, "an object of name: milliseconds", "unknown setting", _timing)
+    colours = _named(raw, "colours", COLOURS, "[r, g, b]", "colour", _colour)
+    timing = _named(raw, "timing", TIMING, "milliseconds", "setting",
+                    lambda v, key: int(_number(v, 1, 60000, key)))
 
     return {"name": name, "board": board, "runtime": runtime, "leds": out_leds, "input": out_input,
             "buzzer": buzzer, "colours": colours, "timing": timing}
 
 
-def _named(raw, section, default, expected, unknown, check):
-    """``default`` with the entries ``raw[section]`` overrides, each checked."""
-    out = dict(default)
-    given = raw.get(section, {})
+def _named(raw, key, defaults, shape, kind, check):
+    """``defaults`` with the entries ``raw[key]`` overrides, each checked."""
+    out = dict(defaults)
+    given = raw.get(key, {})
     if not isinstance(given, dict):
-        _fail(None, section, "expected " + expected)
+        raise ConfigError("%s: expected an object of name: %s" % (key, shape))
     for k, v in given.items():
-        if k not in default:
-            _fail(section, k, "%s (known: %s)" % (unknown, ", ".join(sorted(default))))
-        out[k] = check(v, section, k)
+        if k not in defaults:
+            raise ConfigError("%s.%s: unknown %s (known: %s)" % (key, k, kind, ", ".join(sorted(defaults))))
+        out[k] = check(v, key + "." + k)
     return out
 
 

@@ -81,7 +81,8 @@ def power_on(folder=""):
     import config
 
     cfg, problem = config.load((folder + "/" if folder else "") + "board.json", platform())
-    default = config.validate(config.default_for(platform()))
+    # With a problem, load() has already fallen back to the default.
+    default = cfg if problem else config.validate(config.default_for(platform()))
     # The validation code is not needed again: let its RAM go. The config
     # it made lies scattered through the RAM the module filled: a copy made
     # now packs it together, and that RAM becomes one free block instead of

@@ -165,11 +165,20 @@ class Table:
             if not j & 3 and b[j + 3] >> 7 == turn:
                 return b[j + 3] & 0x7F
 
+    def check_game(self, game):
+        """TableError unless this is ``game``'s table."""
+        if game != self.game:
+            raise TableError("table is for %s, position is %s" % (rules.GAMES[self.game], rules.GAMES[game]))
+
+    def need(self, code, turn):
+        """value7 of the canonical position24 ``code`` with ``turn`` to move;
+        TableError if the table has no record of it."""
+        v = self.lookup(code << 1 | turn)
+        if v < 0:
+            raise TableError("table has no record for position %06x (%s to move)" % (code, rules.PLAYERS[turn]))
+        return v
+
     def value(self, pos):
         """value7 of a non-terminal ``rules.Position`` for its side to move."""
-        if pos.game != self.game:
-            raise TableError("table is for %s, position is %s" % (rules.GAMES[self.game], rules.GAMES[pos.game]))
-        v = self.lookup(pos.key())
-        if v < 0:
-            raise TableError("table has no record for position %06x (%s to move)" % (pos.canonical(), rules.PLAYERS[pos.turn]))
-        return v
+        self.check_game(pos.game)
+        return self.need(pos.canonical(), pos.turn)

@@ -19,11 +19,11 @@ def check(f, expected_game, check_crc, buf):
     size = f.seek(0, 2)
     if size < HEADER_SIZE:
         raise TableError("table truncated: %d bytes, the header alone is %d" % (size, HEADER_SIZE))
-    head = bytearray(HEADER_SIZE)
+    view = memoryview(buf)
     f.seek(0)
-    if f.readinto(head) != HEADER_SIZE:
+    if f.readinto(view[:HEADER_SIZE]) != HEADER_SIZE:
         raise TableError("table truncated: could not read the header")
-    magic, version, game, reserved, count, crc = struct.unpack(_HEADER, head)
+    magic, version, game, reserved, count, crc = struct.unpack_from(_HEADER, buf)
     if magic != MAGIC:
         raise TableError("not a table file: starts with %r, expected %r" % (bytes(magic), MAGIC))
     if version != VERSION:
@@ -41,7 +41,6 @@ def check(f, expected_game, check_crc, buf):
         raise TableError("record count mismatch: header says %d records (%d bytes), file has %d bytes" % (count, want, size))
     # One pass over the records, a bucket at a time: the CRC, and the key of
     # each bucket's first record for the index.
-    view = memoryview(buf)
     index = array("I", bytes(4 * ((count + BUCKET - 1) // BUCKET)))
     got = 0
     for i in range(len(index)):

@@ -57,16 +57,21 @@ def _open_table(path):
         raise UserError("cannot open table %s: %s" % (path, e.strerror or e))
 
 
-def cmd_solve(args):
-    from host_tools import solver
-
-    game = rules.GAMES.index(args.game)
-    out = args.output
+def _check_output(out):
+    """UserError unless ``out`` names a file that can be written."""
     parent = os.path.dirname(os.path.abspath(out))
     if not os.path.isdir(parent):
         raise UserError("cannot write %s: folder %s does not exist" % (out, parent))
     if os.path.isdir(out):
         raise UserError("cannot write %s: it is a folder" % out)
+
+
+def cmd_solve(args):
+    from host_tools import solver
+
+    game = rules.GAMES.index(args.game)
+    out = args.output
+    _check_output(out)
     sol = solver.solve(game)
     try:
         size = solver.write_table(sol, out)
@@ -221,6 +226,7 @@ def cmd_uf2(args):
     from host_tools import flash, picofs, uf2
 
     games = args.games.replace(",", " ").split()
+    _check_output(args.output)
     try:
         files, size = uf2.write(args.output, board=args.board, games=games, tables_dir=args.tables)
     except flash.FlashError as e:

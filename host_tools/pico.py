@@ -28,14 +28,13 @@ import time
 import tty
 
 import host_tools  # noqa: F401  (puts firmware/ on sys.path)
-from host_tools import sim
+from host_tools import sim, uf2
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 VENDOR = os.path.join(ROOT, "vendor", "micropython-rp2")
-UF2 = os.path.join(VENDOR, "RPI_PICO-v1.28.0.uf2")
+UF2 = uf2.MICROPYTHON
 BOOTROM = os.path.join(VENDOR, "rp2040-bootrom-B1.bin")
 SCRIPT = os.path.join(ROOT, "simulator", "rp2040", "pico.mjs")
-PORT_NAME = "MicroPython v1.28.0 rp2 (RPI_PICO)"
 
 # WS2812 bit timing, ns (Worldsemi WS2812B datasheet: T0H 0.4 us, T1H 0.8 us,
 # T0L 0.85 us, T1L 0.45 us, each +-150 ns; a low of over 50 us latches).
@@ -49,7 +48,7 @@ def node():
         raise sim.SimError("Node.js 20 or newer is needed for the emulated RP2040 (node not found):"
                            " install it (apt-get install nodejs, or https://nodejs.org)")
     if not os.path.isdir(os.path.join(ROOT, "node_modules", "rp2040js")):
-        raise sim.SimError("rp2040js is not installed: run `make venv` (it runs npm ci)")
+        raise sim.SimError("rp2040js is not installed: run `make node` (it runs npm ci)")
     return exe
 
 

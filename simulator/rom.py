@@ -268,21 +268,23 @@ def _kept_path(flash):
 
 
 def take_kept(tmp, flash):
+    path = _kept_path(flash)
     try:
-        with tmp.open(_kept_path(flash), "r") as f:
+        with tmp.open(path, "r") as f:
             kept = json.load(f)
-        tmp.remove(_kept_path(flash))
+        tmp.remove(path)
     except (OSError, ValueError):
         return None
     return kept
 
 
 def leave_kept(tmp, flash, kept):
+    path = _kept_path(flash)
     try:
         if kept is None:
-            tmp.remove(_kept_path(flash))
+            tmp.remove(path)
         else:
-            with tmp.open(_kept_path(flash), "w") as f:
+            with tmp.open(path, "w") as f:
                 json.dump(kept, f)
     except OSError:
         pass

@@ -135,13 +135,9 @@ def perfect(game, table_path):
 def flash_image(path, board="pico-buttons", tables_dir=None, extra=()):
     """Write the littlefs image ``make flash`` would leave on a Pico, plus
     ``extra`` [(name, bytes)] files; returns the path."""
-    from host_tools import flash, picofs
+    from host_tools import picofs
 
-    _, cfg, data = flash.board_config(board)
-    files = flash.firmware_files(cfg, compile_mpy=True) + [("board.json", data)]
-    for game in rules.GAMES:
-        files.append(flash.table_file(game, tables_dir) if tables_dir else flash.table_file(game))
-    files = dict(files)
+    files = dict(picofs.board_files(board, tables_dir=tables_dir))
     files.update(dict(extra))
     with open(path, "wb") as f:
         f.write(picofs.image(sorted(files.items())))

@@ -249,9 +249,8 @@ def test_a_flash_killed_mid_copy_leaves_the_old_files_working(board, tmp_path, t
     # A working board whose every firmware file and board.json differ from
     # what make flash brings: its main.py says so at power-on, its config
     # lights the LEDs twice as bright.
-    _, cfg, _ = flash.board_config("pico-buttons")
-    with open(os.path.join(ROOT, "firmware", "boards", "pico-buttons.json")) as f:
-        config = json.load(f)
+    _, cfg, data = flash.board_config("pico-buttons")
+    config = json.loads(data)
     config["leds"]["brightness"] = 0.5
     image = flash_image(tmp_path / "flash.lfs", tables_dir=tables,
                         extra=earlier_firmware(cfg, str(tmp_path)) + [("board.json", json.dumps(config).encode())])

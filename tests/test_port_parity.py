@@ -423,16 +423,15 @@ SIM_DIFFERS = {
     "select.select?": "the Unix port's select module has poll only (asyncio uses poll)",
 }
 
-# Where the emulated RP2040 is not the silicon: rp2040js feeds a GPIO's input
-# only from the world outside (simulator/rp2040/pico.mjs), so a pin reads
-# nothing of what the chip itself drives on it. On silicon the input buffer
-# sees the pad, and an output reads back its own level. Our doubles model the
-# silicon. key -> (the emulator's line, the silicon's line)
 # Where the emulator (simulator/rp2040/pico.mjs) is not silicon: key ->
 # (what the emulator says, what a Pico says). Empty now: outputs read back
 # their level, pulls are modelled on every pad, a watchdog reset keeps its
 # reason, and pixels sent nothing keep their colour.
 EMULATOR_IS_NOT_SILICON = {}
+
+# The tones and duties the probe tries (the firmware's tunes, and edges).
+PROBED_FREQS = (196, 523, 784, 988, 1319, 1000, 0, 1, 7, 8, 10, 333)
+PROBED_DUTIES = (32768, 0, 65535, 1, 70000, -1, 40000)
 
 # What the firmware itself calls (grep firmware/ for machine. and neopixel.):
 # tests/doubles must agree with the port on these lines. The rest of the
@@ -454,10 +453,10 @@ FIRMWARE_FACING = (
     "PWM(99)",
     "PWM(None)",
     "NeoPixel type", "np.buf", "np.n", "np.pin is the Pin", "np.write()", "NeoPixel(Pin(99), 9)",
-) + tuple("pwm.freq(%d)" % f for f in (196, 523, 784, 988, 1319, 1000, 0, 1, 7, 8, 10, 333)) + tuple(
-    "pwm.freq() after freq(%d)" % f for f in (196, 523, 784, 988, 1319, 1000, 0, 1, 7, 8, 10, 333)) + tuple(
-    "pwm.duty_u16(%d)" % d for d in (32768, 0, 65535, 1, 70000, -1, 40000)) + tuple(
-    "pwm.duty_u16() after duty_u16(%d)" % d for d in (32768, 0, 65535, 1, 70000, -1, 40000))
+) + tuple("pwm.freq(%d)" % f for f in PROBED_FREQS) + tuple(
+    "pwm.freq() after freq(%d)" % f for f in PROBED_FREQS) + tuple(
+    "pwm.duty_u16(%d)" % d for d in PROBED_DUTIES) + tuple(
+    "pwm.duty_u16() after duty_u16(%d)" % d for d in PROBED_DUTIES)
 
 
 def facts(text):

@@ -50,9 +50,8 @@ def raw_blocks(data):
     return out
 
 
-def vendored():
-    with open(uf2.MICROPYTHON, "rb") as f:
-        return f.read()
+with open(uf2.MICROPYTHON, "rb") as _f:
+    VENDORED = _f.read()  # the vendored MicroPython UF2
 
 
 def test_every_block_is_a_valid_rp2040_block_numbered_across_the_file(written):
@@ -73,14 +72,14 @@ def test_every_block_is_a_valid_rp2040_block_numbered_across_the_file(written):
 
 def test_micropython_first_byte_for_byte(written):
     data = written[1]
-    mine, theirs = raw_blocks(data), raw_blocks(vendored())
+    mine, theirs = raw_blocks(data), raw_blocks(VENDORED)
     assert len(theirs) == MP_BLOCKS
     for a, b in zip(mine, theirs):
         assert a[3] == b[3] and a[8] == b[8]  # address and payload
     # Everything in each block but its number and the total is unchanged.
     for i in range(MP_BLOCKS):
         at = i * 512
-        assert data[at:at + 20] + data[at + 28:at + 512] == vendored()[at:at + 20] + vendored()[at + 28:at + 512]
+        assert data[at:at + 20] + data[at + 28:at + 512] == VENDORED[at:at + 20] + VENDORED[at + 28:at + 512]
     # One erased page completes MicroPython's last sector (0x10052f00).
     filler = mine[MP_BLOCKS]
     assert filler[3] == 0x10052F00 and filler[8] == b"\xff" * 256
@@ -161,7 +160,7 @@ def test_the_boot_rom_writes_every_sector_whole(written, seed, shuffled):
     if shuffled:
         rng.shuffle(order)
     after = bootrom_writes(data, old, order)
-    micropython = b"".join(r[8] for r in raw_blocks(vendored()))
+    micropython = b"".join(r[8] for r in raw_blocks(VENDORED))
     assert after[:len(micropython)] == micropython
     assert after[len(micropython):0x53000] == b"\xff" * (0x53000 - len(micropython))
     fs = b"".join(b.payload for b in uf2.parse(data)[MP_BLOCKS + 1:])

@@ -20,7 +20,6 @@ import rules
 EASY = const(0)
 MEDIUM = const(1)
 PERFECT = const(2)
-LEVELS = ("easy", "medium", "perfect")
 
 WIN = const(0x40)
 DRAW = const(0)
@@ -84,12 +83,6 @@ def flip(value):
     if value & WIN:
         return (value & _PLIES) + 1
     return WIN | (value + 1) if value else DRAW
-
-
-def value_after(table, pos):
-    """The value for the player who just moved into ``pos``."""
-    mover = pos.turn ^ 1
-    return _after(table, pos.game, mover, pos.sides[mover], pos.sides[mover ^ 1])
 
 
 def _code(game, mover, side, other):

@@ -204,38 +204,11 @@ class Position:
         self.turn = turn
         self._undo = []  # the mover's side before each pushed move
 
-    @classmethod
-    def from_moves(cls, game, moves):
-        pos = cls(game)
-        for cell in moves:
-            pos.push(cell)
-        return pos
-
-    @classmethod
-    def from_code(cls, game, position24, turn):
-        """The position a table record describes; ValueError if malformed."""
-        import rules_extra  # not on a board: see its docstring
-
-        xside, oside = rules_extra.decode(game, position24)
-        if turn not in (X, O):
-            raise ValueError("turn must be 0 (X) or 1 (O)")
-        return cls(game, xside, oside, turn)
-
-    def __eq__(self, other):
-        return (isinstance(other, Position) and self.game == other.game
-                and self.turn == other.turn and self.sides == other.sides)
-
     def mask(self, player):
         return side_mask(self.game, self.sides[player])
 
     def occupied(self):
         return self.mask(X) | self.mask(O)
-
-    def marks(self, player):
-        """The player's cells, oldest first."""
-        import rules_extra  # not on a board: see its docstring
-
-        return rules_extra.side_cells(self.game, self.sides[player])
 
     def piece_at(self, cell):
         """X, O or None."""
@@ -322,7 +295,3 @@ class Position:
     def canonical(self):
         """position24 of the canonical image (docs/table-format.md)."""
         return canonical(self.game, self.sides[0], self.sides[1])
-
-    def key(self):
-        """The table search key: ``canonical() << 1 | turn``."""
-        return self.canonical() << 1 | self.turn

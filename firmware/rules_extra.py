@@ -1,8 +1,10 @@
 """The parts of the rules a board never runs: the symmetries as cell maps, a
-side's cells in order, and position24 decoded. The host's solver and the
-tests use them (under CPython and the MicroPython Unix port); ``make flash``
-leaves this file off a board, so none of it takes a board's RAM.
-``rules.Position.marks()`` and ``from_code()`` import it when called.
+side's cells in order, position24 decoded, and positions made from a move
+list or a table record. The host's solver and the tests use them (under
+CPython and the MicroPython Unix port); ``make flash`` leaves this file off
+a board, so none of it takes a board's RAM: every function a board module
+holds costs RAM for good, even one the board never calls
+(docs/performance.md).
 """
 
 import rules
@@ -71,3 +73,30 @@ def decode(game, position24):
         elif v == 3:
             raise ValueError("bad classic position %06x" % position24)
     return x, o
+
+
+def marks(pos, player):
+    """``player``'s cells in ``pos`` (a ``rules.Position``), oldest first."""
+    return side_cells(pos.game, pos.sides[player])
+
+
+def from_moves(game, moves):
+    """The ``rules.Position`` after playing ``moves`` (cells) from the start."""
+    pos = rules.Position(game)
+    for cell in moves:
+        pos.push(cell)
+    return pos
+
+
+def from_code(game, position24, turn):
+    """The position a table record describes; ValueError if malformed."""
+    xside, oside = decode(game, position24)
+    if turn not in (rules.X, rules.O):
+        raise ValueError("turn must be 0 (X) or 1 (O)")
+    return rules.Position(game, xside, oside, turn)
+
+
+def same(a, b):
+    """True if two positions are the same game, marks (in age order) and
+    side to move."""
+    return a.game == b.game and a.turn == b.turn and a.sides == b.sides

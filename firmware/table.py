@@ -11,7 +11,6 @@ lookup allocates nothing, except the first after the other table was used:
 only one table keeps its file open, so that one reopens its own.
 """
 
-import struct
 
 try:
     from micropython import const
@@ -41,11 +40,6 @@ class TableError(Exception):
     """The table file can't be used; the message says why. Each kind of bad
     file has its own message (docs/table-format.md lists them): one class
     rather than seven keeps the reader small in RAM."""
-
-
-def pack_header(game, count, crc):
-    """The 16 header bytes for ``count`` records with CRC-32 ``crc``."""
-    return struct.pack(_HEADER, MAGIC, VERSION, game, 0, count, crc)
 
 
 try:
@@ -112,17 +106,6 @@ class Table:
 
     def __exit__(self, *exc):
         self.close()
-
-    def record(self, i):
-        """``(key, value7)`` of record ``i``; key = ``position24 << 1 | turn``."""
-        if not 0 <= i < self.count:
-            raise IndexError("record index out of range")
-        f = self._file()
-        f.seek(HEADER_SIZE + RECORD_SIZE * i)
-        b = f.read(RECORD_SIZE)
-        if len(b) != RECORD_SIZE:
-            raise TableError("table file shrank while open")
-        return (b[0] << 17) | (b[1] << 9) | (b[2] << 1) | (b[3] >> 7), b[3] & 0x7F
 
     def lookup(self, key):
         """value7 stored for ``key``, or -1 if there is no such record."""

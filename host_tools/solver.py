@@ -25,6 +25,7 @@ import numpy as np
 import rules
 import rules_extra
 import table
+import table_extra
 
 
 class Sides:
@@ -121,7 +122,7 @@ class Solution:
     def table_bytes(self):
         """The complete table file (header and records)."""
         body = self.records.astype(">u4").tobytes()
-        return table.pack_header(self.game, len(self.records), zlib.crc32(body)) + body
+        return table_extra.pack_header(self.game, len(self.records), zlib.crc32(body)) + body
 
 
 def _expand(sides, game, keys):

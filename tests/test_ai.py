@@ -12,6 +12,7 @@ from hypothesis import given, settings, strategies as st
 import ai
 import simple_ai
 import rules
+import rules_extra
 import table
 from rules import CLASSIC, TACTICTOE, Position
 from conftest import FIRMWARE, MICROPYTHON, MPY_SCRIPTS, cross_compile, py_files
@@ -97,7 +98,7 @@ def test_perfect_holds_a_lost_position_longest(solutions, table_files):
     # leaves X the most ways to go wrong.
     sol = solutions[TACTICTOE]
     with table.Table(table_files[TACTICTOE]) as t:
-        pos = Position.from_moves(TACTICTOE, [1])
+        pos = rules_extra.from_moves(TACTICTOE, [1])
         assert ai.outcome(t.value(pos)) == -1
         move = ai.choose_move(pos, ai.PERFECT, t, ai.Rng(1))
         assert _after(sol, pos, move) == 12  # loses in 12, the slowest
@@ -124,7 +125,7 @@ def test_unknown_level_is_refused(level):
 
 
 def test_no_move_when_game_over():
-    pos = Position.from_moves(CLASSIC, [0, 3, 1, 4, 2])
+    pos = rules_extra.from_moves(CLASSIC, [0, 3, 1, 4, 2])
     for level in (ai.EASY, ai.MEDIUM):
         with pytest.raises(rules.IllegalMove):
             ai.choose_move(pos, level)
@@ -182,7 +183,7 @@ def test_medium_blocks_an_immediate_loss(pos, seed):
 
 def test_easy_is_beatable_but_medium_blocks():
     # X threatens 0-1-2; O to move. Medium always blocks on 2, easy does not.
-    pos = Position.from_moves(CLASSIC, [0, 4, 1])
+    pos = rules_extra.from_moves(CLASSIC, [0, 4, 1])
     medium = {ai.choose_move(pos, ai.MEDIUM, rng=ai.Rng(s)) for s in range(50)}
     easy = {ai.choose_move(pos, ai.EASY, rng=ai.Rng(s)) for s in range(50)}
     assert medium == {2}
@@ -207,7 +208,7 @@ def test_full_depth_minimax_agrees_with_solver_on_classic(solutions):
     independent check of the solver's values and distances."""
     sol = solutions[CLASSIC]
     for i, pos in Oracle(sol).positions():
-        if len(pos.marks(rules.X)) + len(pos.marks(rules.O)) < 3:
+        if len(rules_extra.marks(pos, rules.X)) + len(rules_extra.marks(pos, rules.O)) < 3:
             continue  # keep it quick; the deep ones cover the logic
         s = simple_ai._negamax(pos, 9, 0)
         v = int(sol.value[i])
@@ -215,9 +216,9 @@ def test_full_depth_minimax_agrees_with_solver_on_classic(solutions):
 
 
 def test_minimax_fallback_wins_and_blocks():
-    pos = Position.from_moves(TACTICTOE, [0, 4, 1, 8])  # X to move, 2 wins
+    pos = rules_extra.from_moves(TACTICTOE, [0, 4, 1, 8])  # X to move, 2 wins
     assert simple_ai.minimax_move(pos, 4, ai.Rng(1)) == 2
-    pos = Position.from_moves(CLASSIC, [0, 4, 1])  # O must block on 2
+    pos = rules_extra.from_moves(CLASSIC, [0, 4, 1])  # O must block on 2
     assert simple_ai.minimax_move(pos, 4, ai.Rng(1)) == 2
 
 
@@ -238,7 +239,7 @@ def test_micropython_perfect_in_every_canonical_position(solutions, table_files,
         for line in lines:
             i, move = map(int, line.split())
             key = sol.records[i].item() >> 7
-            pos = Position.from_code(game, key >> 1, key & 1)
+            pos = rules_extra.from_code(game, key >> 1, key & 1)
             vals = {c: _after(sol, pos, c) for c in pos.legal_moves()}
             assert ai.score(vals[move]) == max(map(ai.score, vals.values()))
             assert move == ai.choose_move(pos, ai.PERFECT, t, rng)
@@ -265,7 +266,7 @@ def test_move_decision_in_32k_heap(solutions, table_files, compiled_firmware, mo
     assert r.returncode == 0, r.stderr
     move = int(r.stdout.split()[1])
     with table.Table(path) as t:
-        pos = Position.from_moves(TACTICTOE, [] if moves == "-" else [int(c) for c in moves.split(",")])
+        pos = rules_extra.from_moves(TACTICTOE, [] if moves == "-" else [int(c) for c in moves.split(",")])
         assert move in ai.best_moves(t, pos)
 
 

@@ -17,6 +17,7 @@ sys.path.insert(0, DOUBLES)  # before site-packages, which has Adafruit's neopix
 import ai  # noqa: E402
 import app  # noqa: E402
 import rules  # noqa: E402
+import rules_extra  # noqa: E402
 import sim  # noqa: E402
 
 
@@ -59,7 +60,7 @@ def test_random_presses(board_folder, start, presses, seed):
         assert not [line for line in b.lines if line.startswith("error")], b.lines
         m = b.app.match
         if m is not None and m.game == rules.TACTICTOE:
-            assert len(m.pos.marks(rules.X)) <= 3 and len(m.pos.marks(rules.O)) <= 3
+            assert len(rules_extra.marks(m.pos, rules.X)) <= 3 and len(rules_extra.marks(m.pos, rules.O)) <= 3
             if b.app.state == app.PLAY:
                 # The player not to move shows only its marks (the mover's
                 # colour also lights empty cells): never more than 3.
@@ -73,7 +74,6 @@ def test_random_presses(board_folder, start, presses, seed):
     for before, cell, pos in ai_moves:
         if before is None:
             continue
-        pos.push(cell)
-        after = ai.value_after(table_of[pos.game], pos)
+        after = dict(ai.move_values(table_of[pos.game], pos))[cell]
         assert ai.outcome(after) >= ai.outcome(before), (before, after)
         assert ai.score(after) == ai.score(before)  # perfect keeps the exact value

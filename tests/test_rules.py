@@ -38,17 +38,17 @@ def test_empty_board():
 
 
 def test_tactictoe_fourth_mark_removes_the_oldest():
-    pos = Position.from_moves(TACTICTOE, [0, 4, 2, 6, 5, 7])
-    assert pos.marks(X) == [0, 2, 5] and pos.marks(O) == [4, 6, 7]
+    pos = rules_extra.from_moves(TACTICTOE, [0, 4, 2, 6, 5, 7])
+    assert rules_extra.marks(pos, X) == [0, 2, 5] and rules_extra.marks(pos, O) == [4, 6, 7]
     assert pos.vanishing() == 0  # X's oldest leaves on X's next move
     pos.push(8)
-    assert pos.marks(X) == [2, 5, 8]
+    assert rules_extra.marks(pos, X) == [2, 5, 8]
     assert pos.piece_at(0) is None
     assert pos.winner() == X  # 2-5-8 is a column, made after the removal
 
 
 def test_tactictoe_cannot_place_on_own_oldest_mark():
-    pos = Position.from_moves(TACTICTOE, [0, 4, 2, 6, 5, 7])
+    pos = rules_extra.from_moves(TACTICTOE, [0, 4, 2, 6, 5, 7])
     assert 0 not in pos.legal_moves()
     with pytest.raises(rules.IllegalMove, match="cell 0 is occupied"):
         pos.push(0)
@@ -57,29 +57,29 @@ def test_tactictoe_cannot_place_on_own_oldest_mark():
 def test_tactictoe_line_broken_by_removal_does_not_win():
     # X holds 0,1 and plays 2 as a 4th mark: the oldest (0) leaves first,
     # so 0-1-2 is not a line.
-    pos = Position.from_moves(TACTICTOE, [0, 4, 1, 5, 6, 8])
+    pos = rules_extra.from_moves(TACTICTOE, [0, 4, 1, 5, 6, 8])
     pos.push(2)
-    assert pos.marks(X) == [1, 6, 2]
+    assert rules_extra.marks(pos, X) == [1, 6, 2]
     assert pos.winner() is None
 
 
 def test_encoding_of_a_known_position():
-    pos = Position.from_moves(TACTICTOE, [1, 4, 0, 2, 3, 5, 7])
+    pos = rules_extra.from_moves(TACTICTOE, [1, 4, 0, 2, 3, 5, 7])
     assert pos.code() == 0x037425  # X: 0,3,7 oldest first; O: 4,2,5
-    cl = Position.from_moves(CLASSIC, [4, 0, 8])
+    cl = rules_extra.from_moves(CLASSIC, [4, 0, 8])
     # cell 0 = O (2) in bits 17-16, cell 4 = X in bits 9-8, cell 8 = X in bits 1-0
     assert cl.code() == (2 << 16) | (1 << 8) | 1
-    one = Position.from_moves(TACTICTOE, [4])
+    one = rules_extra.from_moves(TACTICTOE, [4])
     assert one.code() == 0x4FFFFF
 
 
 def test_classic_full_board_is_a_draw():
-    pos = Position.from_moves(CLASSIC, [4, 0, 8, 2, 1, 7, 6, 3, 5])
+    pos = rules_extra.from_moves(CLASSIC, [4, 0, 8, 2, 1, 7, 6, 3, 5])
     assert pos.is_over() and pos.winner() is None and pos.legal_moves() == []
 
 
 def test_no_moves_after_a_win():
-    pos = Position.from_moves(CLASSIC, [0, 3, 1, 4, 2])
+    pos = rules_extra.from_moves(CLASSIC, [0, 3, 1, 4, 2])
     assert pos.winner() == X
     with pytest.raises(rules.IllegalMove, match="over"):
         pos.push(8)
@@ -114,21 +114,31 @@ def test_push_pop_round_trip(case):
     replay = Position(pos.game)
     for cell in moves:
         replay.push(cell)
-    assert replay == pos
+    assert rules_extra.same(replay, pos)
     for cell in reversed(moves):
         assert pos.pop() == cell
-    assert pos == Position(pos.game)
+    assert rules_extra.same(pos, Position(pos.game))
+
+
+def test_same_compares_game_marks_in_age_order_and_turn():
+    a = rules_extra.from_moves(TACTICTOE, [0, 4, 2])
+    assert rules_extra.same(a, rules_extra.from_moves(TACTICTOE, [0, 4, 2]))
+    assert not rules_extra.same(a, rules_extra.from_moves(TACTICTOE, [2, 4, 0]))  # same cells, other ages
+    assert not rules_extra.same(a, rules_extra.from_moves(CLASSIC, [0, 4, 2]))
+    b = rules_extra.from_moves(TACTICTOE, [0, 4, 2])
+    b.turn ^= 1
+    assert not rules_extra.same(a, b)
 
 
 @given(played())
 def test_invariants_of_play(case):
     pos, moves = case
-    nx, no = len(pos.marks(X)), len(pos.marks(O))
+    nx, no = len(rules_extra.marks(pos, X)), len(rules_extra.marks(pos, O))
     assert pos.occupied() == pos.mask(X) | pos.mask(O) and not pos.mask(X) & pos.mask(O)
     if pos.game == TACTICTOE:
         assert nx <= 3 and no <= 3
-        assert pos.marks(X) == [c for c in moves[0::2]][-3:]  # the newest three, oldest first
-        assert pos.marks(O) == [c for c in moves[1::2]][-3:]
+        assert rules_extra.marks(pos, X) == [c for c in moves[0::2]][-3:]  # the newest three, oldest first
+        assert rules_extra.marks(pos, O) == [c for c in moves[1::2]][-3:]
     assert pos.turn == len(moves) % 2
     assert not (rules.has_line(pos.mask(X)) and rules.has_line(pos.mask(O)))
 
@@ -138,12 +148,12 @@ def test_encode_decode_and_canonical(case, k):
     pos, _ = case
     g = pos.game
     assert rules_extra.decode(g, pos.code()) == tuple(pos.sides)
-    assert Position.from_code(g, pos.code(), pos.turn) == Position(g, pos.sides[0], pos.sides[1], pos.turn)
+    assert rules_extra.same(rules_extra.from_code(g, pos.code(), pos.turn), Position(g, pos.sides[0], pos.sides[1], pos.turn))
     sym = rules_extra.SYMMETRIES[k]
     image = Position(g, rules_extra.side_transform(g, pos.sides[0], sym),
                      rules_extra.side_transform(g, pos.sides[1], sym), pos.turn)
     assert image.canonical() == pos.canonical()
-    assert image.key() == pos.key()
+    assert image.turn == pos.turn
     assert pos.canonical() <= pos.code()
     # The image plays like the original: same number of moves, same winner.
     assert len(image.legal_moves()) == len(pos.legal_moves())

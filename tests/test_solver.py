@@ -43,18 +43,18 @@ def test_classic_facts(solutions):
 
 def test_terminal_positions_have_no_value(solutions):
     with pytest.raises(ValueError, match="terminal"):
-        solutions[CLASSIC].value_of(Position.from_moves(CLASSIC, [0, 3, 1, 4, 2]))
+        solutions[CLASSIC].value_of(rules_extra.from_moves(CLASSIC, [0, 3, 1, 4, 2]))
 
 
 def test_classic_known_values(solutions):
     sol = solutions[CLASSIC]
     # X in the corner, O on the edge next to it: X forces a win (in 5 more plies).
-    pos = Position.from_moves(CLASSIC, [0, 1])
+    pos = rules_extra.from_moves(CLASSIC, [0, 1])
     assert ai.outcome(sol.value_of(pos)) == 1
     # X centre, O corner: draw.
-    assert sol.value_of(Position.from_moves(CLASSIC, [4, 0])) == 0
+    assert sol.value_of(rules_extra.from_moves(CLASSIC, [4, 0])) == 0
     # X to move with a line open: wins in 1.
-    assert sol.value_of(Position.from_moves(CLASSIC, [0, 3, 1, 4])) == ai.WIN | 1
+    assert sol.value_of(rules_extra.from_moves(CLASSIC, [0, 3, 1, 4])) == ai.WIN | 1
 
 
 @pytest.mark.parametrize("game", [CLASSIC, TACTICTOE])

@@ -9,7 +9,9 @@ from hypothesis import given, settings, strategies as st
 
 import crc32
 import rules
+import rules_extra
 import table
+import table_extra
 from rules import CLASSIC, TACTICTOE, Position
 
 
@@ -97,7 +99,7 @@ def test_reader_agrees_with_solver_on_every_record(solutions, table_files, game)
     with table.Table(table_files[game], game) as t:
         assert t.count == len(sol.records)
         for i, rec in enumerate(sol.records.tolist()):
-            assert t.record(i) == (rec >> 7, rec & 0x7F)
+            assert table_extra.record(t, i) == (rec >> 7, rec & 0x7F)
             assert t.lookup(rec >> 7) == rec & 0x7F
         assert t.lookup(-1) == -1 and t.lookup(1 << 25) == -1
 
@@ -149,11 +151,11 @@ def test_tables_opened_by_path_keep_one_file_open(solutions, table_files):
         rec = int(solutions[game].records[-1])
         assert t.lookup(rec >> 7) == rec & 0x7F
         assert t._f is not None and (b if t is a else a)._f is None
-    assert a.record(0) == (int(solutions[CLASSIC].records[0]) >> 7, int(solutions[CLASSIC].records[0]) & 0x7F)
+    assert table_extra.record(a, 0) == (int(solutions[CLASSIC].records[0]) >> 7, int(solutions[CLASSIC].records[0]) & 0x7F)
     a.close()
     b.close()
     with pytest.raises(ValueError, match="closed"):
-        a.record(0)
+        table_extra.record(a, 0)
 
 
 def test_lookup_skips_a_match_that_straddles_records():
@@ -162,7 +164,7 @@ def test_lookup_skips_a_match_that_straddles_records():
     not the record."""
     recs = [0x00010203, 0x01020380, 0x02030405, 0x03040506]  # sorted u32s
     body = b"".join(struct.pack(">I", r) for r in recs)
-    t = table.Table(io.BytesIO(table.pack_header(CLASSIC, len(recs), zlib.crc32(body)) + body))
+    t = table.Table(io.BytesIO(table_extra.pack_header(CLASSIC, len(recs), zlib.crc32(body)) + body))
     assert t.lookup(0x010203 << 1 | 1) == 0  # found at byte 4, not byte 1
     assert t.lookup(0x010203 << 1) == -1  # stored only with O to move
     assert t.lookup(0x030102 << 1) == -1  # only bytes 3-5: across two records
@@ -172,10 +174,10 @@ def test_lookup_skips_a_match_that_straddles_records():
 def test_missing_position_is_reported(solutions):
     data = solutions[CLASSIC].table_bytes()
     body = data[20:]  # drop the first record, fix count and CRC
-    bad = table.pack_header(CLASSIC, 626, zlib.crc32(body)) + body
+    bad = table_extra.pack_header(CLASSIC, 626, zlib.crc32(body)) + body
     t = table.Table(io.BytesIO(bad))
     first = solutions[CLASSIC].records[0].item()
-    pos = Position.from_code(CLASSIC, first >> 8, (first >> 7) & 1)
+    pos = rules_extra.from_code(CLASSIC, first >> 8, (first >> 7) & 1)
     with pytest.raises(table.TableError, match="no record for position"):
         t.value(pos)
 

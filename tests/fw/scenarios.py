@@ -13,6 +13,7 @@ import sys
 import ai
 import app
 import rules
+import rules_extra
 import sim
 from sim import fingers, strip
 from match import DEMO, TWO, YOU_O, YOU_X
@@ -180,7 +181,7 @@ def two_players(folder, game=rules.CLASSIC):
     check(p[0] == "X" and p[1] == "X" and p[3] == "O" and p[4] == "O", "marks: " + p)
     check(p[2] == "x", "X to move glows in X colour: " + p)
     b.press(4)  # occupied: refused
-    check(b.app.match.pos.turn == rules.X and len(b.app.match.pos.marks(rules.X)) == 2, "refused press changed the game")
+    check(b.app.match.pos.turn == rules.X and len(rules_extra.marks(b.app.match.pos, rules.X)) == 2, "refused press changed the game")
     flashes = set()
     for _ in range(6):
         b.run(30)

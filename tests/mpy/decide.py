@@ -11,8 +11,10 @@ import table
 gc.collect()
 t = table.Table(sys.argv[1])
 moves = [] if sys.argv[2] == "-" else [int(c) for c in sys.argv[2].split(",")]
-pos = rules.Position.from_moves(t.game, moves)
-level = ai.LEVELS.index(sys.argv[3])
+pos = rules.Position(t.game)
+for cell in moves:
+    pos.push(cell)
+level = ("easy", "medium", "perfect").index(sys.argv[3])
 move = ai.choose_move(pos, level, t, ai.Rng(int(sys.argv[4])))
 print("move", move)
 gc.collect()

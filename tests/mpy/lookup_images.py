@@ -7,13 +7,14 @@ import ai
 import rules
 import rules_extra
 import table
+import table_extra
 
 t = table.Table(sys.argv[1])
 rng = ai.Rng(int(sys.argv[2]))
 g = t.game
 for i in range(t.count):
-    key, value = t.record(i)
-    pos = rules.Position.from_code(g, key >> 1, key & 1)
+    key, value = table_extra.record(t, i)
+    pos = rules_extra.from_code(g, key >> 1, key & 1)
     sym = rules_extra.SYMMETRIES[rng.randrange(8)]
     img = rules.Position(g, rules_extra.side_transform(g, pos.sides[0], sym),
                          rules_extra.side_transform(g, pos.sides[1], sym), pos.turn)

@@ -4,12 +4,14 @@ import sys
 
 import ai
 import rules
+import rules_extra
 import table
+import table_extra
 
 t = table.Table(sys.argv[1])
 rng = ai.Rng(int(sys.argv[2]))
 for i in range(t.count):
-    key, _ = t.record(i)
-    pos = rules.Position.from_code(t.game, key >> 1, key & 1)
+    key, _ = table_extra.record(t, i)
+    pos = rules_extra.from_code(t.game, key >> 1, key & 1)
     print(i, ai.choose_move(pos, ai.PERFECT, t, rng))
 t.close()

@@ -167,8 +167,8 @@ def _median_worst(values):
 def expected_moves(game, seeds, firmware):
     """The decisions the firmware makes on the host for the same games
     (CPython, same generator): ``{(kind, seed, ply): move}``."""
-    code = ("import sys; sys.path[:0] = [%r, %r]; import os; os.chdir(%r); import pico_decide; "
-            "pico_decide.games(%d, %r)" % (firmware, os.path.dirname(DECIDE), os.path.join(ROOT, "build"),
+    code = ("import sys; sys.path[:0] = [%r, %r, %r]; import os; os.chdir(%r); import pico_decide; "
+            "pico_decide.games(%d, %r)" % (firmware, host_tools.CPYTHON_DIR, os.path.dirname(DECIDE), os.path.join(ROOT, "build"),
                                           game, list(seeds)))
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     return {(w[1], int(w[2]), int(w[3])): int(w[4]) for w in (line.split() for line in out.splitlines())

@@ -7,12 +7,7 @@ Values are value7 bytes as stored in the table (docs/table-format.md):
 the player the value belongs to.
 """
 
-try:
-    from micropython import const
-except ImportError:  # CPython
-
-    def const(x):
-        return x
+from micropython import const
 
 
 import rules

@@ -6,12 +6,7 @@ flow is the same on every board, in the simulator and in tests; ``main``
 runs it in a cooperative loop.
 """
 
-try:
-    from micropython import const
-except ImportError:  # CPython
-
-    def const(x):
-        return x
+from micropython import const
 
 
 import gc

@@ -6,12 +6,7 @@ so drawing a frame allocates nothing. The hardware layer maps cells to
 pixels, applies the brightness cap and the strip's colour order.
 """
 
-try:
-    from micropython import const
-except ImportError:  # CPython
-
-    def const(x):
-        return x
+from micropython import const
 
 
 FULL = const(256)

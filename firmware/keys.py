@@ -11,12 +11,7 @@ Events wait in a queue until taken, so a press is never lost while the game is
 busy (the queue keeps the newest ``size`` events).
 """
 
-try:
-    from micropython import const
-except ImportError:  # CPython
-
-    def const(x):
-        return x
+from micropython import const
 
 
 TAP = const(0x10)

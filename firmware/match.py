@@ -3,12 +3,7 @@
 Knows nothing of LEDs, keys or time; ``app`` drives it.
 """
 
-try:
-    from micropython import const
-except ImportError:  # CPython
-
-    def const(x):
-        return x
+from micropython import const
 
 
 from array import array

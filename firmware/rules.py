@@ -18,12 +18,7 @@ A position is both sides plus the side to move; ``position24`` (see
 :func:`encode`) packs the two sides into 24 bits.
 """
 
-try:
-    from micropython import const
-except ImportError:  # CPython
-
-    def const(x):
-        return x
+from micropython import const
 
 
 CLASSIC = const(0)

@@ -11,14 +11,7 @@ lookup allocates nothing, except the first after the other table was used:
 only one table keeps its file open, so that one reopens its own.
 """
 
-
-try:
-    from micropython import const
-except ImportError:  # CPython
-
-    def const(x):
-        return x
-
+from micropython import const
 
 import rules
 

@@ -8,5 +8,9 @@ import os
 import sys
 
 FIRMWARE_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "firmware")
-if FIRMWARE_DIR not in sys.path:
-    sys.path.insert(0, FIRMWARE_DIR)
+# CPython has no ``micropython`` module: the stand-in's folder comes after
+# the firmware's (the firmware imports ``const`` from it).
+CPYTHON_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "cpython")
+for _dir in (CPYTHON_DIR, FIRMWARE_DIR):
+    if _dir not in sys.path:
+        sys.path.insert(0, _dir)

@@ -98,6 +98,9 @@ def micropython():
 
 DOUBLES = os.path.join(ROOT, "tests", "doubles")
 FW = os.path.join(ROOT, "tests", "fw")
+# CPython's stand-in for the ``micropython`` module (const), for CPython runs
+# of the firmware.
+CPYTHON = host_tools.CPYTHON_DIR
 BOARDS = os.path.join(FIRMWARE, "boards")
 
 
@@ -155,7 +158,7 @@ def run_scenario(interpreter, folder, name, heapsize=None, path=None):
         env = dict(os.environ, MICROPYPATH=":".join(path + [".frozen"]))
     else:
         cmd = [sys.executable, script, folder, name]
-        env = dict(os.environ, PYTHONPATH=os.pathsep.join(path))
+        env = dict(os.environ, PYTHONPATH=os.pathsep.join(path + [CPYTHON]))
     return subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=600)
 
 

@@ -12,10 +12,10 @@ import sys
 
 import pytest
 
-from conftest import FIRMWARE, FW, ROOT, run_scenario, transcript
+from conftest import CPYTHON, FIRMWARE, FW, ROOT, run_scenario, transcript
 
 DOUBLES_CP = os.path.join(ROOT, "tests", "doubles_cp")
-CP_PATH = [DOUBLES_CP, FW, FIRMWARE]
+CP_PATH = [DOUBLES_CP, FW, FIRMWARE, CPYTHON]
 
 
 def _cp_board(**inp):

@@ -10,7 +10,7 @@ import sys
 
 import pytest
 
-from conftest import DOUBLES, FIRMWARE, FW, MICROPYTHON, _board_json, cross_compile, py_files, run_scenario, transcript
+from conftest import CPYTHON, DOUBLES, FIRMWARE, FW, MICROPYTHON, _board_json, cross_compile, py_files, run_scenario, transcript
 
 CASES = [
     ("selftest", "buttons"), ("menu", "buttons"), ("two-classic", "buttons"),
@@ -93,6 +93,6 @@ def test_the_asyncio_loop_under_cpython(compiled_board):
     """The same loop on CPython's asyncio (the simulator's runtime)."""
     _, flash = compiled_board
     r = subprocess.run([sys.executable, os.path.join(FW, "heap_games.py"), flash, "2"], capture_output=True,
-                       text=True, timeout=120, env=dict(os.environ, PYTHONPATH=os.pathsep.join([DOUBLES, FW, FIRMWARE])))
+                       text=True, timeout=120, env=dict(os.environ, PYTHONPATH=os.pathsep.join([DOUBLES, FW, FIRMWARE, CPYTHON])))
     assert r.returncode == 0, r.stdout + r.stderr
     assert r.stdout.split() == ["games", "2", "PASS"]

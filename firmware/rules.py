@@ -263,10 +263,12 @@ class Position:
         self.turn ^= 1
 
     def pop(self):
-        """Take back the last pushed move; returns its cell."""
+        """Take back the last pushed move; returns its cell. IndexError, and
+        the position unchanged, if there is none to take back."""
+        before = self._undo.pop()  # first, so an empty stack changes nothing
         self.turn ^= 1
         side = self.sides[self.turn]
-        self.sides[self.turn] = self._undo.pop()
+        self.sides[self.turn] = before
         if self.game == TACTICTOE:  # the newest mark's slot
             if side & 0xF != _NONE:
                 return side & 0xF

@@ -131,6 +131,21 @@ def test_same_compares_game_marks_in_age_order_and_turn():
 
 
 @given(played())
+def test_pop_with_nothing_to_take_back_changes_nothing(case):
+    pos, _ = case
+    pos.clear_stack()  # the moves that made it can no longer be taken back
+    before = (pos.game, pos.turn, list(pos.sides))
+    with pytest.raises(IndexError):
+        pos.pop()
+    assert (pos.game, pos.turn, list(pos.sides)) == before
+    legal = pos.legal_moves()
+    if legal:  # and it still plays: push, then pop back to it
+        pos.push(legal[0])
+        assert pos.pop() == legal[0]
+        assert (pos.game, pos.turn, list(pos.sides)) == before
+
+
+@given(played())
 def test_invariants_of_play(case):
     pos, moves = case
     nx, no = len(rules_extra.marks(pos, X)), len(rules_extra.marks(pos, O))

@@ -1,12 +1,17 @@
 """The board's wiring and settings, from ``board.json`` on the device.
 
-``load()`` never fails: a missing or invalid file gives the default config
+``load()`` never fails, whatever the file holds (any bytes, any size, any
+JSON value at any key): a missing or invalid file gives the default config
 (the ``pico-buttons`` board) plus a message naming the key and what is wrong,
 which the board shows at start-up. The keys are documented in
 docs/board-config.md; ``boards/*.json`` are the shipped configs.
 """
 
 import json
+
+# A board.json is well under 1 KB: read at most this much, so that a huge
+# file can't fill the heap.
+MAX_BYTES = 4096
 
 # The documented defaults, one per kind of board (the same as the files in
 # boards/): what a board falls back to when its board.json can't be used.
@@ -119,7 +124,7 @@ def pixel_order(order, key="leds.order"):
     if order == "serpentine":  # the middle row runs right to left
         return [0, 1, 2, 5, 4, 3, 6, 7, 8]
     if isinstance(order, list) and len(order) == 9:
-        if sorted(order) != list(range(9)) or any(isinstance(p, bool) for p in order):
+        if any(isinstance(p, bool) or not isinstance(p, int) for p in order) or sorted(order) != list(range(9)):
             raise ConfigError("%s: a list must hold each pixel 0-8 exactly once, got %r" % (key, order))
         return list(order)
     raise ConfigError("%s: expected \"row-major\", \"serpentine\" or a list of 9 pixel numbers, got %r" % (key, order))
@@ -142,10 +147,10 @@ def validate(raw):
     if not isinstance(name, str):
         raise ConfigError("name: expected text, got %r" % (name,))
     board = raw.get("board")  # None: not stated, any board
-    if board is not None and board not in BOARDS:
+    if board is not None and not (isinstance(board, str) and board in BOARDS):
         raise ConfigError("board: expected one of %s, or leave it out, got %r" % (", ".join(sorted(BOARDS)), board))
     runtime = raw.get("runtime")  # None: not stated, any runtime
-    if runtime is not None and runtime not in RUNTIMES:
+    if runtime is not None and not (isinstance(runtime, str) and runtime in RUNTIMES):
         raise ConfigError("runtime: expected one of %s, got %r" % (", ".join(RUNTIMES), runtime))
 
     leds = _section(raw, "leds")
@@ -218,28 +223,60 @@ def _named(raw, key, defaults, shape, kind, check):
     return out
 
 
+def one_line(text):
+    """``text``, with control characters (a key may hold a newline) escaped:
+    a message is one line on the console."""
+    for c in text:
+        if c < " ":
+            return repr(text)[1:-1]
+    return text
+
+
 def load(path="board.json", platform=None):
     """``(config, problem)``: the board's config, or the default one for
     ``platform`` (see default_for) and a one-line message saying why the file
     could not be used."""
-    default = default_for(platform)
     try:
-        with open(path) as f:
-            text = f.read()
+        return _load(path, platform)
+    except Exception as e:  # out of memory while checking or reporting: still never a brick
+        return validate(default_for(platform)), "%s could not be used (%r): using the default %s config" % (
+            path, e, default_for(platform)["name"])
+
+
+def _load(path, platform):
+    default = default_for(platform)
+    using = "using the default %s config" % default["name"]
+    try:
+        with open(path, "rb") as f:
+            size = f.seek(0, 2)
+            f.seek(0)
+            # Only a plausible file is read, and only as much as it holds.
+            data = f.read(size) if size <= MAX_BYTES else None
     except OSError:
-        return validate(default), "%s not found: using the default %s config" % (path, default["name"])
+        return validate(default), "%s not found: %s" % (path, using)
+    except MemoryError:
+        return validate(default), "%s: no memory to read it: %s" % (path, using)
+    if data is None:
+        return validate(default), "%s is over %d bytes, too big for a board config: %s" % (path, MAX_BYTES, using)
+    try:
+        text = data.decode()
+    except UnicodeError:
+        return validate(default), "%s is not UTF-8 text: %s" % (path, using)
+    if text.startswith("\ufeff"):  # the byte-order mark some editors write
+        text = text[1:]
     try:
         raw = json.loads(text)
-    except ValueError as e:
-        return validate(default), "%s is not valid JSON (%s): using the default %s config" % (path, e, default["name"])
+    except Exception as e:  # ValueError; also MemoryError or RecursionError for deep nesting
+        return validate(default), "%s is not valid JSON (%s): %s" % (path, e, using)
+    del data, text
     try:
         cfg = validate(raw)
     except ConfigError as e:
-        return validate(default), "%s: %s; using the default %s config" % (path, e, default["name"])
+        return validate(default), "%s: %s; %s" % (path, one_line(str(e)), using)
     chip = BOARDS.get(cfg["board"])
     # On a board (not the simulator or CircuitPython), a config written for
     # the other chip names pins this one lacks or uses for something else.
     if chip and platform in BOARDS.values() and platform != chip:
-        return validate(default), "%s: board: %s is an %s board but this is an %s; using the default %s config" % (
-            path, cfg["board"], chip, platform, default["name"])
+        return validate(default), "%s: board: %s is an %s board but this is an %s; %s" % (
+            path, cfg["board"], chip, platform, using)
     return cfg, None

@@ -63,6 +63,20 @@ def load_tables(folder=""):
     return tables, problems
 
 
+def remove_stale(folder=""):
+    """Remove the ``NAME.tmp`` files a flash cut short left (it writes each
+    file to a temporary name, then renames it): they only take up flash."""
+    import os
+
+    try:
+        for name in os.listdir(folder) if folder else os.listdir():
+            if name.endswith(".tmp"):
+                os.remove((folder + "/" if folder else "") + name)
+                print("removed %s, left by an interrupted flash" % name)
+    except OSError as e:  # a read-only drive (CircuitPython's, while USB has it)
+        print("could not remove a stale .tmp file: %r" % (e,))
+
+
 def centre_held(hw, samples=5):
     """True if the centre cell is held at power-on: the layer saw it while
     starting up, or it reads held on each of a few scans."""
@@ -109,6 +123,7 @@ def power_on(folder=""):
     if centre_held(hw):
         safe_mode(hw)
         return None
+    remove_stale(folder)
     tables, problems = load_tables(folder)
     return hw, cfg, tables, problems, problem
 

@@ -58,9 +58,37 @@ def board_config(board):
         raise FlashError("no board %r (%s); shipped boards: %s" % (board, e.strerror, names))
     try:
         cfg = config.validate(json.loads(data))
-    except (ValueError, config.ConfigError) as e:
-        raise FlashError("%s: %s" % (path, e))
+    except (ValueError, RecursionError, config.ConfigError) as e:  # UnicodeDecodeError is a ValueError
+        raise FlashError("%s: %s" % (path, config.one_line(str(e))))
     return path, cfg, data
+
+
+def check_fits(cfg, path, port, platform):
+    """FlashError unless the config at ``path`` is for a MicroPython board
+    of the chip at ``port`` (``platform``: its sys.platform; the virtual
+    board's "linux" takes any chip's config)."""
+    import config
+
+    if cfg["runtime"] not in (None, "micropython"):
+        raise FlashError("%s is a config for %s, but the board at %s runs MicroPython: pick a MicroPython config"
+                         " (shipped: %s)" % (path, cfg["runtime"], port, ", ".join(micropython_boards())))
+    chip = config.BOARDS.get(cfg["board"])
+    if chip and platform in config.BOARDS.values() and platform != chip:
+        raise FlashError("%s is a config for %s (an %s board), but the board at %s is an %s: pick a config for it"
+                         " (shipped: %s)" % (path, cfg["board"], chip, port, platform,
+                                             ", ".join(micropython_boards(platform))))
+
+
+def micropython_boards(platform=None):
+    """The shipped configs for MicroPython boards (of ``platform``'s chip)."""
+    import config
+
+    out = []
+    for name in shipped_boards():
+        cfg = board_config(name)[1]
+        if cfg["runtime"] != "circuitpython" and (platform is None or config.BOARDS.get(cfg["board"]) == platform):
+            out.append(name)
+    return out
 
 
 def mpy_cross_version():
@@ -331,7 +359,15 @@ def flash(port, board=None, games=(), firmware=True, tables_dir=os.path.join(ROO
             raise FlashError("the board at %s runs %s %s, not MicroPython: copy the files to its drive"
                              " instead (README: Putting it on a board by hand)" % (port, name, vtext))
         say("board: MicroPython %s on %s (.mpy v%d.%d)" % (vtext, platform, mpy & 0xFF, mpy >> 8 & 3))
+        if board:
+            check_fits(cfg, board, port, platform)
         s.run(_HELPERS, "preparing the board")
+        # What a flash cut short left behind: staged copies never renamed
+        # into place (the firmware removes them at power-on too).
+        stale = s.eval("[n for n in os.listdir() if n.endswith('.tmp')]", "looking for an interrupted flash's files")
+        if stale:
+            s.run("\n".join("_rm(%r)" % n for n in stale), "removing an interrupted flash's files")
+            say("removed %s, left by an interrupted flash" % ", ".join(sorted(stale)))
         if firmware:
             if cfg is None:
                 cfg = _board_cfg_on_board(s)

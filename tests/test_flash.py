@@ -143,6 +143,17 @@ def test_a_cable_pulled_mid_copy_leaves_the_old_files(bare_board, tmp_path):
     assert err.count("\n") == 1 and "lost the board" in err, err
     assert not (flash / "tactictoe.tbl").exists()  # never half-written under its own name
     assert (flash / "main.py").read_bytes() == old
+    assert tmp.exists()
+    # Power on again: the board removes the staged copy and says so.
+    b = bare_board()
+    b.serial("removed tactictoe.tbl.tmp, left by an interrupted flash")
+    assert not tmp.exists()
+    # A flash cut short while the board ran: the next flash removes what it left.
+    (flash / "app.mpy.tmp").write_bytes(b"half a file")
+    r = flash_cli("--port", b.port, "--table", "classic")
+    assert r.returncode == 0, r.stderr
+    assert "removed app.mpy.tmp, left by an interrupted flash" in r.stdout
+    assert not [n for n in os.listdir(flash) if n.endswith(".tmp")]
 
 
 def test_flash_errors_are_one_line(tmp_path):
@@ -177,3 +188,15 @@ def test_a_busy_port_is_named(bare_board):
                             " close it and try again\n" % b.port)
     finally:
         hog.close()
+
+
+def test_a_config_for_another_runtime_is_refused_before_anything_is_written(bare_board, tmp_path):
+    b = bare_board()
+    flash = tmp_path / "flash"
+    before = {n: (flash / n).read_bytes() for n in os.listdir(flash)}
+    r = flash_cli("--port", b.port, "--board", "circuitpython-pico")
+    assert r.returncode == 1
+    assert r.stderr == ("error: circuitpython-pico is a config for circuitpython, but the board at %s runs"
+                        " MicroPython: pick a MicroPython config (shipped: esp32-touch, pico-buttons, pico-matrix)\n"
+                        % b.port)
+    assert {n: (flash / n).read_bytes() for n in os.listdir(flash)} == before

@@ -212,6 +212,11 @@ def test_make_flash_into_a_blank_pico_then_make_flash_table_and_a_game(board, tm
     b = board(path, console=True)
     run_until(b, lambda: b.usb, 5000, "USB connection")
     assert files(path) == {}
+    # A config for another chip is refused before anything is written.
+    status, out, err = live(b, "make", "--no-print-directory", "flash", "PORT=" + b.chip.port, "BOARD=esp32-touch")
+    assert status != 0 and ("error: esp32-touch is a config for esp32-devkit (an esp32 board), but the board at %s"
+                            " is an rp2: pick a config for it (shipped: pico-buttons, pico-matrix)" % b.chip.port) in err
+    assert files(path) == {}
     # The README's command.
     status, out, err = live(b, "make", "--no-print-directory", "flash", "PORT=" + b.chip.port, "BOARD=pico-buttons")
     assert status == 0, out + err
@@ -293,6 +298,10 @@ def test_a_flash_killed_mid_copy_leaves_the_old_files_working(board, tmp_path, t
     b.serial("the previous main.py", 3000)
     b.wait(lambda line: line.startswith("frame ") and line.split()[2] == "W../.../...", 3000, "the self-test")
     assert b.frames()[0].split()[3].split(",")[0] == "7f7f7f"  # the previous brightness cap
+    # ... and the staged copies are gone, each said once.
+    said = [line for line in b.lines if line.startswith("serial removed ")]
+    assert sorted(said) == ["serial removed %s, left by an interrupted flash" % name for name in staged]
+    assert files(image) == old
     start_game(b, rules.CLASSIC)
     b.tap(4)
     b.serial("classic: X 4", 2000)

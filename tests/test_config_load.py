@@ -1,0 +1,158 @@
+"""``config.load`` never raises, whatever board.json holds: any JSON value at
+any key, any bytes, any encoding, any size. Proven on the real MicroPython
+Unix port in a small heap (as a board's power-on calls it) and on CPython
+(the host tools); and the host tools say what is wrong in one line."""
+
+import copy
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+import config
+from conftest import CPYTHON, FIRMWARE, MICROPYTHON, MPY_SCRIPTS, cross_compile
+
+SCRIPT = os.path.join(MPY_SCRIPTS, "config_load.py")
+HEAP = "32k"  # far less than a board has: a load must not need much
+
+
+@pytest.fixture(scope="module")
+def compiled(tmp_path_factory):
+    """config.py cross-compiled, as a board gets it (compiling the source
+    would take more heap than loading a config)."""
+    out = tmp_path_factory.mktemp("mpy")
+    cross_compile([os.path.join(FIRMWARE, "config.py")], out)
+    return str(out)
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers(-2**70, 2**70) | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text(max_size=12),
+    lambda inner: st.lists(inner, max_size=5) | st.dictionaries(st.text(max_size=12), inner, max_size=5),
+    max_leaves=20)
+
+KEY_PATHS = [(k,) for k in config.DEFAULT] + [("leds", k) for k in config.DEFAULT["leds"]] + \
+    [("input", k) for k in ("kind", "pins", "rows", "cols", "threshold", "direction")] + \
+    [("colours",), ("timing",), ("colours", "x"), ("timing", "scan_ms")]
+
+
+@st.composite
+def altered_configs(draw):
+    """A shipped config with one key (at any depth) set to any JSON value."""
+    raw = copy.deepcopy(config.DEFAULT)
+    path = draw(st.sampled_from(KEY_PATHS))
+    at = raw
+    for k in path[:-1]:
+        at = at.setdefault(k, {}) if isinstance(at.get(k), dict) or k not in at else at[k]
+    at[path[-1]] = draw(json_values)
+    return json.dumps(raw).encode()
+
+
+def _encoded(value):
+    try:
+        return json.dumps(value).encode()
+    except (TypeError, ValueError):  # not every value hypothesis draws is JSON
+        return b"null"
+
+
+contents = st.one_of(
+    altered_configs(),
+    json_values.map(_encoded),
+    st.binary(max_size=300),
+    st.sampled_from([
+        b"[" * 50000,  # unclosed nesting, far past the size limit
+        b"[" * 4000,  # unclosed nesting within it
+        b"{" * 3000 + b"}" * 3000,
+        b" " * 3 * 1024 * 1024,  # 3 MB
+        json.dumps(config.DEFAULT).encode("utf-16"),
+        b"\xef\xbb\xbf" + json.dumps(config.DEFAULT).encode(),  # UTF-8 with a byte-order mark
+        b"\xff\xfe\x00",
+        b"",
+    ]),
+)
+
+
+def _load_all(tmp_path, files, platform, interpreter, compiled):
+    folder = tmp_path / ("in-%d" % len(os.listdir(tmp_path)))
+    folder.mkdir()
+    for i, data in enumerate(files):
+        (folder / ("%03d.json" % i)).write_bytes(data)
+    if interpreter == "micropython":
+        cmd = [MICROPYTHON, "-X", "heapsize=" + HEAP, SCRIPT, str(folder), platform]
+        env = dict(os.environ, MICROPYPATH=compiled)
+    else:
+        cmd = [sys.executable, SCRIPT, str(folder), platform]
+        env = dict(os.environ, PYTHONPATH=os.pathsep.join([FIRMWARE, CPYTHON]))
+    r = subprocess.run(cmd, capture_output=True, env=env, timeout=120)
+    r.stdout, r.stderr = (b.decode(errors="backslashreplace") for b in (r.stdout, r.stderr))
+    assert r.returncode == 0, "config.load raised:\n" + r.stdout[-500:] + r.stderr[-2000:]
+    lines = r.stdout.splitlines()
+    assert len(lines) == len(files)
+    return [line.split(" ", 2) for line in lines]
+
+
+@pytest.mark.parametrize("interpreter", ["micropython", "cpython"])
+@given(files=st.lists(contents, min_size=1, max_size=12), platform=st.sampled_from(["rp2", "esp32", "linux"]))
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
+                                                                 HealthCheck.too_slow])
+def test_load_returns_for_any_file(tmp_path, compiled, interpreter, files, platform):
+    for name, outcome, problem in _load_all(tmp_path, files, platform, interpreter, compiled):
+        assert outcome in ("used", "default")
+        assert (problem == "-") == (outcome == "used")
+        assert "\n" not in problem
+
+
+@pytest.mark.parametrize("interpreter", ["micropython", "cpython"])
+def test_what_broke_boards_gets_its_own_line(tmp_path, compiled, interpreter):
+    good = json.dumps(config.DEFAULT).encode()
+    files = [
+        json.dumps(dict(config.DEFAULT, board={"a": 1})).encode(),
+        json.dumps(dict(config.DEFAULT, board=[])).encode(),
+        json.dumps(dict(config.DEFAULT, board=[1])).encode(),
+        json.dumps(dict(config.DEFAULT, runtime=["micropython"])).encode(),
+        b"\xc3\x28" + good,
+        good.decode().encode("utf-16"),
+        b"[" * 50000,
+        b" " * (2 * 1024 * 1024) + good,
+        b"[" * 4000,
+        b"\xef\xbb\xbf" + good,
+        json.dumps(dict(config.DEFAULT, leds=dict(config.DEFAULT["leds"], order=[[], 1, 2, 3, 4, 5, 6, 7, 8]))).encode(),
+    ]
+    got = _load_all(tmp_path, files, "rp2", interpreter, compiled)
+    assert [g[1] for g in got] == ["default"] * 9 + ["used", "default"]
+    problems = [g[2] for g in got]
+    for i in range(3):
+        assert "board: expected one of esp32-devkit, pico, or leave it out, got " in problems[i]
+    assert "runtime: expected one of" in problems[3]
+    assert "is not UTF-8 text" in problems[4] and "is not UTF-8 text" in problems[5]
+    assert "is over 4096 bytes, too big for a board config" in problems[6]
+    assert "is over 4096 bytes, too big for a board config" in problems[7]
+    assert "is not valid JSON" in problems[8]
+    assert got[9][1] == "used"  # a byte-order mark is not an error
+    assert "leds.order: a list must hold each pixel 0-8 exactly once" in problems[10]
+    assert all(p.endswith("using the default pico-buttons config") for p in problems[:9] + problems[10:])
+
+
+@pytest.mark.parametrize("command", [["flash", "--port", "/dev/ttyNOPE0", "--board"], ["hardware", "-o", "OUT", "--board"],
+                                     ["sim", "--board"]])
+def test_host_tools_say_what_is_wrong_with_a_config_in_one_line(tmp_path, command):
+    command = [str(tmp_path / "out") if a == "OUT" else a for a in command]
+    good = json.dumps(config.DEFAULT)
+    cases = {
+        "list.json": (json.dumps(dict(config.DEFAULT, board=[])), "board: expected one of"),
+        "latin1.json": (good.replace("pico-buttons", "pico-bütton").encode("latin-1"), "can't decode"),
+        "deep.json": ("[" * 100000 + "]" * 100000, ""),
+        "order.json": (json.dumps(dict(config.DEFAULT, leds=dict(config.DEFAULT["leds"], order=[[]] * 9))),
+                       "leds.order: a list must hold each pixel 0-8 exactly once"),
+    }
+    for name, (text, want) in cases.items():
+        path = tmp_path / name
+        path.write_bytes(text if isinstance(text, bytes) else text.encode())
+        r = subprocess.run([sys.executable, "-m", "host_tools"] + command + [str(path)], cwd=os.path.dirname(FIRMWARE),
+                           capture_output=True, text=True, timeout=60)
+        assert r.returncode != 0, (name, r.stdout)
+        assert r.stderr.count("\n") == 1 and r.stderr.startswith("error: ") and str(path) in r.stderr, (name, r.stderr)
+        assert want in r.stderr, (name, r.stderr)
+    assert not (tmp_path / "out").exists()

@@ -1,6 +1,7 @@
 """The firmware's table reader, under CPython and the MicroPython Unix port."""
 
 import io
+import random
 import struct
 import zlib
 
@@ -45,9 +46,10 @@ def corruptions(data):
         "wrong version": (_reheader(data, version=2), table.TableError, "version 2"),
         "reserved set": (_reheader(data, reserved=1), table.TableError, "reserved"),
         "unknown game": (_reheader(data, game=7), table.TableError, "unknown game"),
-        "count too small": (_reheader(data, count=count - 1), table.TableError, "count mismatch"),
+        "count too small": (_reheader(data, count=count - 1), table.TableError,
+                            "table has %d records, a classic table has %d" % (count - 1, count)),
         "trailing bytes": (data + b"\0\0\0\0", table.TableError, "count mismatch"),
-        "count too large": (_reheader(data, count=count + 1), table.TableError, "truncated"),
+        "count too large": (_reheader(data, count=count + 1), table.TableError, "table has %d records" % (count + 1)),
     }
 
 
@@ -64,6 +66,38 @@ def test_every_corruption_has_its_own_message(classic_bytes):
         assert words in str(info.value), name
         messages.add(str(info.value))
     assert len(messages) == len(corruptions(classic_bytes))
+
+
+def _resealed(game, records):
+    """A table of ``records`` (u32s) with a header whose count and CRC fit:
+    wrong in ways only its records show."""
+    body = b"".join(struct.pack(">I", r) for r in records)
+    return table_extra.pack_header(game, len(records), zlib.crc32(body)) + body
+
+
+@pytest.mark.parametrize("game", [CLASSIC, TACTICTOE])
+def test_crc_valid_but_wrong_tables_are_refused_at_open(solutions, game):
+    recs = [int(r) for r in solutions[game].records]
+    other = TACTICTOE if game == CLASSIC else CLASSIC
+    shuffled = list(recs)
+    random.Random(7).shuffle(shuffled)
+    cases = {
+        "reversed": (_resealed(game, recs[::-1]), "table records out of order in records 0-127"),
+        "shuffled": (_resealed(game, shuffled), "table records out of order"),
+        "no records": (_resealed(game, []), "table has 0 records, a %s table has %d" % (rules.GAMES[game], len(recs))),
+        "one dropped": (_resealed(game, recs[:5] + recs[6:]), "table has %d records" % (len(recs) - 1)),
+        "one doubled": (_resealed(game, recs[:5] + recs[4:]), "table has %d records" % (len(recs) + 1)),
+        "other game's number": (_resealed(other, recs), "a %s table has" % rules.GAMES[other]),
+        # Two records swapped inside one bucket: the bucket's first and last.
+        "swapped in a bucket": (_resealed(game, [recs[127]] + recs[1:127] + [recs[0]] + recs[128:]),
+                                "table records out of order in records 0-127"),
+    }
+    for name, (data, words) in cases.items():
+        with pytest.raises(table.TableError) as info:
+            table.Table(io.BytesIO(data))
+        assert words in str(info.value), (name, str(info.value))
+    # The same records, resealed as they were: accepted.
+    assert table.Table(io.BytesIO(_resealed(game, recs))).count == len(recs)
 
 
 def test_wrong_game_is_named(table_files):
@@ -163,8 +197,8 @@ def test_lookup_skips_a_match_that_straddles_records():
     that is not at a record's start, or has the other player to move, is
     not the record."""
     recs = [0x00010203, 0x01020380, 0x02030405, 0x03040506]  # sorted u32s
-    body = b"".join(struct.pack(">I", r) for r in recs)
-    t = table.Table(io.BytesIO(table_extra.pack_header(CLASSIC, len(recs), zlib.crc32(body)) + body))
+    # ...and as many more after them as a classic table holds.
+    t = table.Table(io.BytesIO(_resealed(CLASSIC, recs + [0x10000000 + (i << 8) for i in range(627 - len(recs))])))
     assert t.lookup(0x010203 << 1 | 1) == 0  # found at byte 4, not byte 1
     assert t.lookup(0x010203 << 1) == -1  # stored only with O to move
     assert t.lookup(0x030102 << 1) == -1  # only bytes 3-5: across two records
@@ -172,12 +206,16 @@ def test_lookup_skips_a_match_that_straddles_records():
 
 
 def test_missing_position_is_reported(solutions):
-    data = solutions[CLASSIC].table_bytes()
-    body = data[20:]  # drop the first record, fix count and CRC
-    bad = table_extra.pack_header(CLASSIC, 626, zlib.crc32(body)) + body
-    t = table.Table(io.BytesIO(bad))
-    first = solutions[CLASSIC].records[0].item()
-    pos = rules_extra.from_code(CLASSIC, first >> 8, (first >> 7) & 1)
+    recs = [int(r) for r in solutions[CLASSIC].records]
+    keys = set(r >> 7 for r in recs)
+    # A record's key moved up by one position (still in order, count and
+    # CRC right): its own position has no record now.
+    i = next(i for i in range(len(recs) - 1) if (recs[i] >> 8) + 1 < recs[i + 1] >> 8
+             and (recs[i] >> 7) + 2 not in keys)
+    gone = recs[i]
+    recs[i] += 1 << 8
+    t = table.Table(io.BytesIO(_resealed(CLASSIC, recs)))
+    pos = rules_extra.from_code(CLASSIC, gone >> 8, (gone >> 7) & 1)
     with pytest.raises(table.TableError, match="no record for position"):
         t.value(pos)
 

@@ -224,10 +224,10 @@ def _named(raw, key, defaults, shape, kind, check):
 
 
 def one_line(text):
-    """``text``, with control characters (a key may hold a newline) escaped:
-    a message is one line on the console."""
+    """``text``, with control characters and line separators (a key may hold
+    a newline) escaped: a message is one line on the console."""
     for c in text:
-        if c < " ":
+        if c < " " or "\x7f" <= c <= "\x9f" or c in "\u2028\u2029":
             return repr(text)[1:-1]
     return text
 

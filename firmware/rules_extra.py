@@ -1,10 +1,10 @@
-"""The parts of the rules a board never runs: the symmetries as cell maps, a
+"""The parts of the rules the game never runs: the symmetries as cell maps, a
 side's cells in order, position24 decoded, and positions made from a move
-list or a table record. The host's solver and the tests use them (under
-CPython and the MicroPython Unix port); ``make flash`` leaves this file off
-a board, so none of it takes a board's RAM: every function a board module
-holds costs RAM for good, even one the board never calls
-(docs/performance.md).
+list or a table record. The host's solver, the tests and the table proof
+(``tableverify``, which a maker runs on a board as ``check.tables()``) use
+them; the game never imports this module, so none of it takes a playing
+board's RAM: every function a game module holds costs RAM for good, even
+one the board never calls (docs/performance.md).
 """
 
 import rules

@@ -1,6 +1,7 @@
-"""The parts of the table format a board never runs: the header a writer
-packs, and one record read by its number. The host's solver and the tests
-use them; ``make flash`` leaves this file off a board (see rules_extra).
+"""The parts of the table format the game never runs: the header a writer
+packs, and one record read by its number. The host's solver, the tests and
+``tableverify`` use them; the game never imports this module (see
+rules_extra).
 """
 
 import struct

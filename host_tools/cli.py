@@ -12,13 +12,7 @@ import host_tools  # noqa: F401  (puts firmware/ on sys.path)
 import ai
 import rules
 import table
-
-
-def describe(value):
-    """'wins in 13', 'draw' or 'loses in 12' (value7, for its owner)."""
-    if value & ai.WIN:
-        return "wins in %d" % (value & 0x3F)
-    return "loses in %d" % value if value else "draw"
+from host_tools.verify import describe
 
 
 class UserError(Exception):
@@ -109,6 +103,8 @@ def _value_json(v):
 
 
 def cmd_inspect(args):
+    if args.verify:
+        return _verify(args.table)
     moves = _parse_moves(args.moves)
     t = _open_table(args.table)
     with t:
@@ -159,6 +155,24 @@ def cmd_inspect(args):
     print("moves for %s:" % mover)
     for cell, v in hints:
         print("  %d: %s" % (cell, describe(v)))
+    return 0
+
+
+def _verify(path):
+    from host_tools import verify
+
+    t = _open_table(path)  # the board's own checks first, with their messages
+    t.close()
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+    except OSError as e:
+        raise UserError("cannot open table %s: %s" % (path, e.strerror or e))
+    wrong = verify.first_wrong(data)
+    if wrong:
+        raise UserError("%s: %s" % (path, wrong))
+    print("%s: verified: %d %s records, each a canonical position play can reach, each value the best of its"
+          " moves', and every position reachable from the empty board recorded" % (path, t.count, rules.GAMES[t.game]))
     return 0
 
 
@@ -257,6 +271,8 @@ def build_parser():
     i.add_argument("table", metavar="PATH")
     i.add_argument("--moves", default="", metavar="1,4,0", help="moves from the empty board (cells 0-8)")
     i.add_argument("--json", action="store_true", help="machine-readable output")
+    i.add_argument("--verify", action="store_true",
+                   help="prove the table right: every record canonical, reachable and consistent with its moves")
     i.set_defaults(func=cmd_inspect)
     sc = sub.add_parser("screens", help="draw the board's screens as SVG pictures (for the README)")
     sc.add_argument("-o", "--output", required=True, metavar="FOLDER")

@@ -30,7 +30,7 @@ CHUNK = 512  # bytes per write on the board: small enough for any board's heap
 # Modules every MicroPython board gets; main.py stays source (a board runs
 # main.py, never main.mpy).
 MODULES = ("rules", "table", "tablecheck", "crc32", "ai", "simple_ai", "config", "frames", "keys", "sound",
-           "match", "app", "loop", "startup", "hw_machine", "check")
+           "match", "app", "loop", "startup", "hw_machine", "check", "tableverify", "rules_extra", "table_extra")
 
 
 class FlashError(Exception):
@@ -160,9 +160,21 @@ def table_file(game, folder=os.path.join(ROOT, "build")):
     path = os.path.join(folder, name)
     try:
         with open(path, "rb") as f:
-            return name, f.read()
+            data = f.read()
     except OSError as e:
         raise FlashError("%s: %s (make table builds it)" % (path, e.strerror))
+    # Proven right before it goes anywhere near a board: a table can pass
+    # the board's checks (CRC included) and still play wrong.
+    from host_tools import verify
+    import table
+
+    try:
+        wrong = verify.first_wrong(data)
+    except table.TableError as e:
+        raise FlashError("%s: %s" % (path, e))
+    if wrong:
+        raise FlashError("%s: %s; not flashed (make table writes a right one)" % (path, wrong))
+    return name, data
 
 
 def other_kind(name):

@@ -7,11 +7,13 @@ import re
 import subprocess
 import sys
 import time
+import zlib
 
 import pytest
 
 from live_sim import ROOT, LiveSim, mpremote, next_game, play, start_game
 import host_tools  # noqa: F401
+from host_tools import flash as flash_tool, verify
 import ai
 import rules
 import table
@@ -49,7 +51,7 @@ def perfect(host_table):
     return lambda pos: ai.best_moves(host_table, pos)[0]
 
 
-def test_flash_tables_then_play_win_draw_and_refuse_a_corrupt_one(bare_board, tmp_path):
+def test_flash_tables_then_play_win_draw_and_refuse_a_corrupt_one(bare_board, tmp_path, monkeypatch):
     b = bare_board()
     flash = tmp_path / "flash"
     assert not (flash / "classic.tbl").exists()
@@ -81,7 +83,8 @@ def test_flash_tables_then_play_win_draw_and_refuse_a_corrupt_one(bare_board, tm
     pos, result = play(b, rules.TACTICTOE, perfect(tt))
     assert result == "serial tactictoe: X wins" and pos.winner() == rules.X
 
-    # A corrupt classic table is refused by the board; the old one stays.
+    # A corrupt classic table is refused by the host before it is copied;
+    # the old one stays.
     bad = tmp_path / "bad"
     bad.mkdir()
     data = bytearray(classic_bytes())
@@ -89,7 +92,15 @@ def test_flash_tables_then_play_win_draw_and_refuse_a_corrupt_one(bare_board, tm
     (bad / "classic.tbl").write_bytes(bytes(data))
     r = flash_cli("--port", b.port, "--table", "classic", "--tables", str(bad))
     assert r.returncode == 1
-    assert r.stderr.count("\n") == 1 and "the board refused classic.tbl (table corrupt: CRC-32" in r.stderr, r.stderr
+    assert r.stderr == "error: %s: table corrupt: CRC-32 of records is %08x, header says %08x\n" % (
+        bad / "classic.tbl", zlib.crc32(bytes(data[16:])), zlib.crc32(classic_bytes()[16:])), r.stderr
+    # ...and were the host's proof to pass it (bytes mangled on the way), the
+    # board's own reader refuses the staged copy and deletes it.
+    with monkeypatch.context() as m:
+        m.setattr(verify, "first_wrong", lambda data: None)
+        with pytest.raises(flash_tool.FlashError, match=r"the board refused classic.tbl \(table corrupt: CRC-32"):
+            flash_tool.flash(b.port, games=("classic",), firmware=False, tables_dir=str(bad), reset=False,
+                             say=lambda line: None)
     assert (flash / "classic.tbl").read_bytes() == classic_bytes()
     assert not (flash / "classic.tbl.tmp").exists()
     r = mpremote(b.port, "reset")

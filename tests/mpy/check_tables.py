@@ -1,0 +1,7 @@
+# check.tables() as a maker runs it at the board's REPL, in FOLDER.
+# Usage: check_tables.py FOLDER     Prints check's lines, then "ok True|False".
+import sys
+
+import check
+
+print("ok", check.tables(sys.argv[1]))

@@ -1,0 +1,143 @@
+"""``inspect --verify`` proves a table right, and ``flash`` refuses one that
+is not, naming the first wrong record: tables that pass every check the
+board makes at open (count, order, CRC) and still play wrong."""
+
+import os
+import struct
+import subprocess
+import sys
+import zlib
+
+import pytest
+
+from conftest import FIRMWARE, MICROPYTHON, MPY_SCRIPTS, ROOT, cross_compile, py_files
+import ai
+import rules
+import rules_extra
+import table_extra
+from rules import CLASSIC, TACTICTOE
+
+
+def _sealed(game, records):
+    body = b"".join(struct.pack(">I", r) for r in records)
+    return table_extra.pack_header(game, len(records), zlib.crc32(body)) + body
+
+
+def _cli(*args):
+    return subprocess.run([sys.executable, "-m", "host_tools"] + list(args), cwd=ROOT, capture_output=True,
+                          text=True, timeout=120)
+
+
+@pytest.mark.parametrize("game", [CLASSIC, TACTICTOE])
+def test_the_solvers_tables_verify(table_files, game):
+    r = _cli("inspect", "--verify", table_files[game])
+    assert r.returncode == 0, r.stderr
+    assert "verified: %d %s records" % ({CLASSIC: 627, TACTICTOE: 14518}[game], rules.GAMES[game]) in r.stdout
+
+
+def _altered(solutions, game):
+    """name -> (records, words the message must hold): each passes the
+    board's checks at open, but is wrong."""
+    recs = [int(r) for r in solutions[game].records]
+    i = len(recs) // 2
+    flipped = list(recs)
+    v = flipped[i] & 0x7F
+    flipped[i] = flipped[i] & ~0x7F | (ai.DRAW if v & ai.WIN or v else ai.WIN | 1)
+    plies = list(recs)
+    j = next(k for k, r in enumerate(recs) if r & ai.WIN and (r & 0x3F) > 1)
+    plies[j] += 1  # one ply slower than it is
+    key = recs[i] >> 7
+    out = {"value flipped": (flipped, "record %d (position %06x" % (i, key >> 1)),
+           "plies off by one": (plies, "record %d " % j)}
+    keys = set(r >> 7 for r in recs)
+
+    def swapped_in(make, words):
+        """A record replaced by a key ``make(pos)`` gives for its position,
+        where that key still sorts between its neighbours."""
+        for n in range(1, len(recs) - 1):
+            code, turn = recs[n] >> 8, recs[n] >> 7 & 1
+            for k in make(rules_extra.from_code(game, code, turn)):
+                if recs[n - 1] >> 7 < k < recs[n + 1] >> 7 and k not in keys:
+                    changed = list(recs)
+                    changed[n] = k << 7 | (recs[n] & 0x7F)
+                    out[words] = (changed, words)
+                    return
+
+    def images(pos):  # the position's other images: the same, not canonical
+        for sym in rules_extra.SYMMETRIES:
+            x, o = (rules_extra.side_transform(game, side, sym) for side in pos.sides)
+            yield rules.encode(game, x, o) << 1 | pos.turn
+
+    def one_x_more(pos):  # X with a mark more than play allows
+        for c in range(9):
+            if not pos.occupied() >> c & 1:
+                more = rules.Position(game, rules.side_place(game, pos.sides[0], c), pos.sides[1], pos.turn)
+                if not more.is_over() and len(rules_extra.marks(more, rules.X)) > len(rules_extra.marks(pos, rules.X)):
+                    yield more.canonical() << 1 | more.turn
+
+    def other_turn(pos):  # the other side to move, where the marks rule it out
+        nx, no = len(rules_extra.marks(pos, rules.X)), len(rules_extra.marks(pos, rules.O))
+        if not (nx - no == pos.turn ^ 1 or (game == TACTICTOE and nx == no == 3)):
+            yield pos.canonical() << 1 | pos.turn ^ 1
+
+    swapped_in(images, "not in canonical form")
+    swapped_in(one_x_more if game == CLASSIC else other_turn, "play can't reach it")
+    return out
+
+
+@pytest.mark.parametrize("game", [CLASSIC, TACTICTOE])
+def test_a_wrong_table_is_refused_naming_the_record(solutions, tmp_path, game):
+    cases = _altered(solutions, game)
+    assert len(cases) == 4, sorted(cases)
+    for name, (records, words) in cases.items():
+        path = tmp_path / ("%s.tbl" % rules.GAMES[game])
+        path.write_bytes(_sealed(game, records))
+        r = _cli("inspect", "--verify", str(path))
+        assert r.returncode == 1, (name, r.stdout)
+        assert r.stderr.count("\n") == 1 and r.stderr.startswith("error: %s: record " % path), (name, r.stderr)
+        # A swapped-in record leaves its own position unrecorded: a record
+        # before it whose move leads there may be the first one found.
+        found = words if words in r.stderr else "leads where the table has nothing"
+        assert found in r.stderr and (found == words or name in ("not in canonical form", "play can't reach it")), (
+            name, r.stderr)
+        # flash refuses it before it looks for a board.
+        r = _cli("flash", "--port", "/dev/ttyNOPE0", "--table", rules.GAMES[game], "--tables", str(tmp_path))
+        assert r.returncode == 1 and "not flashed" in r.stderr and found in r.stderr, (name, r.stderr)
+        assert "/dev/ttyNOPE0" not in r.stderr
+
+
+@pytest.fixture(scope="module")
+def compiled_firmware(tmp_path_factory):
+    out = tmp_path_factory.mktemp("mpy")
+    cross_compile(py_files(FIRMWARE), out)
+    return str(out)
+
+
+def _check_on_micropython(folder, compiled_firmware):
+    env = dict(os.environ, MICROPYPATH=compiled_firmware)
+    return subprocess.run([MICROPYTHON, "-X", "heapsize=" + CHECK_HEAP, os.path.join(MPY_SCRIPTS, "check_tables.py"),
+                           str(folder)], capture_output=True, text=True, env=env, timeout=600)
+
+
+CHECK_HEAP = "48k"  # the board's REPL has far more; the check streams the file
+
+
+def test_the_boards_check_tables_proves_them_in_a_small_heap(solutions, table_files, tmp_path, compiled_firmware):
+    good = tmp_path / "good"
+    good.mkdir()
+    for path in table_files.values():
+        (good / os.path.basename(path)).write_bytes(open(path, "rb").read())
+    r = _check_on_micropython(good, compiled_firmware)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert r.stdout.splitlines()[-1] == "ok True"
+    assert "tactictoe.tbl: 14518 of 14518 records checked" in r.stdout
+    assert "tactictoe.tbl: right: every record canonical" in r.stdout
+    # A value altered, CRC made to fit: the board names the record, as the host does.
+    bad = tmp_path / "bad"
+    bad.mkdir()
+    records, words = _altered(solutions, CLASSIC)["value flipped"]
+    (bad / "classic.tbl").write_bytes(_sealed(CLASSIC, records))
+    r = _check_on_micropython(bad, compiled_firmware)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert r.stdout.splitlines()[-1] == "ok False"
+    assert words in r.stdout and "tactictoe.tbl: not found" in r.stdout

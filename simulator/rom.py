@@ -290,14 +290,28 @@ def leave_kept(tmp, flash, kept):
         pass
 
 
-def read_timeline(path):
-    timeline = []
-    with open(path) as f:
-        for line in f:
-            if line.strip():
+class Timeline:
+    """A replay's presses, ``(ms, mask)`` changes read from their file as the
+    virtual clock reaches them, so a long script never sits in the board's
+    heap. ``next`` is the coming change, or None after the last."""
+
+    def __init__(self, path):
+        self._f = open(path)
+        self.next = None
+        self.advance()
+
+    def advance(self):
+        """Move ``next`` on to the change after it."""
+        while self._f is not None:
+            line = self._f.readline()
+            if not line:
+                self._f.close()
+                self._f = None
+            elif line.strip():
                 t, mask = line.split()
-                timeline.append((int(t), int(mask)))
-    return timeline
+                self.next = (int(t), int(mask))
+                return
+        self.next = None
 
 
 def main():
@@ -312,7 +326,7 @@ def main():
     if replay != "-":
         import vclock
 
-        simbus.timeline = read_timeline(replay)
+        simbus.timeline = Timeline(replay)
         vclock.end = int(sys.argv[9])
         simbus.ticks = vclock.ticks_ms
         simbus.zero()  # time 0 on the virtual clock

@@ -40,8 +40,7 @@ _poller = None
 _held = 0
 _leds = None
 _t0 = 0
-timeline = None  # replays: [(ms, mask), ...]; held() follows it
-_next = 0
+timeline = None  # replays: rom.Timeline, the (ms, mask) changes held() follows
 ticks = time.ticks_ms  # the replay's virtual clock replaces it
 _armed = False  # running code: a Ctrl-C from the host interrupts it
 _mark = b""  # before each bus line: b"\x1e" when stdout shares the pipe (replays)
@@ -97,12 +96,14 @@ def _messages(wait_for=None):
 
 def held():
     """The mask of cells a finger is on now."""
-    global _held, _next
+    global _held
     if timeline is not None:
         t = now()
-        while _next < len(timeline) and timeline[_next][0] <= t:
-            _held = timeline[_next][1]
-            _next += 1
+        change = timeline.next
+        while change is not None and change[0] <= t:
+            _held = change[1]
+            timeline.advance()
+            change = timeline.next
         return _held
     _messages()
     return _held

@@ -208,6 +208,19 @@ def test_console_edge_cases_behave_as_on_a_board(live, tmp_path):
         assert r.stdout.strip() == "up", r.stdout + r.stderr
 
 
+def test_a_long_replay_is_streamed_not_held_in_the_boards_heap(tmp_path):
+    # 1500 taps, five virtual minutes: the timeline once held in a list
+    # filled the virtual board's heap at about 800.
+    script = tmp_path / "long.txt"
+    script.write_text("".join("tap %d\n" % (i % 9) for i in range(1500)))
+    r = run_sim("--replay", str(script), "--flash", str(tmp_path / "flash"), "--then", "100", timeout=300)
+    assert r.returncode == 0, r.stdout[-500:] + r.stderr
+    assert "MemoryError" not in r.stdout and "error" not in r.stdout.lower()
+    frames = [line.split() for line in r.stdout.splitlines() if line.startswith("frame ")]
+    assert int(frames[-1][1]) >= 1499 * 200  # it ran to the last tap (each tap is 200 ms)
+    assert sum(1 for line in r.stdout.splitlines() if line.startswith("serial classic: X ")) > 10
+
+
 def test_a_replay_that_ends_in_the_repl_still_ends(tmp_path):
     script = tmp_path / "safe.txt"
     script.write_text("press 4\nwait 2000\nrelease 4\n")  # safe mode: main.py returns at once

@@ -223,6 +223,17 @@ def _named(raw, key, defaults, shape, kind, check):
     return out
 
 
+def other_chip(cfg, platform):
+    """The chip ``cfg``'s board has, if ``platform`` (sys.platform) is a
+    different chip, else None. On a board (not the simulator or
+    CircuitPython), a config written for the other chip names pins this one
+    lacks or uses for something else."""
+    chip = BOARDS.get(cfg["board"])
+    if chip and platform in BOARDS.values() and platform != chip:
+        return chip
+    return None
+
+
 def one_line(text):
     """``text``, with control characters and line separators (a key may hold
     a newline) escaped: a message is one line on the console."""
@@ -239,8 +250,9 @@ def load(path="board.json", platform=None):
     try:
         return _load(path, platform)
     except Exception as e:  # out of memory while checking or reporting: still never a brick
-        return validate(default_for(platform)), "%s could not be used (%r): using the default %s config" % (
-            path, e, default_for(platform)["name"])
+        default = default_for(platform)
+        return validate(default), "%s could not be used (%r): using the default %s config" % (
+            path, e, default["name"])
 
 
 def _load(path, platform):
@@ -273,10 +285,8 @@ def _load(path, platform):
         cfg = validate(raw)
     except ConfigError as e:
         return validate(default), "%s: %s; %s" % (path, one_line(str(e)), using)
-    chip = BOARDS.get(cfg["board"])
-    # On a board (not the simulator or CircuitPython), a config written for
-    # the other chip names pins this one lacks or uses for something else.
-    if chip and platform in BOARDS.values() and platform != chip:
+    chip = other_chip(cfg, platform)
+    if chip:
         return validate(default), "%s: board: %s is an %s board but this is an %s; %s" % (
             path, cfg["board"], chip, platform, using)
     return cfg, None

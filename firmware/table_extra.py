@@ -7,6 +7,7 @@ rules_extra).
 import struct
 
 import table
+import tablecheck
 
 
 def pack_header(game, count, crc):
@@ -24,4 +25,4 @@ def record(t, i):
     b = f.read(table.RECORD_SIZE)
     if len(b) != table.RECORD_SIZE:
         raise table.TableError("table file shrank while open")
-    return (b[0] << 17) | (b[1] << 9) | (b[2] << 1) | (b[3] >> 7), b[3] & 0x7F
+    return tablecheck.key_at(b, 0), b[3] & 0x7F

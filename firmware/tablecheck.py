@@ -16,6 +16,12 @@ import rules
 COUNTS = (627, 14518)
 
 
+def key_at(b, j):
+    """The key (``position24 << 1 | turn``) of the record at byte ``j`` of
+    ``b``, without allocating."""
+    return b[j] << 17 | b[j + 1] << 9 | b[j + 2] << 1 | b[j + 3] >> 7
+
+
 def check(f, expected_game, check_crc, buf):
     """Check the open table file ``f``; ``(game, count, crc, size, index)``,
     where ``index[i]`` is the key of record ``BUCKET * i``. The chunks go
@@ -64,13 +70,12 @@ def check(f, expected_game, check_crc, buf):
             if not r:
                 raise TableError("table truncated while reading")
             n += r
-        first = index[i] = buf[0] << 17 | buf[1] << 9 | buf[2] << 1 | buf[3] >> 7
+        first = index[i] = key_at(buf, 0)
         if first <= last:
             raise TableError("table records out of order at record %d" % (i * BUCKET))
         if check_crc:
             got = crc32(view[:want], got)
-            j = want - RECORD_SIZE
-            last = buf[j] << 17 | buf[j + 1] << 9 | buf[j + 2] << 1 | buf[j + 3] >> 7
+            last = key_at(buf, want - RECORD_SIZE)
             if want > RECORD_SIZE and last <= first:
                 raise TableError("table records out of order in records %d-%d" % (i * BUCKET, i * BUCKET + want // 4 - 1))
         else:

@@ -56,10 +56,7 @@ def first_wrong(t, progress=None):
             moves = ai.move_values(t, pos)
         except table.TableError as e:
             return "%s: one of its moves leads where the table has nothing (%s)" % (where, e)
-        best = -1
-        for _, v in moves:
-            if best < 0 or ai.score(v) > ai.score(best):
-                best = v
+        best = max((v for _, v in moves), key=ai.score)
         if value != best:
             return "%s: says %s, but its best move %s" % (where, describe(value), describe(best))
     start = rules.Position(game)

@@ -12,7 +12,7 @@ import host_tools  # noqa: F401  (puts firmware/ on sys.path)
 import ai
 import rules
 import table
-from host_tools.verify import describe
+from tableverify import describe
 
 
 class UserError(Exception):

@@ -72,8 +72,8 @@ def check_fits(cfg, path, port, platform):
     if cfg["runtime"] not in (None, "micropython"):
         raise FlashError("%s is a config for %s, but the board at %s runs MicroPython: pick a MicroPython config"
                          " (shipped: %s)" % (path, cfg["runtime"], port, ", ".join(micropython_boards())))
-    chip = config.BOARDS.get(cfg["board"])
-    if chip and platform in config.BOARDS.values() and platform != chip:
+    chip = config.other_chip(cfg, platform)
+    if chip:
         raise FlashError("%s is a config for %s (an %s board), but the board at %s is an %s: pick a config for it"
                          " (shipped: %s)" % (path, cfg["board"], chip, port, platform,
                                              ", ".join(micropython_boards(platform))))

@@ -7,7 +7,6 @@ import io
 
 import table
 import tableverify
-from tableverify import describe  # noqa: F401  (the CLI's wording of a value)
 
 
 _proven = {}  # sha256 of a table file -> its first_wrong(): a tool run proves each file once

@@ -77,7 +77,7 @@ def smallest_heap_for_games(tmp):
     os.mkdir(flash)
     with open(os.path.join(ROOT, "firmware", "boards", "pico-buttons.json")) as f:
         cfg = json.load(f)
-    cfg["timing"] = {"think_ms": 30, "long_press_ms": 400, "debounce_ms": 10}
+    cfg["timing"] = {"think_ms": 30, "long_press_ms": 1000, "debounce_ms": 10}
     with open(os.path.join(flash, "board.json"), "w") as f:
         json.dump(cfg, f)
     for game in ("classic", "tactictoe"):

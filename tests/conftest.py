@@ -8,6 +8,13 @@ import subprocess
 import sys
 
 import pytest
+from hypothesis import HealthCheck, settings
+
+# No test may depend on wall-clock speed: CI shares 2 cores, often with a
+# second suite beside it. Hypothesis's deadline and its too-slow health
+# check are both clocks, so every property test runs without them.
+settings.register_profile("no_clock", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("no_clock")
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)

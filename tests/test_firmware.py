@@ -62,7 +62,7 @@ def compiled_board(tmp_path_factory, table_files):
     cross_compile(py_files(FIRMWARE) + py_files(DOUBLES) + [os.path.join(FW, "heap_games.py")], root)
     flash = tmp_path_factory.mktemp("quickflash")
     cfg = _board_json("pico-buttons")
-    cfg["timing"] = {"think_ms": 30, "long_press_ms": 400, "debounce_ms": 10}
+    cfg["timing"] = {"think_ms": 30, "long_press_ms": 1000, "debounce_ms": 10}
     (flash / "board.json").write_text(json.dumps(cfg))
     shutil.copy(table_files[0], flash / "classic.tbl")
     shutil.copy(table_files[1], flash / "tactictoe.tbl")

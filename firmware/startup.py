@@ -95,8 +95,7 @@ def power_on(folder=""):
     import config
 
     cfg, problem = config.load((folder + "/" if folder else "") + "board.json", platform())
-    # With a problem, load() has already fallen back to the default.
-    default = cfg if problem else config.validate(config.default_for(platform()))
+    is_default = problem is not None  # load() fell back to the default
     # The validation code is not needed again: let its RAM go. The config
     # it made lies scattered through the RAM the module filled: a copy made
     # now packs it together, and that RAM becomes one free block instead of
@@ -112,6 +111,16 @@ def power_on(folder=""):
     try:
         hw = open_hardware(cfg)
     except Exception as e:  # a pin this board doesn't have, a bad touch pin...
+        # The default, built only now: validating it costs 15 ms of every
+        # power-on on a Pico, and only this rare path needs it. With a
+        # problem, load() has already fallen back to it.
+        default = cfg
+        if not is_default:
+            import config
+
+            default = config.validate(config.default_for(platform()))
+            del config
+            sys.modules.pop("config", None)
         if cfg == default:
             print("the default %s config does not fit this board either (%r): write a board.json"
                   " for it (docs/board-config.md)" % (default["name"], e))

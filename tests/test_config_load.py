@@ -156,3 +156,48 @@ def test_host_tools_say_what_is_wrong_with_a_config_in_one_line(tmp_path, comman
         assert r.stderr.count("\n") == 1 and r.stderr.startswith("error: ") and str(path) in r.stderr, (name, r.stderr)
         assert want in r.stderr, (name, r.stderr)
     assert not (tmp_path / "out").exists()
+
+
+def _power_on(folder, monkeypatch, refuse):
+    """startup.power_on with the hardware layer replaced: ``refuse(cfg)``
+    says whether it fails to start with ``cfg``."""
+    import startup
+
+    opened = []
+
+    def open_hardware(cfg):
+        if refuse(cfg):
+            raise ValueError("invalid pin")
+        opened.append(cfg)
+        return object()
+
+    monkeypatch.setattr(startup, "open_hardware", open_hardware)
+    monkeypatch.setattr(startup, "runtime", lambda cfg: "micropython")  # as on a MicroPython board
+    monkeypatch.setattr(startup, "centre_held", lambda hw: False)
+    monkeypatch.setattr(startup, "load_tables", lambda folder: ({}, {}))
+    return startup.power_on(str(folder)), opened
+
+
+@pytest.mark.parametrize("runtime", ["micropython", "circuitpython"])
+def test_hardware_that_will_not_start_falls_back_to_the_default(tmp_path, monkeypatch, runtime):
+    """A board.json that validates but the hardware refuses (for this
+    runtime or, with its own problem, for another): power-on says so and
+    plays with the default (built only on this path)."""
+    cfg = copy.deepcopy(config.default_for(runtime))
+    cfg["name"] = "my board"
+    (tmp_path / "board.json").write_text(json.dumps(cfg))
+    parts, opened = _power_on(tmp_path, monkeypatch, lambda c: c["name"] == "my board")
+    problem = parts[4]
+    assert problem.startswith("board.json: the hardware would not start with it (ValueError('invalid pin'")
+    assert problem.endswith("using the default %s config" % config.DEFAULT["name"])
+    assert [c["name"] for c in opened] == [config.DEFAULT["name"]] and parts[1] == opened[0]
+
+
+def test_a_default_the_hardware_refuses_is_said_and_raised(tmp_path, monkeypatch, capsys):
+    (tmp_path / "board.json").write_text(json.dumps(config.DEFAULT))
+    with pytest.raises(ValueError):
+        _power_on(tmp_path, monkeypatch, lambda c: True)
+    assert "the default %s config does not fit this board either" % config.DEFAULT["name"] in capsys.readouterr().out
+    (tmp_path / "board.json").write_text("{")  # a broken file: load() already fell back to the default
+    with pytest.raises(ValueError):
+        _power_on(tmp_path, monkeypatch, lambda c: True)

@@ -2,7 +2,8 @@
 
 * solving and writing the tactic-toe table, in process and as the CLI command;
 * one AI move decision under the MicroPython Unix port: the perfect player
-  reading the table from disk, and a depth-4 minimax, on the same positions;
+  reading the table from disk, and the fallback it plays without a table
+  (``simple_ai.fallback_move``), on the same positions;
 * the smallest MicroPython heap in which a move decision runs;
 * the simulator: a replay on its virtual clock, and flashing the virtual
   board over its console with mpremote (the whole firmware, one table).
@@ -170,8 +171,8 @@ def main():
             m = bench_moves(tbl, firmware)
             print("| %s move, perfect from table on disk, MicroPython (median / p90 of 300) | %d us / %d us |"
                   % (game, m["perfect"][0], m["perfect"][1]))
-            print("| %s move, depth-4 minimax, MicroPython (median / p90, same positions) | %d us / %d us |"
-                  % (game, m["minimax4"][0], m["minimax4"][1]))
+            print("| %s move, no-table fallback, MicroPython (median / p90 / worst, same positions) | %d us / %d us"
+                  " / %d us |" % ((game,) + m["fallback"]))
         print("| smallest heap for a tactictoe move decision (`-X heapsize`, .mpy firmware) | %d KiB |"
               % smallest_heap(os.path.join(ROOT, "build", "tactictoe.tbl"), firmware))
         print("| smallest heap for the whole firmware playing 4 complete games (asyncio loop, .mpy) | %d KiB |"

@@ -1,5 +1,6 @@
 """Move choice: perfect play against the solver, the human-like levels,
-hints, the seedable generator and the minimax fallback."""
+hints, the seedable generator and the fallback without a table (more in
+test_fallback.py)."""
 
 import io
 import os
@@ -203,23 +204,12 @@ def test_values_order():
     assert sorted(order, key=ai.score, reverse=True) == order
 
 
-def test_full_depth_minimax_agrees_with_solver_on_classic(solutions):
-    """Classic has no cycles, so an unlimited minimax is exact: an
-    independent check of the solver's values and distances."""
-    sol = solutions[CLASSIC]
-    for i, pos in Oracle(sol).positions():
-        if len(rules_extra.marks(pos, rules.X)) + len(rules_extra.marks(pos, rules.O)) < 3:
-            continue  # keep it quick; the deep ones cover the logic
-        s = simple_ai._negamax(pos, 9, 0)
-        v = int(sol.value[i])
-        assert s == (100 - (v & 63) if v & ai.WIN else (v - 100 if v else 0))
-
-
-def test_minimax_fallback_wins_and_blocks():
+def test_fallback_wins_and_blocks():
+    # More in tests/test_fallback.py.
     pos = rules_extra.from_moves(TACTICTOE, [0, 4, 1, 8])  # X to move, 2 wins
-    assert simple_ai.minimax_move(pos, 4, ai.Rng(1)) == 2
+    assert simple_ai.fallback_move(pos, ai.Rng(1)) == 2
     pos = rules_extra.from_moves(CLASSIC, [0, 4, 1])  # O must block on 2
-    assert simple_ai.minimax_move(pos, 4, ai.Rng(1)) == 2
+    assert simple_ai.fallback_move(pos, ai.Rng(1)) == 2
 
 
 # --- under the real MicroPython Unix port ------------------------------------

@@ -183,7 +183,7 @@ def _score(game, me, other, depth, alpha, beta, work):
 def _root(game, me, other, moves, depth, work):
     """The best score at ``depth`` and the moves that reach it."""
     place = rules.side_place
-    best, picks = -1000, []
+    best, picks = -1000, []  # type: tuple[int, list]
     for c in moves:
         # A move only needs to be told apart from the best so far: a score
         # at or below best - 1 is enough to drop it.
@@ -198,9 +198,8 @@ def _root(game, me, other, moves, depth, work):
 def fallback_move(pos, rng):
     """The perfect level's move when its table can't be used.
 
-    Classic: the whole game tree is searched (the position after one mark
-    takes at most ~1,200 positions), so it never loses a drawn position or
-    misses a win. Tactic-toe: deeper and deeper searches while the budget
+    Classic: the whole game tree is searched (540 positions at most once
+    a mark is down), so it never loses a drawn position or misses a win. Tactic-toe: deeper and deeper searches while the budget
     lasts; as X it opens on an edge, the only winning opening, and from
     there sees its whole win (docs/performance.md has its record against the
     table)."""

@@ -4,7 +4,11 @@ O can make, and seeded games against the table-driven perfect player, on
 CPython and under the real MicroPython Unix port."""
 
 import io
+import os
+import subprocess
+import sys
 
+import pytest
 from hypothesis import given, settings, strategies as st
 
 import ai
@@ -12,7 +16,8 @@ import rules
 import simple_ai
 import table
 from rules import CLASSIC, TACTICTOE, O, X, Position
-from test_ai import Oracle, midgame, _immediate_wins
+from conftest import CPYTHON, FIRMWARE, MICROPYTHON, MPY_SCRIPTS
+from test_ai import Oracle, _decide, _immediate_wins, compiled_firmware, midgame  # noqa: F401 (a fixture)
 
 
 class AllPicks:
@@ -183,3 +188,45 @@ def test_fallback_wins_and_blocks(pos, seed):
         pos.push(threats[0])
         assert _immediate_wins(pos), "the block would have held"
         pos.pop()
+
+
+# --- under the real MicroPython Unix port ------------------------------------
+
+
+def _games_on(cmd, env, path, side, first, count):
+    r = subprocess.run(cmd + [os.path.join(MPY_SCRIPTS, "fallback_games.py"), path, side, str(first), str(count)],
+                       capture_output=True, text=True, env=env, timeout=300)
+    assert r.returncode == 0, r.stdout + r.stderr
+    return [line.split() for line in r.stdout.splitlines() if line.startswith("G ")]
+
+
+@pytest.mark.parametrize("game, side, want", [
+    (TACTICTOE, "x", {"X"}),  # the fallback wins every game as X
+    (CLASSIC, "x", {"-"}),  # and draws every classic game
+    (CLASSIC, "o", {"-"}),
+])
+def test_micropython_fallback_games(table_files, game, side, want):
+    """Seeded games against the table under MicroPython: the results above,
+    and move for move the games CPython plays with the same seeds."""
+    path = table_files[game]
+    mp = _games_on([MICROPYTHON], dict(os.environ, MICROPYPATH=FIRMWARE),
+                   path, side, 1, 12)
+    cp = _games_on([sys.executable], dict(os.environ, PYTHONPATH=os.pathsep.join([FIRMWARE, CPYTHON])),
+                   path, side, 1, 12)
+    assert len(mp) == 12
+    assert mp == cp
+    assert {g[2] for g in mp} == want
+
+
+@pytest.mark.parametrize("game, moves", [(CLASSIC, "4"), (CLASSIC, "0,4,8"), (TACTICTOE, "1,0"), (TACTICTOE, "0,4,8")])
+def test_fallback_decision_in_32k_heap(table_files, compiled_firmware, game, moves):  # noqa: F811
+    """The search (its work array, the move lists of its iterations) fits
+    the heap a table move decision is held to, compiled as a board runs it."""
+    r = _decide(table_files[game], moves, "32k", compiled_firmware, "fallback", 5)
+    assert r.returncode == 0, r.stdout + r.stderr
+    pos = Position(game)
+    for c in moves.split(","):
+        pos.push(int(c))
+    rng = AllPicks()
+    simple_ai.fallback_move(pos, rng)
+    assert int(r.stdout.split()[1]) in rng.seen

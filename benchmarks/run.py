@@ -2,8 +2,12 @@
 
 * solving and writing the tactic-toe table, in process and as the CLI command;
 * one AI move decision under the MicroPython Unix port: the perfect player
-  reading the table from disk, and a depth-4 minimax, on the same positions;
-* the smallest MicroPython heap in which a move decision runs;
+  reading the table from disk, and the fallback it plays without a table
+  (``simple_ai.fallback_move``), on the same positions;
+* the no-table fallback's record against the perfect player (seeded games
+  under the Unix port) and the time its decisions took there;
+* the smallest MicroPython heap in which a move decision runs (with the
+  table, and the fallback without one);
 * the simulator: a replay on its virtual clock, and flashing the virtual
   board over its console with mpremote (the whole firmware, one table).
 
@@ -97,12 +101,27 @@ def smallest_heap_for_games(tmp):
     return hi
 
 
-def smallest_heap(tbl, firmware):
+def fallback_record(firmware, game, side, count, rule="cap", opening=-1):
+    """The fallback against the perfect player in ``count`` seeded games
+    (tests/mpy/fallback_games.py under the Unix port): (wins, draws, losses
+    for the fallback, decisions, median us, worst us)."""
+    tbl = os.path.join(ROOT, "build", "%s.tbl" % game)
+    r = subprocess.run([MICROPYTHON, os.path.join(ROOT, "tests", "mpy", "fallback_games.py"), tbl, side, "1",
+                        str(count), "200", rule, str(opening)],
+                       capture_output=True, text=True, check=True, env=dict(os.environ, MICROPYPATH=firmware))
+    results = [line.split()[2] for line in r.stdout.splitlines() if line.startswith("G ")]
+    won = results.count(side.upper())
+    drawn = results.count("-")
+    timing = [line.split()[1:] for line in r.stdout.splitlines() if line.startswith("T ")][0]
+    return (won, drawn, len(results) - won - drawn) + tuple(map(int, timing))
+
+
+def smallest_heap(tbl, firmware, level="perfect"):
     """Smallest -X heapsize (KiB) in which decide.py makes a move."""
     script = os.path.join(ROOT, "tests", "mpy", "decide.py")
 
     def ok(kib):
-        r = subprocess.run([MICROPYTHON, "-X", "heapsize=%dk" % kib, script, tbl, "1,4,0", "perfect", "1"],
+        r = subprocess.run([MICROPYTHON, "-X", "heapsize=%dk" % kib, script, tbl, "1,4,0", level, "1"],
                            capture_output=True, text=True, env=dict(os.environ, MICROPYPATH=firmware))
         return r.returncode == 0 and r.stdout.startswith("move")
 
@@ -170,10 +189,22 @@ def main():
             m = bench_moves(tbl, firmware)
             print("| %s move, perfect from table on disk, MicroPython (median / p90 of 300) | %d us / %d us |"
                   % (game, m["perfect"][0], m["perfect"][1]))
-            print("| %s move, depth-4 minimax, MicroPython (median / p90, same positions) | %d us / %d us |"
-                  % (game, m["minimax4"][0], m["minimax4"][1]))
+            print("| %s move, no-table fallback, MicroPython (median / p90 / worst, same positions) | %d us / %d us"
+                  " / %d us |" % ((game,) + m["fallback"]))
+        for game, side, count, rule, opening, what in (
+                ("classic", "x", 100, "cap", -1, "as X"),
+                ("classic", "o", 100, "cap", -1, "as O"),
+                ("tactictoe", "x", 100, "cap", -1, "as X"),
+                ("tactictoe", "o", 100, "cap", -1, "as O"),
+                ("tactictoe", "o", 50, "cap", 0, "as O after X's corner opening (a draw), 200-ply cap"),
+                ("tactictoe", "o", 50, "board", 0, "as O after X's corner opening, the board's repetition draw")):
+            won, drawn, lost, n, med, worst = fallback_record(firmware, game, side, count, rule, opening)
+            print("| %s no-table fallback vs perfect, %s (%d seeded games) | %d won, %d drawn, %d lost;"
+                  " %d decisions, median / worst %d us / %d us |" % (game, what, count, won, drawn, lost, n, med, worst))
         print("| smallest heap for a tactictoe move decision (`-X heapsize`, .mpy firmware) | %d KiB |"
               % smallest_heap(os.path.join(ROOT, "build", "tactictoe.tbl"), firmware))
+        print("| smallest heap for a tactictoe no-table fallback decision (same) | %d KiB |"
+              % smallest_heap(os.path.join(ROOT, "build", "tactictoe.tbl"), firmware, "fallback"))
         print("| smallest heap for the whole firmware playing 4 complete games (asyncio loop, .mpy) | %d KiB |"
               % smallest_heap_for_games(tmp))
         wall, games = bench_replay(tmp)

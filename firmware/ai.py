@@ -126,10 +126,10 @@ def _bits(m):
     return n
 
 
-def _traps(table, game, me, side, other, most):
-    """How many of the opponent's replies lose for it, after ``me`` moved
-    to ``side`` (``other``: the opponent's marks); -1 as soon as that can no
-    longer reach ``most``."""
+def _traps(table, game, me, side, other, goal, most):
+    """How many of the opponent's replies fall short of its best outcome
+    ``goal`` (+1 win, 0 draw), after ``me`` moved to ``side`` (``other``:
+    the opponent's marks); -1 as soon as that can no longer reach ``most``."""
     free = ~(rules.side_mask(game, side) | rules.side_mask(game, other)) & 0x1FF
     left = _bits(free)
     n = 0
@@ -137,7 +137,7 @@ def _traps(table, game, me, side, other, most):
         if free >> reply & 1:
             left -= 1
             v = _after(table, game, me ^ 1, rules.side_place(game, other, reply), side)
-            if v and not v & WIN:
+            if not v & WIN and (v or goal):  # a loss, or a draw when it could win
                 n += 1
             elif n + left < most:
                 return -1
@@ -148,8 +148,10 @@ def _traps(table, game, me, side, other, most):
 
 
 def best_moves(table, pos):
-    """The moves ``perfect`` may pick: best value, then most losing replies
-    (the replies that lose for the opponent: the traps it is set)."""
+    """The moves ``perfect`` may pick: best value, then the most traps: the
+    opponent's replies that fall short of its best outcome after the move
+    (when it can win, those that draw or lose; when it can draw, those that
+    lose; when it is lost, all of them)."""
     g, me, mine, other, free = _check(table, pos)
     moves = []
     top = -1000
@@ -166,6 +168,7 @@ def best_moves(table, pos):
         return moves  # one move, or wins on the spot (no replies to count)
     counts = []  # type: list
     keys = []  # type: list
+    goal = 1 if outcome(best) < 0 else 0  # the opponent's best after any of the moves
     for c in moves:
         side = rules.side_place(g, mine, c)
         if best & WIN:
@@ -180,7 +183,7 @@ def best_moves(table, pos):
             if k in keys:
                 n = counts[keys.index(k)]
             else:
-                n = _traps(table, g, me, side, other, max(counts) if counts else -1)
+                n = _traps(table, g, me, side, other, goal, max(counts) if counts else -1)
             keys.append(k)
         counts.append(n)
     most = max(counts)

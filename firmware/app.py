@@ -91,7 +91,7 @@ class App:
             self.notices.append((CORNERS, self.colours["notice"]))
         for game in (rules.CLASSIC, rules.TACTICTOE):
             if self.tables.get(game) is None:
-                self.log("%s: %s; its perfect level plays a short minimax search instead, and hints are off"
+                self.log("%s: %s; its perfect level plays a minimax search instead, and hints are off"
                          % (rules.GAMES[game], self.problems.get(game, "no table")))
 
     def to_menu(self, now):
@@ -239,7 +239,7 @@ class App:
                 self._table_failed(e)
         import simple_ai  # the fallback, loaded only when needed
 
-        return simple_ai.minimax_move(pos, simple_ai.search_depth(pos), self.rng)
+        return simple_ai.fallback_move(pos, self.rng)
 
     def _table_failed(self, e):
         # A table that breaks during play (a flash read error, a file changed

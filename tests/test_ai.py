@@ -1,5 +1,6 @@
 """Move choice: perfect play against the solver, the human-like levels,
-hints, the seedable generator and the minimax fallback."""
+hints, the seedable generator and the fallback without a table (more in
+test_fallback.py)."""
 
 import io
 import os
@@ -56,9 +57,12 @@ class Oracle:
         tied = [c for c, v in vals.items() if ai.score(v) == top]
         traps = {}
         for c in tied:
+            # The opponent's replies that fall short of its best outcome
+            # after c (all of them when it is lost: each loses).
             j = self.children[i][c]
+            goal = max(-ai.outcome(vals[c]), 0)
             traps[c] = 0 if self.terminal[j] else sum(
-                1 for r in range(9) if self.children[j][r] >= 0 and ai.outcome(self.move_value(j, r)) < 0)
+                1 for r in range(9) if self.children[j][r] >= 0 and ai.outcome(self.move_value(j, r)) < goal)
         most = max(traps.values())
         return [c for c in tied if traps[c] == most]
 
@@ -181,6 +185,55 @@ def test_medium_blocks_an_immediate_loss(pos, seed):
         assert move in safe
 
 
+def _traps_by_hand(t, pos, cell):
+    """The opponent's replies after ``cell`` that fall short of its best
+    outcome, counted from the hints alone."""
+    pos.push(cell)
+    try:
+        if pos.is_over():
+            return 0
+        outs = [ai.outcome(v) for _, v in ai.move_values(t, pos)]
+        goal = max(outs)
+        if goal < 0:
+            return len(outs)  # lost: every reply loses, every reply counts
+        return sum(1 for o in outs if o < goal)
+    finally:
+        pos.pop()
+
+
+def test_perfect_sets_the_most_traps_when_lost(table_files):
+    # X (0, 2, 4) threatens 2-4-6 and 0-4-8; O to move loses in 2 whatever
+    # it does. Among its equal moves it picks those that leave X the most
+    # replies that do not win: 6 and 8 block a line and leave X 2 such
+    # replies, 5 and 7 none. (Counting X's losing replies alone, as before,
+    # found none anywhere and tied all four.)
+    pos = rules_extra.from_moves(CLASSIC, [0, 1, 2, 3, 4])
+    with table.Table(table_files[CLASSIC]) as t:
+        vals = dict(ai.move_values(t, pos))
+        assert set(vals.values()) == {2}
+        counts = {c: _traps_by_hand(t, pos, c) for c in vals}
+        assert ai.best_moves(t, pos) == [6, 8]
+        assert counts == {5: 0, 6: 2, 7: 0, 8: 2}
+
+
+@given(midgame(), st.integers(0, 0xFFFF))
+@settings(max_examples=300, deadline=None)
+def test_best_moves_have_the_best_value_and_most_traps(table_files, pos, seed):
+    """Any position: best_moves is exactly the moves of the best value that
+    leave the opponent the most replies short of its best outcome (by
+    outcome class), counted by hand from the hints."""
+    if not pos.legal_moves():
+        return
+    with table.Table(table_files[pos.game]) as t:
+        vals = dict(ai.move_values(t, pos))
+        top = max(map(ai.score, vals.values()))
+        tied = [c for c in sorted(vals) if ai.score(vals[c]) == top]
+        traps = {c: _traps_by_hand(t, pos, c) for c in tied}
+        want = [c for c in tied if traps[c] == max(traps.values())]
+        assert ai.best_moves(t, pos) == want
+        assert ai.choose_move(pos, ai.PERFECT, t, ai.Rng(seed)) in want
+
+
 def test_easy_is_beatable_but_medium_blocks():
     # X threatens 0-1-2; O to move. Medium always blocks on 2, easy does not.
     pos = rules_extra.from_moves(CLASSIC, [0, 4, 1])
@@ -203,23 +256,12 @@ def test_values_order():
     assert sorted(order, key=ai.score, reverse=True) == order
 
 
-def test_full_depth_minimax_agrees_with_solver_on_classic(solutions):
-    """Classic has no cycles, so an unlimited minimax is exact: an
-    independent check of the solver's values and distances."""
-    sol = solutions[CLASSIC]
-    for i, pos in Oracle(sol).positions():
-        if len(rules_extra.marks(pos, rules.X)) + len(rules_extra.marks(pos, rules.O)) < 3:
-            continue  # keep it quick; the deep ones cover the logic
-        s = simple_ai._negamax(pos, 9, 0)
-        v = int(sol.value[i])
-        assert s == (100 - (v & 63) if v & ai.WIN else (v - 100 if v else 0))
-
-
-def test_minimax_fallback_wins_and_blocks():
+def test_fallback_wins_and_blocks():
+    # More in tests/test_fallback.py.
     pos = rules_extra.from_moves(TACTICTOE, [0, 4, 1, 8])  # X to move, 2 wins
-    assert simple_ai.minimax_move(pos, 4, ai.Rng(1)) == 2
+    assert simple_ai.fallback_move(pos, ai.Rng(1)) == 2
     pos = rules_extra.from_moves(CLASSIC, [0, 4, 1])  # O must block on 2
-    assert simple_ai.minimax_move(pos, 4, ai.Rng(1)) == 2
+    assert simple_ai.fallback_move(pos, ai.Rng(1)) == 2
 
 
 # --- under the real MicroPython Unix port ------------------------------------

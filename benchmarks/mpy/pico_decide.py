@@ -7,8 +7,9 @@
 # decision of the perfect side with its table: one line each,
 #   "D kind seed ply move us bytes"
 # (bytes: what the decision allocated). fallback(game, seed) times the
-# no-table fallback (the minimax the perfect level plays without its table)
-# on the positions of one perfect-against-perfect game: "F seed ply move us".
+# no-table fallback (simple_ai.fallback_move, the search the perfect level
+# plays without its table) on the positions of one perfect-against-perfect
+# game: "F seed ply move us".
 import gc
 import time
 
@@ -49,10 +50,10 @@ def _perfect(pos, t, rng):
     return ai.choose_move(pos, ai.PERFECT, t, rng)
 
 
-def _fallback(pos, depth, rng):
+def _fallback(pos, _, rng):
     import simple_ai
 
-    return simple_ai.minimax_move(pos, depth, rng)
+    return simple_ai.fallback_move(pos, rng)
 
 
 def _play(game, kind, seed, max_plies, each):
@@ -87,13 +88,11 @@ def games(game, seeds, kinds=("pp", "pr", "rp"), max_plies=60, out=print):
 
 
 def fallback(game, seed=1, out=print):
-    import simple_ai
-
     t = _open(game)
     try:
         def each(pos, ply, rng):
             move = _perfect(pos, t, rng)
-            fb, us, _ = _timed(_fallback, pos, simple_ai.search_depth(pos), ai.Rng(seed))
+            fb, us, _ = _timed(_fallback, pos, None, ai.Rng(seed))
             out("F %d %d %d %d" % (seed, ply, fb, us))
             return move
 

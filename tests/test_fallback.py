@@ -1,0 +1,232 @@
+"""The perfect level without its table (simple_ai.fallback_move), judged by
+the solved table: classic exhaustively, tactic-toe as X against every reply
+O can make, and seeded games against the table-driven perfect player, on
+CPython and under the real MicroPython Unix port."""
+
+import io
+import os
+import subprocess
+import sys
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+import ai
+import rules
+import simple_ai
+import table
+from rules import CLASSIC, TACTICTOE, O, X, Position
+from conftest import CPYTHON, FIRMWARE, MICROPYTHON, MPY_SCRIPTS
+from test_ai import Oracle, _decide, _immediate_wins, compiled_firmware, midgame  # noqa: F401 (a fixture)
+
+
+class AllPicks:
+    """An rng stand-in that records every move the caller could pick."""
+
+    def __init__(self):
+        self.seen = None
+
+    def choice(self, seq):
+        self.seen = list(seq)
+        return seq[0]
+
+
+def picks(pos):
+    rng = AllPicks()
+    move = simple_ai.fallback_move(pos, rng)
+    assert move in rng.seen
+    return rng.seen
+
+
+def _copy(pos):
+    return Position(pos.game, pos.sides[0], pos.sides[1], pos.turn)
+
+
+def _value(oracle, i, cell):
+    return oracle.move_value(i, cell)
+
+
+def test_classic_fallback_is_exact_in_every_reachable_position(solutions):
+    """Every move the fallback may pick has the best value the table knows:
+    it never loses a drawn position, never misses a win, wins fastest and
+    loses slowest. The empty board is the opening rule: a corner (a draw,
+    and the opening that leaves O the most losing replies)."""
+    oracle = Oracle(solutions[CLASSIC])
+    n = 0
+    for i, pos in oracle.positions():
+        vals = oracle.values(i)
+        top = max(map(ai.score, vals.values()))
+        got = picks(pos)
+        if not pos.occupied():
+            assert sorted(got) == [0, 2, 6, 8]
+            assert {vals[c] for c in got} == {0}
+            assert oracle.best(i) == [0, 2, 6, 8]
+            continue
+        assert [c for c in got if ai.score(vals[c]) != top] == [], str(pos.sides)
+        assert sorted(got) == sorted(c for c in vals if ai.score(vals[c]) == top)
+        n += 1
+    assert n == 4519  # every reachable position with a move to make, but the empty board
+
+
+def test_classic_search_scores_are_the_solvers(solutions):
+    """Classic has no cycles, so the search to the end of the game is exact:
+    each move's score is the solver's value (an independent check of both)."""
+    oracle = Oracle(solutions[CLASSIC])
+    work = simple_ai.array("h", bytes(2 + 2 * simple_ai._SLOTS * simple_ai._DEEPEST))
+    for i, pos in oracle.positions():
+        me, other = pos.sides[pos.turn], pos.sides[pos.turn ^ 1]
+        moves = pos.legal_moves()
+        for c, v in oracle.values(i).items():
+            side = rules.side_place(CLASSIC, me, c)
+            if rules.has_line(side):
+                continue
+            work[0] = 30000
+            s = -simple_ai._score(CLASSIC, other, side, len(moves), -1000, 1000, work)
+            assert work[0] > 0
+            assert s == (100 - (v & 63) if v & ai.WIN else (v - 100 if v else 0))
+
+
+def test_tactictoe_fallback_as_x_wins_against_every_reply(table_files):
+    """As X the fallback opens on an edge and then, whatever O replies and
+    whichever of its equal moves it picks, every move it may make keeps the
+    win (the table says so), within its position budget: it never loses as
+    X, to perfect play or any other."""
+    seen = set()
+    stack = [Position(TACTICTOE)]
+    x_positions = 0
+    with table.Table(table_files[TACTICTOE]) as t:
+        while stack:
+            pos = stack.pop()
+            key = (pos.canonical(), pos.turn)
+            if key in seen or pos.is_over():
+                continue
+            seen.add(key)
+            if pos.turn == X:
+                x_positions += 1
+                moves = picks(pos)
+                if not pos.occupied():
+                    assert sorted(moves) == [1, 3, 5, 7]
+                else:
+                    vals = dict(ai.move_values(t, pos))
+                    assert all(ai.outcome(vals[c]) == 1 for c in moves), str(pos.sides)
+            else:
+                moves = pos.legal_moves()
+            for c in moves:
+                child = _copy(pos)
+                child.push(c)
+                stack.append(child)
+    assert x_positions > 50  # the walk really covered O's replies
+
+
+def _game(game, fallback_side, t, seed, cap=200):
+    """A game between the fallback and the table's perfect player; the
+    winner (X, O) or -1 for a draw by the ply cap."""
+    perfect_rng, fallback_rng = ai.Rng(seed), ai.Rng(seed + 5000)
+    pos = Position(game)
+    for _ in range(cap):
+        if pos.is_over():
+            break
+        if pos.turn == fallback_side:
+            move = simple_ai.fallback_move(pos, fallback_rng)
+        else:
+            move = ai.choose_move(pos, ai.PERFECT, t, perfect_rng)
+        pos.push(move)
+        pos.clear_stack()
+    w = pos.winner()
+    return -1 if w is None else w
+
+
+def test_fallback_against_the_perfect_player(solved_bytes):
+    """Seeded games against the table: classic is always a draw (the
+    fallback is exact); tactic-toe as X is always the fallback's win."""
+    tables = {g: table.Table(io.BytesIO(solved_bytes[g]), g) for g in (CLASSIC, TACTICTOE)}
+    for seed in range(1, 31):
+        assert _game(CLASSIC, X, tables[CLASSIC], seed) == -1
+        assert _game(CLASSIC, O, tables[CLASSIC], seed) == -1
+        assert _game(TACTICTOE, X, tables[TACTICTOE], seed) == X
+
+
+def test_tactictoe_budget_bounds_the_search(monkeypatch):
+    """A decision looks at no more positions than the budget, and with a
+    tiny budget still plays a legal move (the last complete search)."""
+    seen = []
+    real = simple_ai.array
+
+    def spy(kind, data):
+        seen.append(real(kind, data))
+        return seen[-1]
+
+    monkeypatch.setattr(simple_ai, "array", spy)
+    pos = Position(TACTICTOE)
+    for c in (0, 4, 8):  # a drawn middle game: nothing is proven, so the budget runs out
+        pos.push(c)
+    move = simple_ai.fallback_move(pos, ai.Rng(3))
+    assert move in pos.legal_moves()
+    assert -20 < seen[-1][0] <= 0  # it ran to the budget, and stopped there
+    monkeypatch.setattr(simple_ai, "_BUDGET", 30)
+    assert simple_ai.fallback_move(pos, ai.Rng(3)) in pos.legal_moves()
+
+
+@given(midgame(), st.integers(0, 0xFFFF))
+@settings(max_examples=150, deadline=None)
+def test_fallback_wins_and_blocks(pos, seed):
+    """Any position: a legal move; an immediate win if there is one; else a
+    block when the opponent threatens one cell only (unless blocking loses
+    at once too, when every move is as bad)."""
+    if not pos.legal_moves():
+        return
+    move = simple_ai.fallback_move(pos, ai.Rng(seed))
+    assert move in pos.legal_moves()
+    wins = _immediate_wins(pos)
+    if wins:
+        assert move in wins
+        return
+    pos.turn ^= 1  # where the opponent would complete a line if it moved now
+    threats = _immediate_wins(pos)
+    pos.turn ^= 1
+    if len(threats) == 1 and move != threats[0]:
+        pos.push(threats[0])
+        assert _immediate_wins(pos), "the block would have held"
+        pos.pop()
+
+
+# --- under the real MicroPython Unix port ------------------------------------
+
+
+def _games_on(cmd, env, path, side, first, count):
+    r = subprocess.run(cmd + [os.path.join(MPY_SCRIPTS, "fallback_games.py"), path, side, str(first), str(count)],
+                       capture_output=True, text=True, env=env, timeout=300)
+    assert r.returncode == 0, r.stdout + r.stderr
+    return [line.split() for line in r.stdout.splitlines() if line.startswith("G ")]
+
+
+@pytest.mark.parametrize("game, side, want", [
+    (TACTICTOE, "x", {"X"}),  # the fallback wins every game as X
+    (CLASSIC, "x", {"-"}),  # and draws every classic game
+    (CLASSIC, "o", {"-"}),
+])
+def test_micropython_fallback_games(table_files, game, side, want):
+    """Seeded games against the table under MicroPython: the results above,
+    and move for move the games CPython plays with the same seeds."""
+    path = table_files[game]
+    mp = _games_on([MICROPYTHON], dict(os.environ, MICROPYPATH=FIRMWARE),
+                   path, side, 1, 12)
+    cp = _games_on([sys.executable], dict(os.environ, PYTHONPATH=os.pathsep.join([FIRMWARE, CPYTHON])),
+                   path, side, 1, 12)
+    assert len(mp) == 12
+    assert mp == cp
+    assert {g[2] for g in mp} == want
+
+
+@pytest.mark.parametrize("game, moves", [(CLASSIC, "4"), (CLASSIC, "0,4,8"), (TACTICTOE, "1,0"), (TACTICTOE, "0,4,8")])
+def test_fallback_decision_in_32k_heap(table_files, compiled_firmware, game, moves):  # noqa: F811
+    """The search (its work array, the move lists of its iterations) fits
+    the heap a table move decision is held to, compiled as a board runs it."""
+    r = _decide(table_files[game], moves, "32k", compiled_firmware, "fallback", 5)
+    assert r.returncode == 0, r.stdout + r.stderr
+    pos = Position(game)
+    for c in moves.split(","):
+        pos.push(int(c))
+    rng = AllPicks()
+    simple_ai.fallback_move(pos, rng)
+    assert int(r.stdout.split()[1]) in rng.seen

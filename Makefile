@@ -89,6 +89,7 @@ sim-picture: $(STAMP) $(TABLES)
 # The host and Unix-port figures, then the emulated Pico's (emulated time).
 bench: $(STAMP) $(NODE_STAMP) $(TABLES)
 	$(PY) benchmarks/run.py
+	$(PY) benchmarks/soak.py
 	$(PY) benchmarks/pico.py
 
 clean:

@@ -88,8 +88,9 @@ def smallest_heap_for_games(tmp):
         shutil.copy(os.path.join(ROOT, "build", game + ".tbl"), flash)
 
     def ok(kib):
+        # From the .mpy folder, as a board imports them (tests/test_firmware.py).
         r = subprocess.run([MICROPYTHON, "-X", "heapsize=%dk" % kib, "-m", "heap_games", flash, "4"],
-                           capture_output=True, text=True, env=dict(os.environ, MICROPYPATH=code + ":.frozen"))
+                           capture_output=True, text=True, cwd=code, env=dict(os.environ, MICROPYPATH=".frozen"))
         return r.returncode == 0 and r.stdout.split()[-1:] == ["PASS"]
 
     lo, hi = 32, 96

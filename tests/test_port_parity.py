@@ -436,7 +436,7 @@ PROBED_DUTIES = (32768, 0, 65535, 1, 70000, -1, 40000)
 # What the firmware itself calls (grep firmware/ for machine. and neopixel.):
 # tests/doubles must agree with the port on these lines. The rest of the
 # probe is the virtual board's to match: the doubles are kept small, because
-# the 64 KiB heap test counts them and a board's machine costs no heap.
+# the whole-firmware heap test counts them and a board's machine costs no heap.
 FIRMWARE_FACING = (
     "machine.Pin?", "machine.PWM?", "Pin modes, pulls",
     "col.value()", "Pin(6, IN, PULL_DOWN).value()", "Pin(6, IN, pull=PULL_UP).value()", "Pin(6, IN).value()",

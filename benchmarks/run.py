@@ -3,7 +3,7 @@
 * solving and writing the tactic-toe table, in process and as the CLI command;
 * one AI move decision under the MicroPython Unix port: the perfect player
   reading the table from disk, and the fallback it plays without a table
-  (``simple_ai.fallback_move``), on the same positions;
+  (``fallback.move``), on the same positions;
 * the no-table fallback's record against the perfect player (seeded games
   under the Unix port) and the time its decisions took there;
 * the smallest MicroPython heap in which a move decision runs (with the

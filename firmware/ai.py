@@ -1,6 +1,6 @@
 """Move choice: the perfect player (from the solved table), hints, and the
-entry point for the two levels that play like people (``simple_ai``, which
-also holds the minimax for boards without a table).
+entry point for the two levels that play like people (``simple_ai``). The
+perfect level's search for when its table can't be used is ``fallback``.
 
 Values are value7 bytes as stored in the table (docs/table-format.md):
 0 = draw, ``0x40 | d`` = win in d plies, ``d`` = loss in d plies, always for

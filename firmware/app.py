@@ -237,9 +237,9 @@ class App:
                 return ai.choose_move(pos, ai.PERFECT, table, self.rng)
             except (table_mod.TableError, OSError) as e:
                 self._table_failed(e)
-        import simple_ai  # the fallback, loaded only when needed
+        import fallback  # loaded only when needed
 
-        return simple_ai.fallback_move(pos, self.rng)
+        return fallback.move(pos, self.rng)
 
     def _table_failed(self, e):
         # A table that breaks during play (a flash read error, a file changed

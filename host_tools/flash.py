@@ -29,7 +29,7 @@ CHUNK = 512  # bytes per write on the board: small enough for any board's heap
 
 # Modules every MicroPython board gets; main.py stays source (a board runs
 # main.py, never main.mpy).
-MODULES = ("rules", "table", "tablecheck", "crc32", "ai", "simple_ai", "config", "frames", "keys", "sound",
+MODULES = ("rules", "table", "tablecheck", "crc32", "ai", "simple_ai", "fallback", "config", "frames", "keys", "sound",
            "match", "app", "loop", "startup", "hw_machine", "check", "tableverify", "rules_extra", "table_extra")
 
 

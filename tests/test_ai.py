@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 import ai
-import simple_ai
+import fallback
 import rules
 import rules_extra
 import table
@@ -259,9 +259,9 @@ def test_values_order():
 def test_fallback_wins_and_blocks():
     # More in tests/test_fallback.py.
     pos = rules_extra.from_moves(TACTICTOE, [0, 4, 1, 8])  # X to move, 2 wins
-    assert simple_ai.fallback_move(pos, ai.Rng(1)) == 2
+    assert fallback.move(pos, ai.Rng(1)) == 2
     pos = rules_extra.from_moves(CLASSIC, [0, 4, 1])  # O must block on 2
-    assert simple_ai.fallback_move(pos, ai.Rng(1)) == 2
+    assert fallback.move(pos, ai.Rng(1)) == 2
 
 
 # --- under the real MicroPython Unix port ------------------------------------

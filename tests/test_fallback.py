@@ -1,4 +1,4 @@
-"""The perfect level without its table (simple_ai.fallback_move), judged by
+"""The perfect level without its table (fallback.move), judged by
 the solved table: classic exhaustively, tactic-toe as X against every reply
 O can make, and seeded games against the table-driven perfect player, on
 CPython and under the real MicroPython Unix port."""
@@ -13,7 +13,7 @@ from hypothesis import given, settings, strategies as st
 
 import ai
 import rules
-import simple_ai
+import fallback
 import table
 from rules import CLASSIC, TACTICTOE, O, X, Position
 from conftest import CPYTHON, FIRMWARE, MICROPYTHON, MPY_SCRIPTS
@@ -33,7 +33,7 @@ class AllPicks:
 
 def picks(pos):
     rng = AllPicks()
-    move = simple_ai.fallback_move(pos, rng)
+    move = fallback.move(pos, rng)
     assert move in rng.seen
     return rng.seen
 
@@ -72,7 +72,7 @@ def test_classic_search_scores_are_the_solvers(solutions):
     """Classic has no cycles, so the search to the end of the game is exact:
     each move's score is the solver's value (an independent check of both)."""
     oracle = Oracle(solutions[CLASSIC])
-    work = simple_ai.array("h", bytes(2 + 2 * simple_ai._SLOTS * simple_ai._DEEPEST))
+    work = fallback.array("h", bytes(2 + 2 * fallback._SLOTS * fallback._DEEPEST))
     for i, pos in oracle.positions():
         me, other = pos.sides[pos.turn], pos.sides[pos.turn ^ 1]
         moves = pos.legal_moves()
@@ -81,7 +81,7 @@ def test_classic_search_scores_are_the_solvers(solutions):
             if rules.has_line(side):
                 continue
             work[0] = 30000
-            s = -simple_ai._score(CLASSIC, other, side, len(moves), -1000, 1000, work)
+            s = -fallback._score(CLASSIC, other, side, len(moves), -1000, 1000, work)
             assert work[0] > 0
             assert s == (100 - (v & 63) if v & ai.WIN else (v - 100 if v else 0))
 
@@ -127,7 +127,7 @@ def _game(game, fallback_side, t, seed, cap=200):
         if pos.is_over():
             break
         if pos.turn == fallback_side:
-            move = simple_ai.fallback_move(pos, fallback_rng)
+            move = fallback.move(pos, fallback_rng)
         else:
             move = ai.choose_move(pos, ai.PERFECT, t, perfect_rng)
         pos.push(move)
@@ -150,21 +150,21 @@ def test_tactictoe_budget_bounds_the_search(monkeypatch):
     """A decision looks at no more positions than the budget, and with a
     tiny budget still plays a legal move (the last complete search)."""
     seen = []
-    real = simple_ai.array
+    real = fallback.array
 
     def spy(kind, data):
         seen.append(real(kind, data))
         return seen[-1]
 
-    monkeypatch.setattr(simple_ai, "array", spy)
+    monkeypatch.setattr(fallback, "array", spy)
     pos = Position(TACTICTOE)
     for c in (0, 4, 8):  # a drawn middle game: nothing is proven, so the budget runs out
         pos.push(c)
-    move = simple_ai.fallback_move(pos, ai.Rng(3))
+    move = fallback.move(pos, ai.Rng(3))
     assert move in pos.legal_moves()
     assert -20 < seen[-1][0] <= 0  # it ran to the budget, and stopped there
-    monkeypatch.setattr(simple_ai, "_BUDGET", 30)
-    assert simple_ai.fallback_move(pos, ai.Rng(3)) in pos.legal_moves()
+    monkeypatch.setattr(fallback, "_BUDGET", 30)
+    assert fallback.move(pos, ai.Rng(3)) in pos.legal_moves()
 
 
 @given(midgame(), st.integers(0, 0xFFFF))
@@ -175,7 +175,7 @@ def test_fallback_wins_and_blocks(pos, seed):
     at once too, when every move is as bad)."""
     if not pos.legal_moves():
         return
-    move = simple_ai.fallback_move(pos, ai.Rng(seed))
+    move = fallback.move(pos, ai.Rng(seed))
     assert move in pos.legal_moves()
     wins = _immediate_wins(pos)
     if wins:
@@ -228,5 +228,5 @@ def test_fallback_decision_in_32k_heap(table_files, compiled_firmware, game, mov
     for c in moves.split(","):
         pos.push(int(c))
     rng = AllPicks()
-    simple_ai.fallback_move(pos, rng)
+    fallback.move(pos, rng)
     assert int(r.stdout.split()[1]) in rng.seen

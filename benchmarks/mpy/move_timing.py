@@ -1,5 +1,5 @@
 # AI move decision time under MicroPython, the perfect player (table on disk)
-# against the fallback it plays without a table (simple_ai.fallback_move), on
+# against the fallback it plays without a table (fallback.move), on
 # the same positions.
 # Usage: move_timing.py TABLE SEED COUNT
 # Prints "perfect <median us> <p90 us> <worst us>" and the same for "fallback".
@@ -7,7 +7,7 @@ import sys
 import time
 
 import ai
-import simple_ai
+import fallback
 import rules
 import table
 
@@ -42,5 +42,5 @@ def timed(fn, cases):
 
 cases = positions()
 print("perfect %d %d %d" % timed(lambda p: ai.choose_move(p, ai.PERFECT, t, rng), cases))
-print("fallback %d %d %d" % timed(lambda p: simple_ai.fallback_move(p, rng), cases))
+print("fallback %d %d %d" % timed(lambda p: fallback.move(p, rng), cases))
 t.close()

@@ -7,7 +7,7 @@
 # decision of the perfect side with its table: one line each,
 #   "D kind seed ply move us bytes"
 # (bytes: what the decision allocated). fallback(game, seed) times the
-# no-table fallback (simple_ai.fallback_move, the search the perfect level
+# no-table fallback (fallback.move, the search the perfect level
 # plays without its table) on the positions of one perfect-against-perfect
 # game: "F seed ply move us".
 import gc
@@ -51,9 +51,9 @@ def _perfect(pos, t, rng):
 
 
 def _fallback(pos, _, rng):
-    import simple_ai
+    import fallback
 
-    return simple_ai.fallback_move(pos, rng)
+    return fallback.move(pos, rng)
 
 
 def _play(game, kind, seed, max_plies, each):

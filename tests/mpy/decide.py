@@ -16,9 +16,9 @@ pos = rules.Position(t.game)
 for cell in moves:
     pos.push(cell)
 if sys.argv[3] == "fallback":  # the perfect level without its table
-    import simple_ai
+    import fallback
 
-    move = simple_ai.fallback_move(pos, ai.Rng(int(sys.argv[4])))
+    move = fallback.move(pos, ai.Rng(int(sys.argv[4])))
 else:
     level = ("easy", "medium", "perfect").index(sys.argv[3])
     move = ai.choose_move(pos, level, t, ai.Rng(int(sys.argv[4])))

@@ -1,4 +1,4 @@
-# Games of the no-table fallback (simple_ai.fallback_move) against the
+# Games of the no-table fallback (fallback.move) against the
 # table-driven perfect player, under MicroPython (or CPython).
 # Usage: fallback_games.py TABLE SIDE FIRST_SEED COUNT [CAP] [RULE] [OPENING]
 #   SIDE: x or o, the fallback's side. Game i uses seed FIRST_SEED + i for
@@ -15,7 +15,7 @@ import time
 import ai
 import match
 import rules
-import simple_ai
+import fallback
 import table
 
 try:
@@ -47,7 +47,7 @@ for seed in range(first, first + count):
             cell = opening
         elif pos.turn == side:
             t0 = ticks_us()
-            cell = simple_ai.fallback_move(pos, fallback_rng)
+            cell = fallback.move(pos, fallback_rng)
             times.append(ticks_diff(ticks_us(), t0))
         else:
             cell = ai.choose_move(pos, ai.PERFECT, t, perfect_rng)

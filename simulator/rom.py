@@ -67,10 +67,10 @@ def execute(src, g, mode, filename, raw):
     err = None
     try:
         try:
-            simbus.interrupts(True)  # inside the try: a Ctrl-C may land at once
+            simbus.interrupts(True, simbus.lag)  # inside the try: a Ctrl-C may land at once
             exec(compile(src, filename, mode), g)
         finally:
-            simbus.interrupts(False)
+            simbus.interrupts(False, simbus.lag)
     except simbus.Reset:
         raise
     except SystemExit:  # sys.exit() on a board: a soft reset, after the end marks
@@ -316,6 +316,7 @@ class Timeline:
 
 def main():
     flash, wiring, mode, reason, seed, bus_out, bus_in, replay = sys.argv[1:9]
+    simbus.lag = int(os.getenv("TACTICTOE_SIM_LAG") or 0)
     with open(wiring) as f:
         simbus.start(json.load(f), int(bus_out), int(bus_in) if replay == "-" else None)
     import simos

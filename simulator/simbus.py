@@ -44,6 +44,7 @@ timeline = None  # replays: rom.Timeline, the (ms, mask) changes held() follows
 ticks = time.ticks_ms  # the replay's virtual clock replaces it
 _armed = False  # running code: a Ctrl-C from the host interrupts it
 _mark = b""  # before each bus line: b"\x1e" when stdout shares the pipe (replays)
+lag = 0  # ms the board dawdles around running code (the ROM reads TACTICTOE_SIM_LAG): tests' races
 
 
 def start(wired, out_fd, in_fd):
@@ -125,18 +126,24 @@ def tone(hz):
     send(b"T %d %d\n" % (now(), hz))
 
 
-def interrupts(on):
+def interrupts(on, slow=0):
     """Tell the host whether Ctrl-C should interrupt (running code) or be a
     key (the REPL). Turning it off waits for the host's "A": after that no
-    SIGINT can be on its way, so none can land in the ROM's own code."""
+    SIGINT can be on its way, so none can land in the ROM's own code.
+    ``slow``: first wait that many ms, as a board starved of CPU might."""
     global _armed
     _armed = on
     if on:
+        if slow:
+            time.sleep_ms(slow)
         send(b"I 1\n")
         return
     sent = False
     while True:
         try:
+            if slow:
+                ms, slow = slow, 0
+                time.sleep_ms(ms)
             if not sent:
                 send(b"I 0\n")
                 sent = True

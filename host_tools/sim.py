@@ -191,6 +191,7 @@ class VirtualBoard:
         self._booting = True  # until the ROM first says where Ctrl-C goes
         self._held_intr = held  # and any Ctrl-C that comes while it boots
         self._missed = False
+        self._signalled = False  # it has been sent a SIGINT
         self.sel.register(self._bus_out, selectors.EVENT_READ, self._from_bus)
         if self.replay is None:
             self._send_keys()
@@ -382,6 +383,7 @@ class VirtualBoard:
     def _sigint(self):
         if self.proc is not None and self.proc.poll() is None:
             self.proc.send_signal(signal.SIGINT)
+            self._signalled = True
             self._send_bus(b"C\x00\x00")
 
     def _ended(self):
@@ -404,6 +406,16 @@ class VirtualBoard:
             self._spawn("raw", "soft", new_console=False, held=held)
         elif status == HARD:  # the console keeps what is in flight: a port is the same port
             self._spawn("friendly", "power", new_console=False, held=held)
+        elif self._signalled:
+            # The Unix port raises KeyboardInterrupt from its signal handler
+            # wherever the interpreter is; in its garbage collector, that
+            # leaves the heap locked (MemoryError ever after) or worse, and
+            # the board dies of it. A board's Ctrl-C never does that: start
+            # again on the same console with the Ctrl-C held, so the next
+            # code stops as it starts (the REPL's banner comes as it would).
+            self._output(b"\r\n[virtual board: a Ctrl-C landed in the interpreter's garbage collector;"
+                         b" starting again]\r\n")
+            self._spawn("friendly", "soft", new_console=False, held=True)
         else:
             self._output(b"\r\n[virtual board crashed with status %d; powering on again]\r\n" % status)
             now = time.monotonic()

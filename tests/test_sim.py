@@ -242,6 +242,30 @@ def test_a_ctrl_c_that_meets_a_reset_interrupts_the_next_board(live, when):
         con.close()
 
 
+def test_a_ctrl_c_in_the_garbage_collector_still_reaches_the_repl(live):
+    # The Unix port raises KeyboardInterrupt from its SIGINT handler, inside
+    # the garbage collector too, which it then leaves locked: the board died
+    # of MemoryError and came back on a new console without the bytes in
+    # flight, so mpremote waited for the raw REPL for ever. Code that does
+    # nothing but collect is interrupted there nearly every time.
+    b = live()
+    b.wait(lambda line: line.startswith("frame "), 30, "a frame")
+    con = Console(b.port)
+    try:
+        con.write(b"\r\x03\r\x01")
+        con.expect(RAW)
+        for _ in range(3):
+            con.write(b"import gc\nj = [bytearray(64) for i in range(1000)]\nprint('spin')\n"
+                      b"while True: gc.collect()\x04")
+            con.expect(b"spin")
+            con.write(b"\r\x03\r\x01")
+            con.expect(RAW)
+        con.write(b"print('up')\x04")
+        assert con.expect(b"\x04>").endswith(b"OKup\r\n\x04\x04>")
+    finally:
+        con.close()
+
+
 def test_a_long_replay_is_streamed_not_held_in_the_boards_heap(tmp_path):
     # 1500 taps, five virtual minutes: the timeline once held in a list
     # filled the virtual board's heap at about 800.

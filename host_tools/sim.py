@@ -19,12 +19,15 @@ Front-ends (``sim_terminal``, the headless modes below) drive it with
 """
 
 import errno
+import fcntl
 import os
 import selectors
 import signal
+import struct
 import subprocess
 import sys
 import tempfile
+import termios
 import time
 import tty
 
@@ -122,7 +125,9 @@ class VirtualBoard:
         self._out_buf = bytearray()  # console output the client hasn't taken yet
         self._out_since = 0.0
         self._in_buf = bytearray()  # console input the board hasn't taken yet
-        self._unread_ctrl_c = False  # a Ctrl-C went to the board as a key since it last said "I"
+        self._queued = 0  # console bytes passed on to the board so far (this connection)
+        self._key_ctrl_c = None  # where in them a Ctrl-C passed on as a key is, until it interrupts
+        self._missed = False  # the board said it took a Ctrl-C too late: the next run's
         self._timeline_file = None
         self._bus_out = self._bus_in = None
         self.port = None
@@ -149,7 +154,9 @@ class VirtualBoard:
                     f.write("%d %d\n" % (t, mask))
         self._spawn("friendly", "power", new_console=True)
 
-    def _spawn(self, mode, reason, new_console):
+    def _spawn(self, mode, reason, new_console, held=False):
+        """Start the ROM. ``held``: a Ctrl-C the last run did not act on,
+        which interrupts as soon as code runs (or is a key for the REPL)."""
         if new_console:
             self._close_console_pipes()
             self._con_in = os.pipe()  # console bytes to the board; kept across soft resets
@@ -182,11 +189,9 @@ class VirtualBoard:
         self._bus = b""
         self.armed = False
         self._booting = True  # until the ROM first says where Ctrl-C goes
-        # A Ctrl-C that came while it was booting, or that was passed on as a
-        # key after the last run last spoke (so it may sit unread while
-        # main.py runs): interrupt as soon as code runs.
-        self._held_intr = self._unread_ctrl_c
-        self._unread_ctrl_c = False
+        self._held_intr = held  # and any Ctrl-C that comes while it boots
+        self._missed = False
+        self._signalled = False  # it has been sent a SIGINT
         self.sel.register(self._bus_out, selectors.EVENT_READ, self._from_bus)
         if self.replay is None:
             self._send_keys()
@@ -216,6 +221,8 @@ class VirtualBoard:
 
     def _close_console_pipes(self):
         self._in_buf.clear()  # a new USB connection: nothing in flight survives
+        self._queued = 0
+        self._key_ctrl_c = None
         if self._con_out is not None:
             self._forget(*self._con_in, *self._con_out)
         self._con_in = self._con_out = None
@@ -331,25 +338,52 @@ class VirtualBoard:
             elif kind == b"T":
                 self.tone = int(rest.split()[1])
             elif kind == b"I":
-                self._interrupts(rest == b"1")
+                on, _, number = rest.partition(b" ")
+                self._interrupts(on == b"1", int(number))
+            elif kind == b"H":
+                self._missed = True
 
-    def _interrupts(self, on):
+    def _interrupts(self, on, number):
         self.armed = on
         self._booting = False
-        self._unread_ctrl_c = False
         if on:
-            if self._held_intr:  # Ctrl-C during boot: interrupt boot.py / main.py now
-                self._held_intr = False
-                self._sigint()
+            # Code starts. A Ctrl-C held since boot interrupts it, and so
+            # does one passed on as a key that the board has not read: the
+            # board reads in order and has read the code, so it was typed
+            # after the code was sent, and on a board would have come while
+            # the code ran (here, the board may not have said "I 1" yet).
+            # The board raises it itself as the code starts ("S"): a SIGINT
+            # would land wherever the code had got to, perhaps in the GC.
+            unread = self._ctrl_c_unread()  # (asked every time: it is used up once it interrupts)
+            stop = self._held_intr or unread
+            self._held_intr = False
+            self._send_bus((b"S" if stop else b"G") + struct.pack("<H", number))
             return
-        self._send_bus(b"A\x00\x00")  # acknowledged: no SIGINT can follow now
+        self._send_bus(b"A" + struct.pack("<H", number))  # acknowledged: no SIGINT can follow now
         if self._held_intr:  # no code ran after all: it is a key for the REPL
             self._held_intr = False
             self._to_board(b"\x03")
 
+    def _ctrl_c_unread(self):
+        """Whether a Ctrl-C passed on as a key still waits, unread, in the
+        board's input (and has not interrupted code already). The pipe's
+        unread bytes are the last ones written to it; a query, so the board
+        may go on reading."""
+        if self._key_ctrl_c is None:
+            return False
+        waiting = len(self._in_buf)
+        if self._con_in is not None:
+            waiting += struct.unpack("i", fcntl.ioctl(self._con_in[0], termios.FIONREAD, b"\0\0\0\0"))[0]
+        if self._key_ctrl_c < self._queued - waiting:
+            self._key_ctrl_c = None  # read: it did what a key does
+            return False
+        self._key_ctrl_c = None  # it interrupts now, once
+        return True
+
     def _sigint(self):
         if self.proc is not None and self.proc.poll() is None:
             self.proc.send_signal(signal.SIGINT)
+            self._signalled = True
             self._send_bus(b"C\x00\x00")
 
     def _ended(self):
@@ -362,12 +396,26 @@ class VirtualBoard:
             self.status = status
             return
         self.resets += 1
+        # The console outlives the reset, so a Ctrl-C this run took too late
+        # to act on, or one it never read, is the next run's: on a board it
+        # would have come once the port was back (or after a soft reset).
+        held = self._ctrl_c_unread() or self._missed
         if status == SOFT_FRIENDLY:
-            self._spawn("friendly", "soft", new_console=False)
+            self._spawn("friendly", "soft", new_console=False, held=held)
         elif status == SOFT_RAW:
-            self._spawn("raw", "soft", new_console=False)
+            self._spawn("raw", "soft", new_console=False, held=held)
         elif status == HARD:  # the console keeps what is in flight: a port is the same port
-            self._spawn("friendly", "power", new_console=False)
+            self._spawn("friendly", "power", new_console=False, held=held)
+        elif self._signalled:
+            # The Unix port raises KeyboardInterrupt from its signal handler
+            # wherever the interpreter is; in its garbage collector, that
+            # leaves the heap locked (MemoryError ever after) or worse, and
+            # the board dies of it. A board's Ctrl-C never does that: start
+            # again on the same console with the Ctrl-C held, so the next
+            # code stops as it starts (the REPL's banner comes as it would).
+            self._output(b"\r\n[virtual board: a Ctrl-C landed in the interpreter's garbage collector;"
+                         b" starting again]\r\n")
+            self._spawn("friendly", "soft", new_console=False, held=True)
         else:
             self._output(b"\r\n[virtual board crashed with status %d; powering on again]\r\n" % status)
             now = time.monotonic()
@@ -427,23 +475,27 @@ class VirtualBoard:
 
     def _to_board(self, data):
         if data and self._con_in is not None:
+            at = data.rfind(b"\x03")
+            if at >= 0:
+                self._key_ctrl_c = self._queued + at
+            self._queued += len(data)
             self._in_buf += data
             self._flush()
 
     def type(self, data):
         """Bytes from the console client (or a front-end typing)."""
-        while (self.armed or self._booting) and b"\x03" in data:
+        if (self.armed or self._booting) and b"\x03" in data:
             # The interrupt character: as a board's USB stack does, raise
             # KeyboardInterrupt in the running code instead of passing it on
-            # (during boot, as soon as boot.py or main.py starts).
-            before, _, data = data.partition(b"\x03")
-            self._to_board(before)
+            # (during boot, as soon as boot.py or main.py starts). Several
+            # at once are one interrupt, as on a board (and a second SIGINT
+            # before the interpreter takes the first would kill it).
+            self._to_board(data.replace(b"\x03", b""))
             if self.armed:
                 self._sigint()
             else:
                 self._held_intr = True
-        if b"\x03" in data:
-            self._unread_ctrl_c = True
+            return
         self._to_board(data)
 
 

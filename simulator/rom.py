@@ -65,20 +65,25 @@ def execute(src, g, mode, filename, raw):
     """Compile and run ``src`` in the globals ``g``; Ctrl-C interrupts it.
     In the raw REPL, mark the ends of its output and error with Ctrl-D."""
     err = None
+    simbus.missed = False
     try:
         try:
-            simbus.interrupts(True)  # inside the try: a Ctrl-C may land at once
+            if simbus.arm(simbus.lag):  # inside the try: a Ctrl-C may land at once
+                raise KeyboardInterrupt  # one was waiting: the code stops as it starts
             exec(compile(src, filename, mode), g)
         finally:
-            simbus.interrupts(False)
+            simbus.disarm(simbus.lag)
     except simbus.Reset:
-        raise
+        raise  # a Ctrl-C that came too late goes to the next run (simbus.hand_over)
     except SystemExit:  # sys.exit() on a board: a soft reset, after the end marks
         if raw:
             out("\x04\x04")
         raise simbus.Reset(simbus.SOFT_RAW if raw else simbus.SOFT_FRIENDLY)
     except BaseException as e:  # noqa: B036  (KeyboardInterrupt too, as on a board)
         err = e
+    if simbus.missed and err is None:  # as pyexec raises a Ctrl-C pending when the code returns
+        err = KeyboardInterrupt()
+    simbus.missed = False
     if raw:
         out("\x04")
     if err is not None:
@@ -152,7 +157,7 @@ def _continues(text):
 
 
 def friendly(g):
-    simbus.interrupts(False)  # Ctrl-C is a key here (the host holds one sent during boot till now)
+    simbus.disarm()  # Ctrl-C is a key here (the host holds one sent during boot till now)
     banner()
     while True:
         line = readline(">>> ")
@@ -205,7 +210,7 @@ def paste(g):
 
 
 def raw(g):
-    simbus.interrupts(False)
+    simbus.disarm()
     out("raw REPL; CTRL-B to exit\n>")
     buf = bytearray()
     while True:
@@ -316,6 +321,7 @@ class Timeline:
 
 def main():
     flash, wiring, mode, reason, seed, bus_out, bus_in, replay = sys.argv[1:9]
+    simbus.lag = int(os.getenv("TACTICTOE_SIM_LAG") or 0)
     with open(wiring) as f:
         simbus.start(json.load(f), int(bus_out), int(bus_in) if replay == "-" else None)
     import simos
@@ -355,6 +361,7 @@ def main():
         status = e.args[0]
     except KeyboardInterrupt:  # between two pieces of code: start again
         status = simbus.SOFT_FRIENDLY if mode == "friendly" else simbus.SOFT_RAW
+    simbus.hand_over()
     leave_kept(tmp, flash, machine._power_off(status))
     sys.exit(status)
 

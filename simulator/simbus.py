@@ -3,12 +3,18 @@
 The ROM and the hardware doubles talk to ``host_tools.sim`` over two pipes:
 
 * board to host, text lines: ``L <ms> <hex>`` (the bytes the LED chain
-  latched), ``T <ms> <hz>`` (the buzzer's tone, 0 for silence), ``I 1`` /
-  ``I 0`` (Ctrl-C on the console interrupts running code, or is just a byte);
+  latched), ``T <ms> <hz>`` (the buzzer's tone, 0 for silence), ``I 1 <n>``
+  / ``I 0 <n>`` (Ctrl-C on the console interrupts running code, or is just
+  a byte; numbered, so an answer can't be mistaken for another's), ``H``
+  (resetting with a Ctrl-C it took too late to act on: the host holds it
+  for the next run);
 * host to board, 3-byte messages: ``K`` + the 9-bit mask of the cells a
-  finger is on (little-endian); ``A`` acknowledging ``I 0``; ``C`` a Ctrl-C
-  (sent with the SIGINT, so code that polls the keys stops even if the
-  signal came at a moment the interpreter could not take it).
+  finger is on (little-endian); answers, each with the number of the ``I``
+  it answers (little-endian): ``G`` (run the code) or ``S`` (a Ctrl-C is
+  already waiting: interrupt the code as it starts) to ``I 1``, ``A`` to
+  ``I 0``; ``C`` a Ctrl-C (sent with the SIGINT, so code that polls the
+  keys stops even if the signal came at a moment the interpreter could not
+  take it).
 
 In a replay (``vclock``) there is no second pipe: the presses come from a
 timeline. The console (stdout) then shares the first pipe, each bus line
@@ -43,13 +49,19 @@ _t0 = 0
 timeline = None  # replays: rom.Timeline, the (ms, mask) changes held() follows
 ticks = time.ticks_ms  # the replay's virtual clock replaces it
 _armed = False  # running code: a Ctrl-C from the host interrupts it
+_seq = 0  # the number of the last "I 1"
+_seq_off = 0  # and of the last "I 0"
+_off = b""  # the next "I 0" message, made in advance (see disarm)
+_msg = bytearray(3)  # the host's last message
+missed = False  # a Ctrl-C came as code ended, too late to interrupt it (see disarm)
 _mark = b""  # before each bus line: b"\x1e" when stdout shares the pipe (replays)
+lag = 0  # ms the board dawdles around running code (the ROM reads TACTICTOE_SIM_LAG): tests' races
 
 
 def start(wired, out_fd, in_fd):
     """Wire up: ``wired`` is the board's real wiring (a board.json), the fds
     are the pipes to the host (``in_fd`` None in a replay)."""
-    global wiring, _out, _in, _poller, _mark
+    global wiring, _out, _in, _poller, _mark, _off
     wiring = wired
     _out = open(out_fd, "wb")
     zero()
@@ -59,6 +71,7 @@ def start(wired, out_fd, in_fd):
         _in = open(in_fd, "rb")
         _poller = select.poll()
         _poller.register(_in, select.POLLIN)
+    _off = _mark + b"I 0 1\n"
 
 
 def zero():
@@ -78,20 +91,22 @@ def send(line):
         raise Reset(OFF)
 
 
-def _messages(wait_for=None):
-    """Take the host's messages: key masks, and (when ``wait_for`` is a
-    message letter) block until that one arrives."""
+def _messages(wait_for=b"", number=0):
+    """Take the host's messages: key masks, and (when ``wait_for`` holds
+    message letters) block until one of them arrives with ``number``, and
+    return its letter. Reads into a buffer it has: waiting here allocates
+    nothing, so a KeyboardInterrupt (which the Unix port raises from its
+    signal handler, wherever the interpreter is) can't land in the GC."""
     global _held
-    while wait_for is not None or _poller.poll(0):
-        msg = _in.read(3)
-        if len(msg) < 3:  # the host went away
+    while wait_for or _poller.poll(0):
+        if _in.readinto(_msg) != 3:  # the host went away
             raise Reset(OFF)
-        if msg[0] == 0x4B:  # "K"
-            _held = msg[1] | msg[2] << 8
-        elif msg[0] == 0x43 and _armed:  # "C": Ctrl-C, in case the SIGINT went astray
+        if _msg[0] == 0x4B:  # "K"
+            _held = _msg[1] | _msg[2] << 8
+        elif _msg[0] == 0x43 and _armed:  # "C": Ctrl-C, in case the SIGINT went astray
             raise KeyboardInterrupt
-        elif msg[0] == wait_for:
-            return
+        elif _msg[0] in wait_for and _msg[1] | _msg[2] << 8 == number:
+            return _msg[0]
 
 
 def held():
@@ -125,26 +140,61 @@ def tone(hz):
     send(b"T %d %d\n" % (now(), hz))
 
 
-def interrupts(on):
-    """Tell the host whether Ctrl-C should interrupt (running code) or be a
-    key (the REPL). Turning it off waits for the host's "A": after that no
-    SIGINT can be on its way, so none can land in the ROM's own code."""
-    global _armed
-    _armed = on
-    if on:
-        send(b"I 1\n")
-        return
-    sent = False
+def arm(slow=0):
+    """Code is about to run: from now a Ctrl-C on the console interrupts it
+    (``slow``: first wait that many ms, as a board starved of CPU might).
+    Returns True if a Ctrl-C is already waiting (the host's "S": held since
+    the board booted, or typed after the code was sent): the caller raises
+    it at once, as the code starts, rather than the host's SIGINT landing
+    wherever the code has got to (in the GC, the Unix port's heap stays
+    locked)."""
+    global _armed, _seq
+    if slow:
+        time.sleep_ms(slow)
+    _seq = (_seq + 1) & 0xFFFF
+    msg = b"I 1 %d\n" % _seq
+    _armed = True
+    send(msg)
+    if _in is None:  # a replay: no console
+        return False
+    return _messages(b"GS", _seq) == 0x53
+
+
+def disarm(slow=0):
+    """No code runs now: a Ctrl-C is a key (the REPL). Waits for the host's
+    "A" answering this "I 0" (by its number): after that no SIGINT can be on
+    its way, so none can land in the ROM's own code. A KeyboardInterrupt in
+    here is a Ctrl-C that came too late for the code: ``missed`` says so.
+    Nothing before the ``try`` lets the interpreter raise it outside, and
+    nothing in it allocates (the message is made beforehand)."""
+    global _armed, _seq_off, missed, _off
+    _armed = False
+    _seq_off = (_seq_off + 1) & 0xFFFF
+    off = _off  # "I 0 <_seq_off>", made while no Ctrl-C could come
     while True:
         try:
-            if not sent:
-                send(b"I 0\n")
-                sent = True
-            if _in is None:  # a replay: no console
-                return
-            _messages(0x41)  # "A"
-            return
-        except KeyboardInterrupt:  # sent before the host read "I 0": moot now
+            if slow:
+                ms, slow = slow, 0
+                time.sleep_ms(ms)
+            _out.write(off)  # again after a Ctrl-C: the host answers each
+            if _in is not None:  # (a replay has no console)
+                _messages(b"A", _seq_off)
+            break
+        except KeyboardInterrupt:
+            missed = True
+        except OSError:  # the host went away: so does the board
+            raise Reset(OFF)
+    _off = _mark + b"I 0 %d\n" % ((_seq_off + 1) & 0xFFFF)
+
+
+def hand_over():
+    """The board is resetting: a Ctrl-C it missed is the next run's, as it
+    would have reached the next board had the port gone away (the host
+    holds it until code runs)."""
+    if missed and _in is not None:
+        try:
+            send(b"H\n")
+        except Reset:
             pass
 
 

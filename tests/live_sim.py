@@ -19,10 +19,11 @@ MENU_TAPS = {rules.CLASSIC: 3, rules.TACTICTOE: 5}
 
 
 class LiveSim:
-    def __init__(self, flash, *args, board="pico-buttons"):
+    def __init__(self, flash, *args, board="pico-buttons", env=None):
         cmd = [PY, "-m", "host_tools", "sim", "--headless", "--board", board, "--flash", str(flash)] + list(args)
         self.proc = subprocess.Popen(cmd, cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                     stderr=subprocess.PIPE, text=True, bufsize=1)
+                                     stderr=subprocess.PIPE, text=True, bufsize=1,
+                                     env=None if env is None else dict(os.environ, **env))
         self.lines = []
         self._q = queue.Queue()
         threading.Thread(target=self._read, daemon=True).start()
@@ -122,3 +123,36 @@ def play(sim, game, choose):
     result = sim.wait(lambda line: line.startswith("serial %s: " % name) and
                       (line.endswith("wins") or line.endswith("draw")), 30, "the result")
     return pos, result
+
+
+class Console:
+    """The virtual board's serial console opened directly, byte by byte, for
+    tests that must time what they send against what the board says."""
+
+    def __init__(self, port):
+        import tty
+
+        self.fd = os.open(port, os.O_RDWR | os.O_NOCTTY)
+        tty.setraw(self.fd)
+        self.seen = b""
+
+    def write(self, data):
+        os.write(self.fd, data)
+
+    def expect(self, marker, timeout=60):
+        """Read until ``marker`` has come (after what earlier calls took);
+        AssertionError after ``timeout`` seconds without it."""
+        import select
+
+        end = time.monotonic() + timeout
+        while marker not in self.seen:
+            left = end - time.monotonic()
+            if left <= 0:
+                raise AssertionError("no %r from the board in %ss; it said:\n%r" % (marker, timeout, self.seen[-600:]))
+            if select.select([self.fd], [], [], left)[0]:
+                self.seen += os.read(self.fd, 4096)
+        got, _, self.seen = self.seen.partition(marker)
+        return got + marker
+
+    def close(self):
+        os.close(self.fd)

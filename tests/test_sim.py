@@ -9,7 +9,7 @@ import sys
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from live_sim import ROOT, LiveSim, mpremote, play, start_game
+from live_sim import ROOT, Console, LiveSim, mpremote, play, start_game
 import host_tools  # noqa: F401
 from host_tools import sim
 import rules
@@ -206,6 +206,64 @@ def test_console_edge_cases_behave_as_on_a_board(live, tmp_path):
         assert mpremote(b.port, "reset").returncode == 0
         r = mpremote(b.port, "exec", "print('up')", timeout=30)
         assert r.stdout.strip() == "up", r.stdout + r.stderr
+
+
+RAW = b"raw REPL; CTRL-B to exit\r\n>"
+
+
+@pytest.mark.parametrize("when", ["as the code starts", "as the board goes down"])
+def test_a_ctrl_c_that_meets_a_reset_interrupts_the_next_board(live, when):
+    # mpremote's Ctrl-C can reach the board while the code that resets it
+    # (`mpremote reset`) is starting, or while the board is going down. It
+    # must not be lost: it interrupts that code or, once the board is past
+    # that, the next board's main.py (the console outlives the reset, as a
+    # board takes a Ctrl-C sent once its port is back). Lost, main.py runs on
+    # and mpremote waits for the raw REPL for ever. TACTICTOE_SIM_LAG makes
+    # the board dawdle before it tells the host that code starts or has
+    # ended, which holds each race open; however the race goes, the board
+    # must come to the raw REPL.
+    b = live(env={"TACTICTOE_SIM_LAG": "500"})
+    b.wait(lambda line: line.startswith("frame "), 30, "a frame")
+    con = Console(b.port)
+    try:
+        con.write(b"\r\x03\r\x01")
+        con.expect(RAW)
+        if when == "as the code starts":
+            con.write(b"import machine; machine.reset()\x04")
+            con.expect(b"OK")  # the board has the code and dawdles before it runs it
+        else:
+            con.write(b"print('going'); import machine; machine.reset()\x04")
+            con.expect(b"going")  # the code runs: the board dawdles as it goes down
+        con.write(b"\r\x03\r\x01")
+        con.expect(RAW)
+        con.write(b"print('up')\x04")
+        assert con.expect(b"\x04>").endswith(b"OKup\r\n\x04\x04>")
+    finally:
+        con.close()
+
+
+def test_a_ctrl_c_in_the_garbage_collector_still_reaches_the_repl(live):
+    # The Unix port raises KeyboardInterrupt from its SIGINT handler, inside
+    # the garbage collector too, which it then leaves locked: the board died
+    # of MemoryError and came back on a new console without the bytes in
+    # flight, so mpremote waited for the raw REPL for ever. Code that does
+    # nothing but collect is interrupted there nearly every time.
+    b = live()
+    b.wait(lambda line: line.startswith("frame "), 30, "a frame")
+    con = Console(b.port)
+    try:
+        con.write(b"\r\x03\r\x01")
+        con.expect(RAW)
+        for _ in range(3):
+            con.write(b"import gc\nj = [bytearray(64) for i in range(1000)]\nprint('spin')\n"
+                      b"while True: gc.collect()\x04")
+            con.expect(b"spin")
+            con.write(b"\r\x03\r\x01")
+            con.expect(RAW)
+        con.write(b"print('up')\x04")
+        assert con.expect(b"\x04>").endswith(b"OKup\r\n\x04\x04>")
+    finally:
+        con.close()
 
 
 def test_a_long_replay_is_streamed_not_held_in_the_boards_heap(tmp_path):

@@ -14,12 +14,22 @@ import rules
 # Records in each game's table (rules.GAMES order): its canonical positions
 # that are not over, with each side to move that can arise.
 COUNTS = (627, 14518)
+# The longest win or loss in each game's table, in plies (value7's d).
+LONGEST = (5, 17)
 
 
 def key_at(b, j):
     """The key (``position24 << 1 | turn``) of the record at byte ``j`` of
     ``b``, without allocating."""
     return b[j] << 17 | b[j + 1] << 9 | b[j + 2] << 1 | b[j + 3] >> 7
+
+
+def _value(b, j, record, game):
+    # A value7 the game's table can hold: a draw (0), or a win or loss in
+    # 1 to LONGEST[game] plies.
+    v = b[j + 3] & 0x7F
+    if v & 0x3F > LONGEST[game] or v == 0x40:
+        raise TableError("table record %d has value %02x, no %s value" % (record, v, rules.GAMES[game]))
 
 
 def check(f, expected_game, check_crc, buf):
@@ -54,8 +64,9 @@ def check(f, expected_game, check_crc, buf):
     # One pass over the records, a bucket at a time: the CRC, and the key of
     # each bucket's first record for the index. The records must ascend:
     # each bucket's first key above the one before's last, and below its own
-    # last (a test per bucket, not per record, so power-on stays quick;
-    # ``inspect --verify`` checks every record).
+    # last, and their values must be in range (tests per bucket, not per
+    # record, so power-on stays quick; ``inspect --verify`` checks every
+    # record).
     index = array("I", bytes(4 * ((count + BUCKET - 1) // BUCKET)))
     got = 0
     last = -1
@@ -73,11 +84,13 @@ def check(f, expected_game, check_crc, buf):
         first = index[i] = key_at(buf, 0)
         if first <= last:
             raise TableError("table records out of order at record %d" % (i * BUCKET))
+        _value(buf, 0, i * BUCKET, game)
         if check_crc:
             got = crc32(view[:want], got)
             last = key_at(buf, want - RECORD_SIZE)
             if want > RECORD_SIZE and last <= first:
                 raise TableError("table records out of order in records %d-%d" % (i * BUCKET, i * BUCKET + want // 4 - 1))
+            _value(buf, want - RECORD_SIZE, i * BUCKET + want // 4 - 1, game)
         else:
             last = first
     if check_crc:

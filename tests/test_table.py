@@ -91,13 +91,21 @@ def test_crc_valid_but_wrong_tables_are_refused_at_open(solutions, game):
         # Two records swapped inside one bucket: the bucket's first and last.
         "swapped in a bucket": (_resealed(game, [recs[127]] + recs[1:127] + [recs[0]] + recs[128:]),
                                 "table records out of order in records 0-127"),
+        # Values no table of the game holds, in a bucket's first or last
+        # record: a win in 0 plies, and a loss one ply longer than the longest.
+        "win in 0 plies": (_resealed(game, recs[:128] + [recs[128] & ~0x7F | 0x40] + recs[129:]),
+                           "table record 128 has value 40, no %s value" % rules.GAMES[game]),
+        "too long a loss": (_resealed(game, recs[:255] + [recs[255] & ~0x7F | (5, 17)[game] + 1] + recs[256:]),
+                            "table record 255 has value %02x, no %s value" % ((5, 17)[game] + 1, rules.GAMES[game])),
     }
     for name, (data, words) in cases.items():
         with pytest.raises(table.TableError) as info:
             table.Table(io.BytesIO(data))
         assert words in str(info.value), (name, str(info.value))
-    # The same records, resealed as they were: accepted.
+    # The same records, resealed as they were: accepted. The longest win and
+    # loss are the game's longest, as the reader's range says.
     assert table.Table(io.BytesIO(_resealed(game, recs))).count == len(recs)
+    assert max(r & 0x3F for r in recs) == (5, 17)[game]
 
 
 def test_wrong_game_is_named(table_files):

@@ -13,7 +13,7 @@ GAMES  := classic tactictoe
 TABLES := $(GAMES:%=build/%.tbl)
 SOLVER_SOURCES := firmware/rules.py firmware/table.py host_tools/solver.py host_tools/cli.py
 
-.PHONY: all venv node test table bench screens hardware sim sim-picture flash flash-table uf2 clean
+.PHONY: all venv node test table bench screens hardware sim sim-picture flash flash-table uf2 web clean
 
 all: table
 
@@ -42,6 +42,7 @@ $(NODE_STAMP): package.json package-lock.json
 node: $(NODE_STAMP)
 
 test: $(STAMP) $(NODE_STAMP)
+	@command -v chromium >/dev/null 2>&1 || echo "chromium is missing (apt-get install chromium): the web page's tests (tests/test_web.py) will fail" >&2
 	$(PY) -m pytest
 
 table: $(TABLES)
@@ -56,6 +57,11 @@ build/%.tbl: $(STAMP) $(SOLVER_SOURCES)
 # (pico boards; SIM_FLASH= its littlefs image, default build/sim/rp2040-BOARD.lfs).
 sim: $(STAMP) $(NODE_STAMP) $(TABLES)
 	@$(PY) -m host_tools sim --board $(or $(BOARD),pico-buttons) $(if $(CHIP),--chip "$(CHIP)") $(if $(SIM_FLASH),--flash "$(SIM_FLASH)")
+
+# The board in a browser: the firmware in MicroPython's WebAssembly port, as
+# a static site in build/web/, served on localhost (WEB_PORT=, default 8000).
+web: $(STAMP) $(NODE_STAMP) $(TABLES)
+	@$(PY) -m host_tools web $(if $(WEB_PORT),--port "$(WEB_PORT)")
 
 # A board (or the simulator's console): make flash PORT=/dev/ttyACM0 BOARD=pico-buttons
 flash: $(STAMP) $(TABLES)

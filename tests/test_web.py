@@ -1,0 +1,225 @@
+"""The board in a browser (``make web``, docs/web.md): the built site, in
+headless Chromium driven by Playwright, runs the firmware's own files in
+MicroPython's WebAssembly port and plays through the page's cells.
+
+Chromium is Debian's (``apt-get install chromium``; .ci/run installs it);
+Playwright never downloads a browser here. Without chromium these tests fail,
+each with one line saying so. Every wait is on the page's state (its LEDs,
+its console), never on the clock: one browser for the module, one built
+site, a fresh page per test.
+"""
+
+import os
+import shutil
+import threading
+
+import pytest
+
+import ai
+import rules
+import table
+from host_tools import web
+
+NO_CHROMIUM = "chromium is not installed: apt-get install chromium (.ci/run does), then run the tests again"
+WAIT_MS = 60000  # generous: CI shares 2 cores; nothing here waits on a clock otherwise
+
+
+@pytest.fixture(scope="module")
+def site(table_files, tmp_path_factory):
+    """The built site served on localhost: its URL."""
+    out = str(tmp_path_factory.mktemp("web") / "site")
+    web.build(out, os.path.dirname(table_files[rules.CLASSIC]), build_guide="https://example.org/build")
+    httpd = web.server(out, 0)
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    yield "http://127.0.0.1:%d/" % httpd.server_address[1]
+    httpd.shutdown()
+    httpd.server_close()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    chromium = shutil.which("chromium")
+    if chromium is None:
+        pytest.fail(NO_CHROMIUM, pytrace=False)
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=chromium)
+        yield b
+        b.close()
+
+
+class Board:
+    """A page with the board on it, and what it said."""
+
+    def __init__(self, page, url):
+        self.page = page
+        self.errors = []
+        page.on("console", lambda m: self.errors.append(m.text) if m.type == "error" else None)
+        page.on("pageerror", lambda e: self.errors.append(str(e)))
+        page.set_default_timeout(WAIT_MS)
+        page.add_init_script("window.recordFrames = true")
+        page.goto(url)
+        self.wait("board.ready && board.frames > 0")
+
+    def wait(self, expr, arg=None):
+        return self.page.wait_for_function(expr, arg=arg).json_value()
+
+    def cell(self, n):
+        return self.page.get_by_role("button", name="cell %d" % n, exact=True)
+
+    def lines(self):
+        return self.page.evaluate("board.lines")
+
+    def wait_line(self, pattern, start=0):
+        """The first console line from ``start`` on that starts with
+        ``pattern``; returns (its index, the line)."""
+        return self.wait("""([p, start]) => {
+            const i = board.lines.findIndex((l, k) => k >= start && l.startsWith(p));
+            return i >= 0 ? [i, board.lines[i]] : false;
+        }""", [pattern, start])
+
+    def wait_lit(self, cells, extra="true"):
+        """Until exactly ``cells`` are lit (and ``extra``, a JS expression
+        over ``leds``, holds)."""
+        self.wait("""([cells, extra]) => {
+            const leds = board.leds;
+            const lit = leds.map((rgb, c) => rgb.some(v => v > 0) ? c : -1).filter(c => c >= 0);
+            return JSON.stringify(lit) === JSON.stringify(cells) && eval(extra);
+        }""", [sorted(cells), extra])
+
+    def menu(self, *taps):
+        """From the game screen: tap each option, waiting for its screen."""
+        for cell in taps:
+            self.tap(cell)
+
+    def tap(self, n):
+        self.cell(n).click()
+
+
+GAME_SCREEN = [3, 5]
+GAME_EXTRA = "leds[3][0] > leds[3][2] && leds[5][2] > leds[5][0]"  # orange classic, blue tactic-toe
+MODE_SCREEN = [0, 2, 6, 8]
+LEVEL_SCREEN = [6, 7, 8]
+HINTS_EXTRA = "leds[3][0] === leds[3][1] && leds[3][1] === leds[3][2]"  # grey "off", white "on"
+
+
+def choose(board, game, level_cell=8, hints=True, game_screen=GAME_SCREEN):
+    """Through the menu from the game screen: ``game``, you as X, the level,
+    hints on or off; returns when the game's first frame (every cell lit,
+    X to move) shows."""
+    board.wait_lit(game_screen, GAME_EXTRA)
+    board.tap(3 if game == rules.CLASSIC else 5)
+    board.wait_lit(MODE_SCREEN)
+    board.tap(0)
+    board.wait_lit(LEVEL_SCREEN)
+    board.tap(level_cell)
+    board.wait_lit(GAME_SCREEN, HINTS_EXTRA)
+    board.tap(5 if hints else 3)
+
+
+def play_as_x(board, game, tbl, first_line=0):
+    """Play X's best moves (the firmware's own perfect player, on the host,
+    from the same table) by clicking cells, reading O's from the console,
+    until the game ends; returns the result line."""
+    name = rules.GAMES[game]
+    board.wait_lit(range(9))  # the game's first frame: X to move
+    pos = rules.Position(game)
+    at = first_line
+    while True:
+        move = ai.best_moves(tbl, pos)[0]
+        board.tap(move)
+        at, line = board.wait_line("%s: X %d" % (name, move), at)
+        pos.push(move)
+        at, line = board.wait_line(name + ": ", at + 1)
+        if line.endswith(" wins") or line.endswith(" draw"):
+            return line
+        player, cell = line.split()[1:]
+        assert player == "O", line
+        pos.push(int(cell))
+        at += 1
+
+
+@pytest.fixture
+def board(browser, site):
+    page = browser.new_page()
+    b = Board(page, site)
+    yield b
+    page.close()
+
+
+@pytest.fixture(scope="module")
+def tables(table_files):
+    out = {g: table.Table(path, g) for g, path in table_files.items()}
+    yield out
+    for t in out.values():
+        t.close()
+
+
+def test_the_page_boots_the_firmware_with_its_self_test(board):
+    board.wait_lit(GAME_SCREEN, GAME_EXTRA)  # the menu: the self-test is over
+    frames = board.page.evaluate("board.record")
+    # The self-test: each pixel alone, cells 0 to 8 in order, white...
+    walk = []
+    for leds in frames:
+        lit = [c for c in range(9) if any(leds[c])]
+        if len(lit) == 1 and (not walk or walk[-1] != lit[0]):
+            walk.append(lit[0])
+    # (A page starved of CPU may skip a step of 90 ms, never go back.)
+    assert walk and walk == sorted(set(walk)), walk
+    # ...then the whole grid red, green and blue, at the config's brightness
+    # cap (0.25): what the wire carries, colour order undone.
+    whole = [leds[0] for leds in frames if all(any(rgb) for rgb in leds) and len({tuple(x) for x in leds}) == 1]
+    assert [c for i, c in enumerate(whole) if c not in whole[:i]][:3] == [[63, 0, 0], [0, 63, 0], [0, 0, 63]]
+    page = board.page
+    # What it is, and the page's parts by name
+    assert "firmware running in your browser" in page.locator("header").inner_text()
+    assert page.get_by_role("link", name="Build one").get_attribute("href") == "https://example.org/build"
+    assert page.get_by_role("log", name="console").is_visible()
+    assert page.locator("#board-picker option").all_inner_texts() == ["esp32-touch", "pico-buttons", "pico-matrix"]
+    assert board.errors == []
+
+
+def test_tactictoe_with_hints_is_won_by_clicking(board, tables):
+    choose(board, rules.TACTICTOE, hints=True)
+    # Hints: X's winning openings (the edges) pulse bright; the others do not.
+    board.wait("board.leds[1][0] > board.leds[0][0] && board.leds[1][0] > board.leds[4][0]")
+    assert play_as_x(board, rules.TACTICTOE, tables[rules.TACTICTOE]) == "tactictoe: X wins"
+    assert board.errors == []
+
+
+def test_classic_against_perfect_is_drawn(board, tables):
+    choose(board, rules.CLASSIC, hints=False)
+    assert play_as_x(board, rules.CLASSIC, tables[rules.CLASSIC]) == "classic: draw"
+    assert board.errors == []
+
+
+def test_a_long_press_returns_to_the_menu(board):
+    choose(board, rules.CLASSIC, level_cell=6, hints=False)
+    board.wait_lit(range(9))
+    box = board.cell(4).bounding_box()
+    page = board.page
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.down()
+    board.wait_lit(GAME_SCREEN, GAME_EXTRA)  # held past the long press: the menu
+    page.mouse.up()
+    assert not any(line.startswith("classic: X") for line in board.lines())
+    assert board.errors == []
+
+
+def test_a_corrupt_table_gives_the_red_x_and_the_game_still_plays(board, tables):
+    # Damage the table on the board's flash, then power-cycle it.
+    board.page.evaluate("""() => {
+        const t = board.readFile("tactictoe.tbl");
+        t[1000] ^= 1;
+        board.writeFile("tactictoe.tbl", t);
+        return board.powerCycle();
+    }""")
+    at, line = board.wait_line("tactictoe: table tactictoe.tbl: ")
+    assert "hints are off" in line
+    red_below = GAME_EXTRA + " && leds[8][0] > 0 && leds[8][1] === 0"  # red under tactic-toe
+    board.wait_lit(GAME_SCREEN + [8], red_below)
+    choose(board, rules.TACTICTOE, hints=True, game_screen=GAME_SCREEN + [8])
+    board.wait_lit([0, 2, 4, 6, 8], "leds.every(rgb => rgb[1] === 0 && rgb[2] === 0)")  # the red X
+    assert play_as_x(board, rules.TACTICTOE, tables[rules.TACTICTOE], at + 1) == "tactictoe: X wins"
+    assert board.errors == []

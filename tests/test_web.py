@@ -223,3 +223,39 @@ def test_a_corrupt_table_gives_the_red_x_and_the_game_still_plays(board, tables)
     board.wait_lit([0, 2, 4, 6, 8], "leds.every(rgb => rgb[1] === 0 && rgb[2] === 0)")  # the red X
     assert play_as_x(board, rules.TACTICTOE, tables[rules.TACTICTOE], at + 1) == "tactictoe: X wins"
     assert board.errors == []
+
+
+def test_the_keys_of_make_sim_press_cells_and_space_is_a_long_press(board):
+    board.wait_lit(GAME_SCREEN, GAME_EXTRA)
+    board.page.keyboard.press("d")  # cell 5: tactic-toe
+    board.wait_lit(MODE_SCREEN)
+    board.page.keyboard.press("7")  # cell 0 on the number pad: you are X
+    board.wait_lit(LEVEL_SCREEN)
+    board.page.keyboard.press(" ")  # the centre, held past the long press
+    board.wait_lit(GAME_SCREEN, GAME_EXTRA)
+    # (the centre held at power-on would be safe mode: let go first)
+    board.wait("document.querySelectorAll('.cell.held').length === 0")
+    board.page.keyboard.press("r")  # power-cycle: the self-test again
+    board.wait_line("--- power-cycled ---")
+    board.wait("board.frames > 0 && board.leds.filter(rgb => rgb.some(v => v > 0)).length === 1")
+    board.wait_lit(GAME_SCREEN, GAME_EXTRA)
+    assert board.errors == []
+
+
+@pytest.mark.parametrize("name", ["pico-matrix", "esp32-touch"])
+def test_the_board_picker_boots_that_wiring(board, name):
+    board.wait_lit(GAME_SCREEN, GAME_EXTRA)
+    board.page.get_by_role("combobox", name="board config").select_option(name)
+    board.wait_line("--- power-cycled ---")
+    board.wait("board.ready && board.boardName === %r" % name)
+    with open(os.path.join(web.flash.BOARDS, name + ".json"), "rb") as f:
+        assert bytes(board.page.evaluate("Array.from(board.readFile('board.json'))")) == f.read()
+    # The page lays the chain's pixels out as the firmware's config reads
+    # them (pico-matrix's is serpentine), and the cells reach the firmware
+    # through that board's keys (a matrix, touch pads).
+    board.wait_lit(GAME_SCREEN, GAME_EXTRA)
+    board.tap(5)
+    board.wait_lit(MODE_SCREEN)
+    assert name in board.page.url
+    assert not any(line.startswith("config:") for line in board.lines())
+    assert board.errors == []

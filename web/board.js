@@ -53,8 +53,9 @@ function say(line) {
 
 const fingers = new Map(); // cell -> {down: bool, until: ms}
 
-function press(cell, holdMs = TAP_MS) {
-  fingers.set(cell, { down: true, until: performance.now() + holdMs });
+// Hold ``cell`` for ``holdMs`` at least, and while ``down`` until release().
+function press(cell, holdMs = TAP_MS, down = true) {
+  fingers.set(cell, { down, until: performance.now() + holdMs });
   cells[cell].classList.add("held");
 }
 
@@ -87,7 +88,7 @@ cells.forEach((el, cell) => {
   }
   el.addEventListener("contextmenu", (e) => e.preventDefault()); // a long touch is a long press
   el.addEventListener("click", (e) => {
-    if (e.detail === 0) press(cell); // Enter or Space on a focused cell (no pointer)
+    if (e.detail === 0) press(cell, TAP_MS, false); // Enter or Space on a focused cell (no pointer): a tap
   });
 });
 
@@ -105,7 +106,7 @@ document.addEventListener("keydown", (e) => {
     }
   } else if (key === " " && !(e.target instanceof HTMLButtonElement)) {
     e.preventDefault();
-    if (!e.repeat && wiring) press(CENTRE, wiring.timing.long_press_ms + LONG_EXTRA_MS);
+    if (!e.repeat && wiring) press(CENTRE, wiring.timing.long_press_ms + LONG_EXTRA_MS, false);
   } else if (key === "r" && !e.repeat) {
     e.preventDefault();
     powerCycle();

@@ -9,6 +9,7 @@ its console), never on the clock: one browser for the module, one built
 site, a fresh page per test.
 """
 
+import json
 import os
 import shutil
 import threading
@@ -19,9 +20,32 @@ import ai
 import rules
 import table
 from host_tools import web
+from conftest import one_line_error, run_cli
 
 NO_CHROMIUM = "chromium is not installed: apt-get install chromium (.ci/run does), then run the tests again"
 WAIT_MS = 60000  # generous: CI shares 2 cores; nothing here waits on a clock otherwise
+
+
+def test_web_build_only_writes_a_self_contained_site(table_files, tmp_path):
+    out = tmp_path / "site"
+    r = run_cli("web", "--build-only", "-o", out, "--tables", os.path.dirname(table_files[rules.CLASSIC]))
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.startswith("built:    %s (" % out) and "MicroPython 1.27.0" in r.stdout
+    manifest = json.loads((out / "manifest.json").read_text())
+    # The firmware as make flash puts it on a board (compiled: the port
+    # loads .mpy v6), both tables, every MicroPython board config.
+    assert "main.py" in manifest["flash"] and "app.mpy" in manifest["flash"]
+    assert {"classic.tbl", "tactictoe.tbl"} <= set(manifest["flash"])
+    for name in manifest["flash"]:
+        assert (out / "flash" / name).is_file()
+    assert manifest["boards"] == ["esp32-touch", "pico-buttons", "pico-matrix"]
+    assert (out / "micropython" / "micropython.wasm").is_file()
+    assert manifest["build_guide"] == "hardware/README.md" and (out / "hardware" / "README.md").is_file()
+
+
+def test_web_says_in_one_line_what_is_missing(tmp_path):
+    line = one_line_error(run_cli("web", "--build-only", "-o", tmp_path / "site", "--tables", tmp_path))
+    assert "classic.tbl" in line and "make table" in line
 
 
 @pytest.fixture(scope="module")
@@ -54,7 +78,10 @@ class Board:
 
     def __init__(self, page, url):
         self.page = page
+        self.url = url
         self.errors = []
+        self.requests = []
+        page.on("request", lambda r: self.requests.append(r.url))
         page.on("console", lambda m: self.errors.append(m.text) if m.type == "error" else None)
         page.on("pageerror", lambda e: self.errors.append(str(e)))
         page.set_default_timeout(WAIT_MS)
@@ -178,6 +205,8 @@ def test_the_page_boots_the_firmware_with_its_self_test(board):
     assert page.get_by_role("log", name="console").is_visible()
     assert page.locator("#board-picker option").all_inner_texts() == ["esp32-touch", "pico-buttons", "pico-matrix"]
     assert board.errors == []
+    # Self-contained: nothing comes from anywhere but the site.
+    assert [u for u in board.requests if not u.startswith(board.url)] == []
 
 
 def test_tactictoe_with_hints_is_won_by_clicking(board, tables):
@@ -258,4 +287,20 @@ def test_the_board_picker_boots_that_wiring(board, name):
     board.wait_lit(MODE_SCREEN)
     assert name in board.page.url
     assert not any(line.startswith("config:") for line in board.lines())
+    assert board.errors == []
+
+
+def test_the_buzzer_sounds_through_web_audio_once_turned_on(board):
+    sound = board.page.get_by_role("button", name="sound: off")
+    assert sound.get_attribute("aria-pressed") == "false"
+    board.page.get_by_role("combobox", name="board config").select_option("pico-matrix")  # a board with a buzzer
+    board.wait("board.ready && board.boardName === 'pico-matrix'")
+    assert board.page.evaluate("board.audio()") == "off"  # muted until the player turns it on
+    sound.click()
+    board.wait("board.audio() === 'running'")
+    assert board.page.get_by_role("button", name="sound: on").get_attribute("aria-pressed") == "true"
+    board.wait_lit(GAME_SCREEN, GAME_EXTRA)
+    board.tap(5)  # a menu choice: a note
+    board.wait("board.tones > 0")
+    board.wait("board.tone === 0")  # and silence after it
     assert board.errors == []

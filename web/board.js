@@ -27,6 +27,9 @@ const board = {
   boardName: null,
   record: window.recordFrames ? [] : null, // every frame's leds, when a test asks first
   timings: {}, // ms since navigation: "interpreter", "firstFrame"
+  tone: 0, // what the buzzer plays now (Hz; 0 is silence)
+  tones: 0, // notes the buzzer has started
+  audio: () => audio?.state ?? "off", // the Web Audio context's state: sound on is "running"
   powerCycle: () => powerCycle(),
   writeFile: (name, data) => writeFile(name, data),
   readFile: (name) => (frame?.contentWindow.readFile?.(name) ?? board.flash.get(name) ?? null),
@@ -163,6 +166,8 @@ let lastTone = 0;
 
 function tone(hz) {
   lastTone = hz;
+  board.tone = hz;
+  if (hz > 0) board.tones++;
   if (!audio) return;
   if (hz > 0) {
     osc.frequency.setValueAtTime(hz, audio.currentTime);

@@ -30,7 +30,8 @@ $(STAMP): requirements.txt requirements-nodeps.txt
 
 venv: $(STAMP)
 
-# The emulated Pico's JavaScript (rp2040js, pinned in package-lock.json):
+# The emulated Pico's JavaScript (rp2040js) and MicroPython's WebAssembly
+# port for make web (both pinned in package-lock.json):
 # installed here and only here, never when something runs.
 $(NODE_STAMP): package.json package-lock.json
 	@v=$$(node --version 2>/dev/null) || { echo "$(NODE_NEEDED): node not found" >&2; exit 1; }; \

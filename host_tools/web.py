@@ -27,6 +27,9 @@ SIMULATOR = os.path.join(ROOT, "simulator")
 PORT_PACKAGE = "@micropython/micropython-webassembly-pyscript"
 PORT_DIR = os.path.join(ROOT, "node_modules", *PORT_PACKAGE.split("/"))
 PORT_FILES = ("micropython.mjs", "micropython.wasm")
+# The package ships no licence file; its package.json says MIT, MicroPython's
+# licence, whose text (with its third-party parts) is vendored for the rp2 port.
+PORT_LICENCE = os.path.join(ROOT, "vendor", "micropython-rp2", "LICENSE-micropython")
 OUTPUT = os.path.join(ROOT, "build", "web")
 PAGE_FILES = ("index.html", "style.css", "board.js", "engine.html", "engine.js")
 HW_FILES = ((SIMULATOR, "machine.py"), (SIMULATOR, "neopixel.py"), (WEB, "simbus.py"), (WEB, "rom.py"))
@@ -93,6 +96,7 @@ def build(out=OUTPUT, tables_dir=os.path.join(ROOT, "build"), build_guide=None):
         shutil.copy(os.path.join(WEB, name), os.path.join(out, name))
     for name in PORT_FILES:
         _write(os.path.join(out, "micropython", name), _read(os.path.join(PORT_DIR, name)))
+    _write(os.path.join(out, "micropython", "LICENSE"), _read(PORT_LICENCE))
     for name, data in fw + tables:
         _write(os.path.join(out, "flash", name), data)
     for folder, name in HW_FILES:

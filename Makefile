@@ -13,7 +13,7 @@ GAMES  := classic tactictoe
 TABLES := $(GAMES:%=build/%.tbl)
 SOLVER_SOURCES := firmware/rules.py firmware/table.py host_tools/solver.py host_tools/cli.py
 
-.PHONY: all venv node test table bench screens hardware sim sim-picture flash flash-table uf2 web clean
+.PHONY: all venv node test table bench screens hardware sim sim-picture flash flash-table uf2 web web-picture clean
 
 all: table
 
@@ -63,6 +63,10 @@ sim: $(STAMP) $(NODE_STAMP) $(TABLES)
 # a static site in build/web/, served on localhost (WEB_PORT=, default 8000).
 web: $(STAMP) $(NODE_STAMP) $(TABLES)
 	@$(PY) -m host_tools web $(if $(WEB_PORT),--port "$(WEB_PORT)")
+
+# The README's picture of make web's page (needs chromium).
+web-picture: $(STAMP) $(NODE_STAMP) $(TABLES)
+	$(PY) -m host_tools web-picture -o docs/web.png
 
 # A board (or the simulator's console): make flash PORT=/dev/ttyACM0 BOARD=pico-buttons
 flash: $(STAMP) $(TABLES)

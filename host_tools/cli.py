@@ -246,6 +246,18 @@ def cmd_web(args):
     return 0
 
 
+def cmd_web_picture(args):
+    from host_tools import flash, web, web_picture
+
+    _check_output(args.output)
+    try:
+        web_picture.take(args.output)
+    except (web_picture.PictureError, web.WebError, flash.FlashError) as e:
+        raise UserError(str(e))
+    print("written:  %s" % args.output)
+    return 0
+
+
 def cmd_flash(args):
     from host_tools import flash
 
@@ -340,6 +352,9 @@ def build_parser():
     w.add_argument("--build-only", action="store_true", help="build the site, do not serve it")
     w.add_argument("--port", type=int, default=8000, help="serve on localhost at this port (default 8000; 0: any)")
     w.set_defaults(func=cmd_web)
+    wp = sub.add_parser("web-picture", help="the page of `web` mid-game in headless Chromium, as a PNG (for the README)")
+    wp.add_argument("-o", "--output", required=True, metavar="PATH")
+    wp.set_defaults(func=cmd_web_picture)
     fl = sub.add_parser("flash", help="flash firmware, board config and tables onto a board with mpremote")
     fl.add_argument("--port", default="", help="the board's serial port, or the simulator's console")
     fl.add_argument("--board", metavar="NAME|PATH", help="board config to install as board.json")

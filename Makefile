@@ -97,11 +97,13 @@ hardware: $(STAMP)
 sim-picture: $(STAMP) $(TABLES)
 	$(PY) -m host_tools sim-picture -o docs/simulator.svg
 
-# The host and Unix-port figures, then the emulated Pico's (emulated time).
+# The host and Unix-port figures, then the emulated Pico's (emulated time),
+# then the page of make web's (in chromium).
 bench: $(STAMP) $(NODE_STAMP) $(TABLES)
 	$(PY) benchmarks/run.py
 	$(PY) benchmarks/soak.py
 	$(PY) benchmarks/pico.py
+	$(PY) benchmarks/web.py
 
 clean:
 	rm -rf build .pytest_cache

@@ -26,7 +26,7 @@ const board = {
   boards: {}, // shipped config name -> board.json bytes
   boardName: null,
   record: window.recordFrames ? [] : null, // every frame's leds, when a test asks first
-  timings: {}, // ms since navigation: "interpreter", "firstFrame"
+  timings: {}, // ms since navigation, at the first power-on: "files" fetched, "frame" loaded, "interpreter", "firstFrame"
   tone: 0, // what the buzzer plays now (Hz; 0 is silence)
   tones: 0, // notes the buzzer has started
   audio: () => audio?.state ?? "off", // the Web Audio context's state: sound on is "running"
@@ -220,18 +220,25 @@ function powerOff() {
   tone(0);
 }
 
-async function powerOn() {
-  const mine = ++generation;
-  const live = (f) => (...args) => (mine === generation ? f(...args) : undefined);
-  board.frames = 0;
+// A new frame for an interpreter: it starts loading MicroPython at once.
+function newFrame() {
   const f = document.createElement("iframe");
   f.src = "engine.html";
   f.hidden = true;
   f.title = "the board's interpreter";
   const loaded = new Promise((resolve) => f.addEventListener("load", resolve, { once: true }));
   document.body.append(f);
+  return { f, loaded };
+}
+
+async function powerOn(made = newFrame()) {
+  const mine = ++generation;
+  const live = (f) => (...args) => (mine === generation ? f(...args) : undefined);
+  board.frames = 0;
+  const { f, loaded } = made;
   frame = f;
   await loaded;
+  board.timings.frame ??= Math.round(performance.now());
   if (mine !== generation) return; // powered off again meanwhile
   try {
     wiring = await f.contentWindow.boot({
@@ -282,6 +289,7 @@ document.getElementById("power").addEventListener("click", () => powerCycle());
 // --- start ------------------------------------------------------------------
 
 async function start() {
+  const first = newFrame(); // MicroPython loads while the files come
   const manifest = await (await fetch("manifest.json")).json();
   document.getElementById("mp-version").textContent = `MicroPython ${manifest.micropython}`;
   document.getElementById("build-guide").href = manifest.build_guide;
@@ -290,6 +298,7 @@ async function start() {
     Promise.all(manifest.hw.map((n) => fetchBytes("hw/" + n))),
     Promise.all(manifest.boards.map((n) => fetchBytes(`boards/${n}.json`))),
   ]);
+  board.timings.files ??= Math.round(performance.now());
   manifest.flash.forEach((n, i) => board.flash.set(n, flash[i]));
   manifest.hw.forEach((n, i) => (hw[n] = hwFiles[i]));
   manifest.boards.forEach((n, i) => {
@@ -298,7 +307,7 @@ async function start() {
   });
   const asked = new URL(location.href).searchParams.get("board");
   await pick(asked in board.boards ? asked : manifest.default_board);
-  await powerOn();
+  await powerOn(first);
 }
 
 start().catch((e) => {

@@ -7,12 +7,17 @@ import { loadMicroPython } from "./micropython/micropython.mjs";
 
 let mp = null;
 let rom = null;
+let out = { say: () => {} };
+// The interpreter starts loading as soon as the frame does, while the page
+// is still fetching the flash's files.
+const loading = loadMicroPython({ stdout: (l) => out.say(l), stderr: (l) => out.say(l), linebuffer: true });
 
 // opts: {flash: [[name, bytes]], hw: [[name, bytes]], boardJson: text,
 //        say(line), held() -> mask, leds(hex), tone(hz)}
 // Returns the wiring as the firmware's config reads it (an object).
 window.boot = async function boot(opts) {
-  mp = await loadMicroPython({ stdout: opts.say, stderr: opts.say, linebuffer: true });
+  out = opts;
+  mp = await loading;
   mp.FS.mkdir("/flash");
   mp.FS.mkdir("/hw");
   for (const [name, data] of opts.flash) mp.FS.writeFile("/flash/" + name, data);

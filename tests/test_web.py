@@ -34,8 +34,11 @@ def test_web_build_only_writes_a_self_contained_site(table_files, tmp_path):
     manifest = json.loads((out / "manifest.json").read_text())
     # The firmware as make flash puts it on a board (compiled: the port
     # loads .mpy v6), both tables, every MicroPython board config.
-    assert "main.py" in manifest["flash"] and "app.mpy" in manifest["flash"]
-    assert {"classic.tbl", "tactictoe.tbl"} <= set(manifest["flash"])
+    firmware = set()
+    for name in web.flash.micropython_boards():
+        firmware |= {n for n, _ in web.flash.firmware_files(web.flash.board_config(name)[1], True)}
+    assert set(manifest["flash"]) == firmware | {"classic.tbl", "tactictoe.tbl"}
+    assert "main.py" in firmware and "app.mpy" in firmware and "touchpads.mpy" in firmware
     for name in manifest["flash"]:
         assert (out / "flash" / name).is_file()
     assert manifest["boards"] == ["esp32-touch", "pico-buttons", "pico-matrix"]

@@ -3,7 +3,7 @@
 // (docs/web.md). The page knows nothing of the game: it boots main.py, reads
 // the LED chain's bytes and holds the cells a finger is on.
 
-const TAP_MS = 100; // a tap holds its cell this long at least (the firmware debounces 25 ms)
+const TAP_MS = 100; // a tap holds its cell this long, as the key scans see it (the firmware debounces 25 ms)
 const LONG_EXTRA_MS = 300; // Space holds the centre this much past the long-press time
 const CENTRE = 4;
 const NUMPAD = "789456123"; // cell 0 is the top left, as on a number pad
@@ -54,11 +54,16 @@ function say(line) {
 
 // --- fingers: the cells held -----------------------------------------------
 
-const fingers = new Map(); // cell -> {down: bool, until: ms}
+// cell -> {down, hold, seen, last}. A press counts from the first time the
+// firmware's key scan sees it, not from the click: a tap stays held until
+// the scans have seen it held for ``hold`` ms of their own time (and while
+// ``down``), so a page starved of CPU, scanning late, still debounces it as
+// a tap rather than losing it.
+const fingers = new Map();
 
 // Hold ``cell`` for ``holdMs`` at least, and while ``down`` until release().
 function press(cell, holdMs = TAP_MS, down = true) {
-  fingers.set(cell, { down, until: performance.now() + holdMs });
+  fingers.set(cell, { down, hold: holdMs, seen: undefined, last: undefined });
   cells[cell].classList.add("held");
 }
 
@@ -67,12 +72,16 @@ function release(cell) {
   if (f) f.down = false;
 }
 
+// The firmware's scan (every 5 ms): the mask of cells a finger is on.
 function held() {
   const now = performance.now();
   let mask = 0;
   for (const [cell, f] of fingers) {
-    if (f.down || f.until > now) mask |= 1 << cell;
-    else {
+    if (f.seen === undefined) f.seen = f.last = now;
+    if (f.down || f.last - f.seen < f.hold) {
+      mask |= 1 << cell;
+      f.last = now;
+    } else {
       fingers.delete(cell);
       cells[cell].classList.remove("held");
     }

@@ -307,3 +307,17 @@ def test_the_buzzer_sounds_through_web_audio_once_turned_on(board):
     board.wait("board.tones > 0")
     board.wait("board.tone === 0")  # and silence after it
     assert board.errors == []
+
+
+def test_a_phone_touches_the_cells(browser, site):
+    page = browser.new_page(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True)
+    try:
+        b = Board(page, site)
+        box = b.cell(4).bounding_box()
+        assert box["width"] >= 80  # big enough for a finger
+        b.wait_lit(GAME_SCREEN, GAME_EXTRA)
+        b.cell(5).tap()
+        b.wait_lit(MODE_SCREEN)
+        assert b.errors == []
+    finally:
+        page.close()

@@ -344,7 +344,7 @@ def build_parser():
     sp.set_defaults(func=cmd_sim_picture)
     w = sub.add_parser("web", help="build the board in a browser (the firmware in MicroPython WebAssembly) and serve it")
     w.add_argument("-o", "--output", default=os.path.join("build", "web"), metavar="FOLDER",
-                   help="where the static site goes (default build/web; emptied first)")
+                   help="where the static site goes (default build/web): a new or empty folder, or an earlier site")
     w.add_argument("--tables", default=os.path.join("build"), metavar="FOLDER",
                    help="where the tables are (default build)")
     w.add_argument("--build-guide", metavar="URL",

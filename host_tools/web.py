@@ -81,7 +81,8 @@ def _read(path):
 
 
 def build(out=OUTPUT, tables_dir=os.path.join(ROOT, "build"), build_guide=None):
-    """Write the site into ``out`` (emptied first); returns its manifest."""
+    """Write the site into ``out`` (a new or empty folder, or an earlier
+    site, which is emptied first); returns its manifest."""
     version = port_version()
     fw = firmware_files()
     try:
@@ -89,9 +90,15 @@ def build(out=OUTPUT, tables_dir=os.path.join(ROOT, "build"), build_guide=None):
     except flash.FlashError as e:
         raise WebError(str(e))
     boards = flash.micropython_boards()
-    if os.path.isdir(out):
+    if os.path.isdir(out) and os.listdir(out):
+        # Emptied only if it is an earlier build: never someone's folder.
+        if not os.path.isfile(os.path.join(out, "manifest.json")):
+            raise WebError("%s is a folder with other things in it: name a new or empty one, or an earlier"
+                           " site of this command" % out)
         shutil.rmtree(out)
-    os.makedirs(out)
+    elif os.path.exists(out) and not os.path.isdir(out):
+        raise WebError("%s is a file: name a folder" % out)
+    os.makedirs(out, exist_ok=True)
     for name in PAGE_FILES:
         shutil.copy(os.path.join(WEB, name), os.path.join(out, name))
     for name in PORT_FILES:

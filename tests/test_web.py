@@ -51,6 +51,20 @@ def test_web_says_in_one_line_what_is_missing(tmp_path):
     assert "classic.tbl" in line and "make table" in line
 
 
+def test_web_empties_only_an_earlier_site(table_files, tmp_path):
+    tables = os.path.dirname(table_files[rules.CLASSIC])
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    (mine / "notes.txt").write_text("keep me")
+    line = one_line_error(run_cli("web", "--build-only", "-o", mine, "--tables", tables))
+    assert "other things in it" in line
+    assert (mine / "notes.txt").read_text() == "keep me"
+    site = tmp_path / "site"
+    for _ in range(2):  # a new folder, then the site it made, rebuilt
+        assert run_cli("web", "--build-only", "-o", site, "--tables", tables).returncode == 0
+    assert (site / "manifest.json").is_file()
+
+
 @pytest.fixture(scope="module")
 def site(table_files, tmp_path_factory):
     """The built site served on localhost: its URL."""

@@ -13,7 +13,7 @@ GAMES  := classic tactictoe
 TABLES := $(GAMES:%=build/%.tbl)
 SOLVER_SOURCES := firmware/rules.py firmware/table.py host_tools/solver.py host_tools/cli.py
 
-.PHONY: all venv node test table bench screens hardware sim sim-picture flash flash-table uf2 clean
+.PHONY: all venv node test table bench screens hardware sim sim-picture flash flash-table uf2 web web-picture clean
 
 all: table
 
@@ -30,7 +30,8 @@ $(STAMP): requirements.txt requirements-nodeps.txt
 
 venv: $(STAMP)
 
-# The emulated Pico's JavaScript (rp2040js, pinned in package-lock.json):
+# The emulated Pico's JavaScript (rp2040js) and MicroPython's WebAssembly
+# port for make web (both pinned in package-lock.json):
 # installed here and only here, never when something runs.
 $(NODE_STAMP): package.json package-lock.json
 	@v=$$(node --version 2>/dev/null) || { echo "$(NODE_NEEDED): node not found" >&2; exit 1; }; \
@@ -42,6 +43,7 @@ $(NODE_STAMP): package.json package-lock.json
 node: $(NODE_STAMP)
 
 test: $(STAMP) $(NODE_STAMP)
+	@command -v chromium >/dev/null 2>&1 || echo "chromium is missing (apt-get install chromium): the web page's tests (tests/test_web.py) will fail" >&2
 	$(PY) -m pytest
 
 table: $(TABLES)
@@ -56,6 +58,15 @@ build/%.tbl: $(STAMP) $(SOLVER_SOURCES)
 # (pico boards; SIM_FLASH= its littlefs image, default build/sim/rp2040-BOARD.lfs).
 sim: $(STAMP) $(NODE_STAMP) $(TABLES)
 	@$(PY) -m host_tools sim --board $(or $(BOARD),pico-buttons) $(if $(CHIP),--chip "$(CHIP)") $(if $(SIM_FLASH),--flash "$(SIM_FLASH)")
+
+# The board in a browser: the firmware in MicroPython's WebAssembly port, as
+# a static site in build/web/, served on localhost (WEB_PORT=, default 8000).
+web: $(STAMP) $(NODE_STAMP) $(TABLES)
+	@$(PY) -m host_tools web $(if $(WEB_PORT),--port "$(WEB_PORT)")
+
+# The README's picture of make web's page (needs chromium).
+web-picture: $(STAMP) $(NODE_STAMP) $(TABLES)
+	$(PY) -m host_tools web-picture -o docs/web.png
 
 # A board (or the simulator's console): make flash PORT=/dev/ttyACM0 BOARD=pico-buttons
 flash: $(STAMP) $(TABLES)
@@ -86,11 +97,13 @@ hardware: $(STAMP)
 sim-picture: $(STAMP) $(TABLES)
 	$(PY) -m host_tools sim-picture -o docs/simulator.svg
 
-# The host and Unix-port figures, then the emulated Pico's (emulated time).
+# The host and Unix-port figures, then the emulated Pico's (emulated time),
+# then the page of make web's (in chromium).
 bench: $(STAMP) $(NODE_STAMP) $(TABLES)
 	$(PY) benchmarks/run.py
 	$(PY) benchmarks/soak.py
 	$(PY) benchmarks/pico.py
+	$(PY) benchmarks/web.py
 
 clean:
 	rm -rf build .pytest_cache

@@ -222,6 +222,42 @@ def cmd_sim_picture(args):
     return sim_picture.main(args.output)
 
 
+def cmd_web(args):
+    from host_tools import flash, web
+
+    try:
+        manifest = web.build(args.output, args.tables, args.build_guide)
+    except (web.WebError, flash.FlashError) as e:
+        raise UserError(str(e))
+    print("built:    %s (%d KB: MicroPython %s WebAssembly, %d firmware files and tables, %d board configs)"
+          % (args.output, web.size(args.output) // 1000, manifest["micropython"], len(manifest["flash"]),
+             len(manifest["boards"])))
+    if args.build_only:
+        return 0
+    try:
+        httpd = web.server(args.output, args.port)
+    except OSError as e:
+        raise UserError("cannot serve on port %d: %s (pick another with --port)" % (args.port, e.strerror))
+    print("serving:  http://localhost:%d/  (Ctrl-C stops)" % httpd.server_address[1], flush=True)
+    try:
+        httpd.serve_forever()
+    finally:
+        httpd.server_close()
+    return 0
+
+
+def cmd_web_picture(args):
+    from host_tools import flash, web, web_picture
+
+    _check_output(args.output)
+    try:
+        web_picture.take(args.output)
+    except (web_picture.PictureError, web.WebError, flash.FlashError) as e:
+        raise UserError(str(e))
+    print("written:  %s" % args.output)
+    return 0
+
+
 def cmd_flash(args):
     from host_tools import flash
 
@@ -306,6 +342,19 @@ def build_parser():
     sp = sub.add_parser("sim-picture", help="capture make sim in tmux as an SVG picture (for the README)")
     sp.add_argument("-o", "--output", required=True, metavar="PATH")
     sp.set_defaults(func=cmd_sim_picture)
+    w = sub.add_parser("web", help="build the board in a browser (the firmware in MicroPython WebAssembly) and serve it")
+    w.add_argument("-o", "--output", default=os.path.join("build", "web"), metavar="FOLDER",
+                   help="where the static site goes (default build/web): a new or empty folder, or an earlier site")
+    w.add_argument("--tables", default=os.path.join("build"), metavar="FOLDER",
+                   help="where the tables are (default build)")
+    w.add_argument("--build-guide", metavar="URL",
+                   help="where the page's 'build one' link goes (default: a copy of hardware/ in the site)")
+    w.add_argument("--build-only", action="store_true", help="build the site, do not serve it")
+    w.add_argument("--port", type=int, default=8000, help="serve on localhost at this port (default 8000; 0: any)")
+    w.set_defaults(func=cmd_web)
+    wp = sub.add_parser("web-picture", help="the page of `web` mid-game in headless Chromium, as a PNG (for the README)")
+    wp.add_argument("-o", "--output", required=True, metavar="PATH")
+    wp.set_defaults(func=cmd_web_picture)
     fl = sub.add_parser("flash", help="flash firmware, board config and tables onto a board with mpremote")
     fl.add_argument("--port", default="", help="the board's serial port, or the simulator's console")
     fl.add_argument("--board", metavar="NAME|PATH", help="board config to install as board.json")

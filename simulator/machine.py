@@ -17,6 +17,10 @@ through a soft reset, as on the chip (``simulator/rom.py`` carries it over).
 
 The ESP32 board (``esp32-touch``) gets the same model on GPIO 0-39, printed
 as that port prints its pins, with ``TouchPad`` and its reset causes.
+
+The page of ``make web`` runs this file (and ``neopixel.py``) too, in
+MicroPython's WebAssembly port, where ``web/simbus.py`` is its ``simbus``:
+keep to what both ports have (tests/test_web.py plays on all three boards).
 """
 
 import simbus

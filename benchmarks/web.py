@@ -1,0 +1,92 @@
+"""The board in a browser (``make web``): what the page weighs and how soon
+its first LED frame shows, in headless Chromium (Debian's, through
+Playwright), over localhost.
+
+* bytes transferred: every response's body, as the browser received it
+  (the local server sends no compression; a static host that compresses
+  sends fewer);
+* time from navigation to: the interpreter started (MicroPython's
+  WebAssembly port loaded and instantiated, in its frame) and the first LED
+  frame the firmware latched (the self-test's first pixel), the median of
+  ``RUNS`` fresh page loads, each in a new browser context (an empty cache);
+* the firmware's own figures are in docs/performance.md's other sections.
+
+Wall-clock figures on this machine (2 shared cores), not emulated time: a
+desktop's are lower. ``python benchmarks/web.py`` prints the table.
+"""
+
+import os
+import shutil
+import statistics
+import sys
+import tempfile
+import threading
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, ROOT)
+
+from host_tools import web  # noqa: E402
+
+RUNS = 7
+
+
+def measure(runs=RUNS):
+    chromium = shutil.which("chromium")
+    if chromium is None:
+        raise SystemExit("chromium is not installed: apt-get install chromium")
+    from playwright.sync_api import sync_playwright
+
+    with tempfile.TemporaryDirectory() as tmp:
+        site = os.path.join(tmp, "site")
+        web.build(site)
+        httpd = web.server(site, 0)
+        threading.Thread(target=httpd.serve_forever, daemon=True).start()
+        url = "http://127.0.0.1:%d/" % httpd.server_address[1]
+        out = {"interpreter": [], "first_frame": [], "bytes": [], "requests": []}
+        try:
+            with sync_playwright() as p:
+                browser = p.chromium.launch(executable_path=chromium)
+                for _ in range(runs):
+                    ctx = browser.new_context()
+                    page = ctx.new_page()
+                    sizes = []
+                    page.on("requestfinished", lambda r: sizes.append(r.sizes()["responseBodySize"]))
+                    page.goto(url)
+                    page.wait_for_function("window.board && board.frames > 0", timeout=60000)
+                    t = page.evaluate("board.timings")
+                    out["interpreter"].append(t["interpreter"])
+                    out["first_frame"].append(t["firstFrame"])
+                    out["bytes"].append(sum(sizes))
+                    out["requests"].append(len(sizes))
+                    ctx.close()
+                browser.close()
+        finally:
+            httpd.shutdown()
+            httpd.server_close()
+        files = {}
+        for sub in ("micropython", "flash", "hw", "boards"):
+            files[sub] = sum(os.path.getsize(os.path.join(site, sub, n)) for n in os.listdir(os.path.join(site, sub))
+                             if n != "LICENSE")  # (the page never fetches it)
+        out["files"] = files
+    return out
+
+
+def main():
+    m = measure()
+    print("| figure | value |")
+    print("|---|---|")
+    print("| bytes transferred (first load, no compression) | %d (%.2f MB) in %d requests |"
+          % (m["bytes"][0], m["bytes"][0] / 1e6, m["requests"][0]))
+    for sub, size in m["files"].items():
+        print("| of which %s/ | %d |" % (sub, size))
+    print("| navigation to interpreter started, median of %d (min-max) | %d ms (%d-%d) |"
+          % (len(m["interpreter"]), statistics.median(m["interpreter"]), min(m["interpreter"]),
+             max(m["interpreter"])))
+    print("| navigation to first LED frame, median of %d (min-max) | %d ms (%d-%d) |"
+          % (len(m["first_frame"]), statistics.median(m["first_frame"]), min(m["first_frame"]),
+             max(m["first_frame"])))
+    return m
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,154 @@
+"""The board in a browser: a static site with the firmware running in
+MicroPython's WebAssembly port, and only the hardware layer replaced by the
+page (docs/web.md).
+
+``build()`` writes the site: the page (``web/``), the pinned WebAssembly
+port from ``node_modules``, the very files ``make flash`` puts on a board
+(the firmware modules, compiled with ``mpy-cross`` as the port loads .mpy
+v6, and both tables, proven right first), every shipped MicroPython board
+config, and the hardware doubles ``make sim`` runs (``simulator/machine.py``,
+``simulator/neopixel.py``) with the page's wires (``web/simbus.py``,
+``web/rom.py``). Nothing is fetched from anywhere else at run time, so the
+folder works on any static host. ``serve()`` serves it on localhost.
+"""
+
+import functools
+import http.server
+import json
+import os
+import shutil
+
+import host_tools  # noqa: F401  (puts firmware/ on sys.path)
+from host_tools import flash
+
+ROOT = flash.ROOT
+WEB = os.path.join(ROOT, "web")
+SIMULATOR = os.path.join(ROOT, "simulator")
+PORT_PACKAGE = "@micropython/micropython-webassembly-pyscript"
+PORT_DIR = os.path.join(ROOT, "node_modules", *PORT_PACKAGE.split("/"))
+PORT_FILES = ("micropython.mjs", "micropython.wasm")
+# The package ships no licence file; its package.json says MIT, MicroPython's
+# licence, whose text (with its third-party parts) is vendored for the rp2 port.
+PORT_LICENCE = os.path.join(ROOT, "vendor", "micropython-rp2", "LICENSE-micropython")
+OUTPUT = os.path.join(ROOT, "build", "web")
+PAGE_FILES = ("index.html", "style.css", "board.js", "engine.html", "engine.js")
+HW_FILES = ((SIMULATOR, "machine.py"), (SIMULATOR, "neopixel.py"), (WEB, "simbus.py"), (WEB, "rom.py"))
+DEFAULT_BOARD = "pico-buttons"
+# The build guide the page links to: a copy of hardware/ in the site unless
+# --build-guide names one elsewhere (the repository's, say).
+GUIDE = "hardware/README.md"
+# The port's .mpy version: 6 (sys.implementation._mpy & 0xFF); the page
+# gets Python sources if mpy-cross writes another.
+PORT_MPY_MAJOR = 6
+
+
+class WebError(Exception):
+    """Something the user can fix, as one line."""
+
+
+def port_version():
+    """The WebAssembly port's version, from its package.json in node_modules."""
+    try:
+        with open(os.path.join(PORT_DIR, "package.json")) as f:
+            return json.load(f)["version"]
+    except OSError:
+        raise WebError("%s is not in node_modules: run `make node` (npm ci)" % PORT_PACKAGE)
+
+
+def firmware_files():
+    """[(name, bytes)] of the firmware as ``make flash`` puts it on a board:
+    every module any shipped MicroPython board gets (touch boards add
+    ``touchpads``), compiled when the port loads mpy-cross's .mpy version."""
+    major, sub = flash.mpy_cross_version()
+    use_mpy = major == PORT_MPY_MAJOR
+    files = {}
+    for board in flash.micropython_boards():
+        cfg = flash.board_config(board)[1]
+        for name, data in flash.firmware_files(cfg, use_mpy, (major, sub)):
+            files[name] = data
+    return sorted(files.items())
+
+
+def _write(path, data):
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "wb") as f:
+        f.write(data)
+
+
+def _read(path):
+    with open(path, "rb") as f:
+        return f.read()
+
+
+def build(out=OUTPUT, tables_dir=os.path.join(ROOT, "build"), build_guide=None):
+    """Write the site into ``out`` (a new or empty folder, or an earlier
+    site, which is emptied first); returns its manifest."""
+    version = port_version()
+    fw = firmware_files()
+    try:
+        tables = [flash.table_file(g, tables_dir) for g in ("classic", "tactictoe")]
+    except flash.FlashError as e:
+        raise WebError(str(e))
+    boards = flash.micropython_boards()
+    if os.path.isdir(out) and os.listdir(out):
+        # Emptied only if it is an earlier build: never someone's folder.
+        if not os.path.isfile(os.path.join(out, "manifest.json")):
+            raise WebError("%s is a folder with other things in it: name a new or empty one, or an earlier"
+                           " site of this command" % out)
+        shutil.rmtree(out)
+    elif os.path.exists(out) and not os.path.isdir(out):
+        raise WebError("%s is a file: name a folder" % out)
+    os.makedirs(out, exist_ok=True)
+    for name in PAGE_FILES:
+        shutil.copy(os.path.join(WEB, name), os.path.join(out, name))
+    for name in PORT_FILES:
+        _write(os.path.join(out, "micropython", name), _read(os.path.join(PORT_DIR, name)))
+    _write(os.path.join(out, "micropython", "LICENSE"), _read(PORT_LICENCE))
+    for name, data in fw + tables:
+        _write(os.path.join(out, "flash", name), data)
+    for folder, name in HW_FILES:
+        _write(os.path.join(out, "hw", name), _read(os.path.join(folder, name)))
+    for board in boards:
+        _write(os.path.join(out, "boards", board + ".json"), flash.board_config(board)[2])
+    if build_guide is None:
+        shutil.copytree(os.path.join(ROOT, "hardware"), os.path.join(out, "hardware"))
+        build_guide = GUIDE
+    manifest = {
+        "micropython": version,
+        "flash": [name for name, _ in fw + tables],
+        "hw": [name for _, name in HW_FILES],
+        "boards": boards,
+        "default_board": DEFAULT_BOARD,
+        "build_guide": build_guide,
+    }
+    _write(os.path.join(out, "manifest.json"), json.dumps(manifest, indent=1).encode() + b"\n")
+    return manifest
+
+
+def size(out=OUTPUT):
+    """Bytes of the files the page loads (the build guide's copy aside)."""
+    total = 0
+    for top, dirs, names in os.walk(out):
+        if os.path.relpath(top, out).split(os.sep)[0] == "hardware":
+            continue
+        total += sum(os.path.getsize(os.path.join(top, n)) for n in names)
+    return total
+
+
+class _Handler(http.server.SimpleHTTPRequestHandler):
+    extensions_map = dict(http.server.SimpleHTTPRequestHandler.extensions_map,
+                          **{".mjs": "text/javascript", ".js": "text/javascript", ".wasm": "application/wasm",
+                             ".py": "text/plain", ".mpy": "application/octet-stream",
+                             ".tbl": "application/octet-stream", ".md": "text/plain; charset=utf-8"})
+
+    def log_message(self, *args):
+        pass  # quiet: the URL is all the terminal needs
+
+    def end_headers(self):
+        self.send_header("Cache-Control", "no-cache")  # a rebuilt site shows at once
+        super().end_headers()
+
+
+def server(folder=OUTPUT, port=8000, host="127.0.0.1"):
+    """An HTTP server for ``folder`` (port 0: any free one); not started."""
+    return http.server.ThreadingHTTPServer((host, port), functools.partial(_Handler, directory=folder))

@@ -1,0 +1,371 @@
+"""The board in a browser (``make web``, docs/web.md): the built site, in
+headless Chromium driven by Playwright, runs the firmware's own files in
+MicroPython's WebAssembly port and plays through the page's cells.
+
+Chromium is Debian's (``apt-get install chromium``; .ci/run installs it);
+Playwright never downloads a browser here. Without chromium these tests fail,
+each with one line saying so. Every wait is on the page's state (its LEDs,
+its console), never on the clock: one browser for the module, one built
+site, a fresh page per test.
+"""
+
+import json
+import os
+import shutil
+import threading
+
+import pytest
+
+import ai
+import rules
+import table
+from host_tools import web
+from conftest import one_line_error, run_cli
+
+NO_CHROMIUM = "chromium is not installed: apt-get install chromium (.ci/run does), then run the tests again"
+WAIT_MS = 60000  # generous: CI shares 2 cores; nothing here waits on a clock otherwise
+
+
+def test_web_build_only_writes_a_self_contained_site(table_files, tmp_path):
+    out = tmp_path / "site"
+    r = run_cli("web", "--build-only", "-o", out, "--tables", os.path.dirname(table_files[rules.CLASSIC]))
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.startswith("built:    %s (" % out) and "MicroPython 1.27.0" in r.stdout
+    manifest = json.loads((out / "manifest.json").read_text())
+    # The firmware as make flash puts it on a board (compiled: the port
+    # loads .mpy v6), both tables, every MicroPython board config.
+    firmware = set()
+    for name in web.flash.micropython_boards():
+        firmware |= {n for n, _ in web.flash.firmware_files(web.flash.board_config(name)[1], True)}
+    assert set(manifest["flash"]) == firmware | {"classic.tbl", "tactictoe.tbl"}
+    assert "main.py" in firmware and "app.mpy" in firmware and "touchpads.mpy" in firmware
+    for name in manifest["flash"]:
+        assert (out / "flash" / name).is_file()
+    assert manifest["boards"] == ["esp32-touch", "pico-buttons", "pico-matrix"]
+    assert (out / "micropython" / "micropython.wasm").is_file()
+    assert manifest["build_guide"] == "hardware/README.md" and (out / "hardware" / "README.md").is_file()
+
+
+def test_web_says_in_one_line_what_is_missing(tmp_path):
+    line = one_line_error(run_cli("web", "--build-only", "-o", tmp_path / "site", "--tables", tmp_path))
+    assert "classic.tbl" in line and "make table" in line
+
+
+def test_web_empties_only_an_earlier_site(table_files, tmp_path):
+    tables = os.path.dirname(table_files[rules.CLASSIC])
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    (mine / "notes.txt").write_text("keep me")
+    line = one_line_error(run_cli("web", "--build-only", "-o", mine, "--tables", tables))
+    assert "other things in it" in line
+    assert (mine / "notes.txt").read_text() == "keep me"
+    site = tmp_path / "site"
+    for _ in range(2):  # a new folder, then the site it made, rebuilt
+        assert run_cli("web", "--build-only", "-o", site, "--tables", tables).returncode == 0
+    assert (site / "manifest.json").is_file()
+
+
+@pytest.fixture(scope="module")
+def site(table_files, tmp_path_factory):
+    """The built site served on localhost: its URL."""
+    out = str(tmp_path_factory.mktemp("web") / "site")
+    web.build(out, os.path.dirname(table_files[rules.CLASSIC]), build_guide="https://example.org/build")
+    httpd = web.server(out, 0)
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    yield "http://127.0.0.1:%d/" % httpd.server_address[1]
+    httpd.shutdown()
+    httpd.server_close()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """Chromium, or None if it is not installed: each test then fails (not
+    errors at set-up) with one line, through ``need``."""
+    chromium = shutil.which("chromium")
+    if chromium is None:
+        yield None
+        return
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=chromium)
+        yield b
+        b.close()
+
+
+def need(browser):
+    if browser is None:
+        pytest.fail(NO_CHROMIUM, pytrace=False)
+    return browser
+
+
+class _Later:
+    """An object made when a test first uses it, so that what making it
+    finds missing fails the test itself."""
+
+    def __init__(self, make):
+        self._make = make
+        self._it = None
+
+    def __getattr__(self, name):
+        if self._it is None:
+            self._it = self._make()
+        return getattr(self._it, name)
+
+
+class Board:
+    """A page with the board on it, and what it said."""
+
+    def __init__(self, page, url):
+        self.page = page
+        self.url = url
+        self.errors = []
+        self.requests = []
+        page.on("request", lambda r: self.requests.append(r.url))
+        page.on("console", lambda m: self.errors.append(m.text) if m.type == "error" else None)
+        page.on("pageerror", lambda e: self.errors.append(str(e)))
+        page.set_default_timeout(WAIT_MS)
+        page.add_init_script("window.recordFrames = true")
+        page.goto(url)
+        self.wait("board.ready && board.frames > 0")
+
+    def wait(self, expr, arg=None):
+        return self.page.wait_for_function(expr, arg=arg).json_value()
+
+    def cell(self, n):
+        return self.page.get_by_role("button", name="cell %d" % n, exact=True)
+
+    def lines(self):
+        return self.page.evaluate("board.lines")
+
+    def wait_line(self, pattern, start=0):
+        """The first console line from ``start`` on that starts with
+        ``pattern``; returns (its index, the line)."""
+        return self.wait("""([p, start]) => {
+            const i = board.lines.findIndex((l, k) => k >= start && l.startsWith(p));
+            return i >= 0 ? [i, board.lines[i]] : false;
+        }""", [pattern, start])
+
+    def wait_lit(self, cells, extra="true"):
+        """Until exactly ``cells`` are lit (and ``extra``, a JS expression
+        over ``leds``, holds)."""
+        self.wait("""([cells, extra]) => {
+            const leds = board.leds;
+            const lit = leds.map((rgb, c) => rgb.some(v => v > 0) ? c : -1).filter(c => c >= 0);
+            return JSON.stringify(lit) === JSON.stringify(cells) && eval(extra);
+        }""", [sorted(cells), extra])
+
+    def menu(self, *taps):
+        """From the game screen: tap each option, waiting for its screen."""
+        for cell in taps:
+            self.tap(cell)
+
+    def tap(self, n):
+        self.cell(n).click()
+
+
+GAME_SCREEN = [3, 5]
+GAME_EXTRA = "leds[3][0] > leds[3][2] && leds[5][2] > leds[5][0]"  # orange classic, blue tactic-toe
+MODE_SCREEN = [0, 2, 6, 8]
+LEVEL_SCREEN = [6, 7, 8]
+HINTS_EXTRA = "leds[3][0] === leds[3][1] && leds[3][1] === leds[3][2]"  # grey "off", white "on"
+
+
+def choose(board, game, level_cell=8, hints=True, game_screen=GAME_SCREEN):
+    """Through the menu from the game screen: ``game``, you as X, the level,
+    hints on or off; returns when the game's first frame (every cell lit,
+    X to move) shows."""
+    board.wait_lit(game_screen, GAME_EXTRA)
+    board.tap(3 if game == rules.CLASSIC else 5)
+    board.wait_lit(MODE_SCREEN)
+    board.tap(0)
+    board.wait_lit(LEVEL_SCREEN)
+    board.tap(level_cell)
+    board.wait_lit(GAME_SCREEN, HINTS_EXTRA)
+    board.tap(5 if hints else 3)
+
+
+def play_as_x(board, game, tbl, first_line=0):
+    """Play X's best moves (the firmware's own perfect player, on the host,
+    from the same table) by clicking cells, reading O's from the console,
+    until the game ends; returns the result line."""
+    name = rules.GAMES[game]
+    board.wait_lit(range(9))  # the game's first frame: X to move
+    pos = rules.Position(game)
+    at = first_line
+    while True:
+        move = ai.best_moves(tbl, pos)[0]
+        board.tap(move)
+        at, line = board.wait_line("%s: X %d" % (name, move), at)
+        pos.push(move)
+        at, line = board.wait_line(name + ": ", at + 1)
+        if line.endswith(" wins") or line.endswith(" draw"):
+            return line
+        player, cell = line.split()[1:]
+        assert player == "O", line
+        pos.push(int(cell))
+        at += 1
+
+
+@pytest.fixture
+def board(browser, site):
+    b = _Later(lambda: Board(need(browser).new_page(), site))
+    yield b
+    if b._it is not None:
+        b._it.page.close()
+
+
+@pytest.fixture(scope="module")
+def tables(table_files):
+    out = {g: table.Table(path, g) for g, path in table_files.items()}
+    yield out
+    for t in out.values():
+        t.close()
+
+
+def test_the_page_boots_the_firmware_with_its_self_test(board):
+    board.wait_lit(GAME_SCREEN, GAME_EXTRA)  # the menu: the self-test is over
+    frames = board.page.evaluate("board.record")
+    # The self-test: each pixel alone, cells 0 to 8 in order, white...
+    walk = []
+    for leds in frames:
+        lit = [c for c in range(9) if any(leds[c])]
+        if len(lit) == 1 and (not walk or walk[-1] != lit[0]):
+            walk.append(lit[0])
+    # (A page starved of CPU may skip a step of 90 ms, never go back.)
+    assert walk and walk == sorted(set(walk)), walk
+    # ...then the whole grid red, green and blue, at the config's brightness
+    # cap (0.25): what the wire carries, colour order undone.
+    whole = [leds[0] for leds in frames if all(any(rgb) for rgb in leds) and len({tuple(x) for x in leds}) == 1]
+    assert [c for i, c in enumerate(whole) if c not in whole[:i]][:3] == [[63, 0, 0], [0, 63, 0], [0, 0, 63]]
+    page = board.page
+    # What it is, and the page's parts by name
+    assert "firmware running in your browser" in page.locator("header").inner_text()
+    assert page.get_by_role("link", name="Build one").get_attribute("href") == "https://example.org/build"
+    assert page.get_by_role("log", name="console").is_visible()
+    assert page.locator("#board-picker option").all_inner_texts() == ["esp32-touch", "pico-buttons", "pico-matrix"]
+    assert board.errors == []
+    # Self-contained: nothing comes from anywhere but the site.
+    assert [u for u in board.requests if not u.startswith(board.url)] == []
+
+
+def test_tactictoe_with_hints_is_won_by_clicking(board, tables):
+    choose(board, rules.TACTICTOE, hints=True)
+    # Hints: X's winning openings (the edges) pulse bright; the others do not.
+    board.wait("board.leds[1][0] > board.leds[0][0] && board.leds[1][0] > board.leds[4][0]")
+    assert play_as_x(board, rules.TACTICTOE, tables[rules.TACTICTOE]) == "tactictoe: X wins"
+    assert board.errors == []
+
+
+def test_classic_against_perfect_is_drawn(board, tables):
+    choose(board, rules.CLASSIC, hints=False)
+    assert play_as_x(board, rules.CLASSIC, tables[rules.CLASSIC]) == "classic: draw"
+    assert board.errors == []
+
+
+def test_a_long_press_returns_to_the_menu(board):
+    choose(board, rules.CLASSIC, level_cell=6, hints=False)
+    board.wait_lit(range(9))
+    box = board.cell(4).bounding_box()
+    page = board.page
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.down()
+    board.wait_lit(GAME_SCREEN, GAME_EXTRA)  # held past the long press: the menu
+    page.mouse.up()
+    assert not any(line.startswith("classic: X") for line in board.lines())
+    assert board.errors == []
+
+
+def test_a_corrupt_table_gives_the_red_x_and_the_game_still_plays(board, tables):
+    # Damage the table on the board's flash, then power-cycle it.
+    board.page.evaluate("""() => {
+        const t = board.readFile("tactictoe.tbl");
+        t[1000] ^= 1;
+        board.writeFile("tactictoe.tbl", t);
+        return board.powerCycle();
+    }""")
+    at, line = board.wait_line("tactictoe: table tactictoe.tbl: ")
+    assert "hints are off" in line
+    red_below = GAME_EXTRA + " && leds[8][0] > 0 && leds[8][1] === 0"  # red under tactic-toe
+    board.wait_lit(GAME_SCREEN + [8], red_below)
+    choose(board, rules.TACTICTOE, hints=True, game_screen=GAME_SCREEN + [8])
+    board.wait_lit([0, 2, 4, 6, 8], "leds.every(rgb => rgb[1] === 0 && rgb[2] === 0)")  # the red X
+    assert play_as_x(board, rules.TACTICTOE, tables[rules.TACTICTOE], at + 1) == "tactictoe: X wins"
+    assert board.errors == []
+
+
+def test_the_keys_of_make_sim_press_cells_and_space_is_a_long_press(board):
+    board.wait_lit(GAME_SCREEN, GAME_EXTRA)
+    board.page.keyboard.press("d")  # cell 5: tactic-toe
+    board.wait_lit(MODE_SCREEN)
+    board.page.keyboard.press("7")  # cell 0 on the number pad: you are X
+    board.wait_lit(LEVEL_SCREEN)
+    board.page.keyboard.press(" ")  # the centre, held past the long press
+    board.wait_lit(GAME_SCREEN, GAME_EXTRA)
+    # (the centre held at power-on would be safe mode: let go first)
+    board.wait("document.querySelectorAll('.cell.held').length === 0")
+    board.page.keyboard.press("r")  # power-cycle: the self-test again
+    board.wait_line("--- power-cycled ---")
+    board.wait("board.frames > 0 && board.leds.filter(rgb => rgb.some(v => v > 0)).length === 1")
+    board.wait_lit(GAME_SCREEN, GAME_EXTRA)
+    assert board.errors == []
+
+
+@pytest.mark.parametrize("name", ["pico-matrix", "esp32-touch"])
+def test_the_board_picker_boots_that_wiring(board, name):
+    board.wait_lit(GAME_SCREEN, GAME_EXTRA)
+    board.page.get_by_role("combobox", name="board config").select_option(name)
+    board.wait_line("--- power-cycled ---")
+    board.wait("board.ready && board.boardName === %r" % name)
+    with open(os.path.join(web.flash.BOARDS, name + ".json"), "rb") as f:
+        assert bytes(board.page.evaluate("Array.from(board.readFile('board.json'))")) == f.read()
+    # The page lays the chain's pixels out as the firmware's config reads
+    # them (pico-matrix's is serpentine), and the cells reach the firmware
+    # through that board's keys (a matrix, touch pads).
+    board.wait_lit(GAME_SCREEN, GAME_EXTRA)
+    board.tap(5)
+    board.wait_lit(MODE_SCREEN)
+    assert name in board.page.url
+    assert not any(line.startswith("config:") for line in board.lines())
+    assert board.errors == []
+
+
+def test_the_buzzer_sounds_through_web_audio_once_turned_on(board):
+    sound = board.page.get_by_role("button", name="sound: off")
+    assert sound.get_attribute("aria-pressed") == "false"
+    board.page.get_by_role("combobox", name="board config").select_option("pico-matrix")  # a board with a buzzer
+    board.wait("board.ready && board.boardName === 'pico-matrix'")
+    assert board.page.evaluate("board.audio()") == "off"  # muted until the player turns it on
+    sound.click()
+    board.wait("board.audio() === 'running'")
+    assert board.page.get_by_role("button", name="sound: on").get_attribute("aria-pressed") == "true"
+    board.wait_lit(GAME_SCREEN, GAME_EXTRA)
+    board.tap(5)  # a menu choice: a note
+    board.wait("board.tones > 0")
+    board.wait("board.tone === 0")  # and silence after it
+    assert board.errors == []
+
+
+def test_a_phone_touches_the_cells(browser, site):
+    page = need(browser).new_page(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True)
+    try:
+        b = Board(page, site)
+        box = b.cell(4).bounding_box()
+        assert box["width"] >= 80  # big enough for a finger
+        b.wait_lit(GAME_SCREEN, GAME_EXTRA)
+        b.cell(5).tap()
+        b.wait_lit(MODE_SCREEN)
+        assert b.errors == []
+    finally:
+        page.close()
+
+
+def test_the_centre_held_at_power_on_is_safe_mode(board):
+    board.wait_lit(GAME_SCREEN, GAME_EXTRA)
+    keys = board.page.keyboard
+    keys.down("5")  # the centre, held (the number pad's middle)...
+    keys.press("r")  # ...through a power-cycle
+    board.wait_line("safe mode: the centre cell was held at power-on")
+    board.wait_lit([4], "leds[4][0] === 0 && leds[4][1] === 0 && leds[4][2] > 0")  # a dim blue centre
+    keys.up("5")
+    assert board.errors == []

@@ -73,9 +73,9 @@ flash: $(STAMP) $(TABLES)
 	@$(PY) -m host_tools flash --port "$(PORT)" $(if $(BOARD),--board "$(BOARD)") --games "$(GAMES)"
 
 # Only a table: make flash-table GAME=classic PORT=/dev/ttyACM0
-flash-table: $(STAMP)
+# (The table is a prerequisite, not a recursive make: no make[1] lines.)
+flash-table: $(STAMP) $(if $(filter $(GAME),$(GAMES)),build/$(GAME).tbl)
 	@test -n "$(filter $(GAME),$(GAMES))" || { echo "error: GAME=$(GAME): say which table, $(GAMES): make flash-table GAME=classic PORT=..." >&2; exit 1; }
-	@$(MAKE) --no-print-directory build/$(GAME).tbl
 	@$(PY) -m host_tools flash --port "$(PORT)" --table "$(GAME)"
 
 # One file for a Pico's USB drive (hold BOOTSEL while plugging it in): MicroPython

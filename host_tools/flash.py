@@ -358,6 +358,11 @@ def flash(port, board=None, games=(), firmware=True, tables_dir=os.path.join(ROO
           reset=True, say=print):
     """Flash firmware (if ``firmware``), the board config (if ``board``) and
     the tables of ``games`` onto the board at ``port``."""
+    if not port:
+        example = ("make flash-table GAME=%s PORT=/dev/ttyACM0" % games[0] if not firmware and len(games) == 1
+                   else "make flash PORT=/dev/ttyACM0")
+        raise FlashError("no PORT given: e.g. %s (mpremote connect list shows the ports; make sim prints the"
+                         " simulator's)" % example)
     cfg = None
     files = []
     if board:

@@ -1,0 +1,33 @@
+"""The Makefile's own edges: make help, the no-PORT answer of make
+flash-table, and what make clean keeps."""
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+
+from conftest import ROOT
+
+
+def make(*args, cwd=ROOT):
+    # As a person types it: not as a sub-make of `make test` (which would add
+    # make[N] lines of its own).
+    env = {k: v for k, v in os.environ.items() if k not in ("MAKEFLAGS", "MAKELEVEL", "MFLAGS", "MAKEOVERRIDES")}
+    return subprocess.run(["make"] + list(args), cwd=cwd, env=env, capture_output=True, text=True, timeout=600)
+
+
+def test_flash_table_without_port_names_flash_table():
+    r = subprocess.run([sys.executable, "-m", "host_tools", "flash", "--table", "classic"], cwd=ROOT,
+                       capture_output=True, text=True, timeout=120)
+    assert r.returncode == 1
+    assert r.stderr.startswith("error: no PORT given: e.g. make flash-table GAME=classic PORT=/dev/"), r.stderr
+    r = make("flash-table", "GAME=tactictoe")
+    assert r.returncode != 0
+    out = r.stdout + r.stderr
+    assert "make flash-table GAME=tactictoe PORT=/dev/" in out, out
+    assert "make flash PORT" not in out, out
+    assert not re.search(r"^make\[\d+\]", out, re.M), out
+    r = subprocess.run([sys.executable, "-m", "host_tools", "flash"], cwd=ROOT, capture_output=True, text=True,
+                       timeout=120)
+    assert r.returncode == 1 and "e.g. make flash PORT=/dev/" in r.stderr, r.stderr

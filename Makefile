@@ -1,5 +1,6 @@
 # Every target sets itself up: the first run creates .venv from requirements.txt,
 # and (for the emulated Pico) node_modules from package-lock.json.
+# make help lists the targets: each one's "## " line, just above it.
 PYTHON ?= python3
 VENV   := .venv
 PY     := $(VENV)/bin/python
@@ -13,9 +14,14 @@ GAMES  := classic tactictoe
 TABLES := $(GAMES:%=build/%.tbl)
 SOLVER_SOURCES := firmware/rules.py firmware/table.py host_tools/solver.py host_tools/cli.py
 
-.PHONY: all venv node test table bench screens hardware sim sim-picture flash flash-table uf2 web web-picture clean
+.PHONY: all help venv node test table bench screens hardware sim sim-picture flash flash-table uf2 web web-picture clean
 
+## the default: solve both games into build/classic.tbl and build/tactictoe.tbl
 all: table
+
+## this list, one line a target (from the Makefile's own "## " lines)
+help:
+	@awk '/^## /{d=substr($$0,4);next} /^[a-z][a-z0-9-]*:/&&d!=""{sub(/:.*/,"");printf "  make %-13s %s\n",$$0,d} {d=""}' $(firstword $(MAKEFILE_LIST))
 
 $(STAMP): requirements.txt requirements-nodeps.txt
 	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11) and "Python 3.11 or newer is needed (set PYTHON=...)")'
@@ -28,6 +34,7 @@ $(STAMP): requirements.txt requirements-nodeps.txt
 	rm -f $(VENV)/.installed-*
 	touch $@
 
+## create .venv from the pinned requirements
 venv: $(STAMP)
 
 # The emulated Pico's JavaScript (rp2040js) and MicroPython's WebAssembly
@@ -40,12 +47,15 @@ $(NODE_STAMP): package.json package-lock.json
 	npm ci --ignore-scripts --no-audit --no-fund
 	touch $@
 
+## install node_modules from package-lock.json (needs Node.js 20+)
 node: $(NODE_STAMP)
 
+## run the whole test suite (pytest)
 test: $(STAMP) $(NODE_STAMP)
 	@command -v chromium >/dev/null 2>&1 || echo "chromium is missing (apt-get install chromium): the web page's tests (tests/test_web.py) will fail" >&2
 	$(PY) -m pytest
 
+## solve both games into build/classic.tbl and build/tactictoe.tbl
 table: $(TABLES)
 
 build/%.tbl: $(STAMP) $(SOLVER_SOURCES)
@@ -56,24 +66,29 @@ build/%.tbl: $(STAMP) $(SOLVER_SOURCES)
 # esp32-touch; SIM_FLASH= its flash folder, default build/sim/BOARD).
 # CHIP=rp2040: the real MicroPython rp2 port in an emulated RP2040 instead
 # (pico boards; SIM_FLASH= its littlefs image, default build/sim/rp2040-BOARD.lfs).
+## play on a virtual board in this terminal (BOARD=, CHIP=rp2040, SIM_FLASH=)
 sim: $(STAMP) $(NODE_STAMP) $(TABLES)
 	@$(PY) -m host_tools sim --board $(or $(BOARD),pico-buttons) $(if $(CHIP),--chip "$(CHIP)") $(if $(SIM_FLASH),--flash "$(SIM_FLASH)")
 
 # The board in a browser: the firmware in MicroPython's WebAssembly port, as
 # a static site in build/web/, served on localhost (WEB_PORT=, default 8000).
+## the board in a browser, served on localhost (WEB_PORT=)
 web: $(STAMP) $(NODE_STAMP) $(TABLES)
 	@$(PY) -m host_tools web $(if $(WEB_PORT),--port "$(WEB_PORT)")
 
 # The README's picture of make web's page (needs chromium).
+## redraw docs/web.png (needs chromium)
 web-picture: $(STAMP) $(NODE_STAMP) $(TABLES)
 	$(PY) -m host_tools web-picture -o docs/web.png
 
 # A board (or the simulator's console): make flash PORT=/dev/ttyACM0 BOARD=pico-buttons
+## firmware, config and tables onto a board: PORT=... [BOARD=...] [GAMES=...]
 flash: $(STAMP) $(TABLES)
 	@$(PY) -m host_tools flash --port "$(PORT)" $(if $(BOARD),--board "$(BOARD)") --games "$(GAMES)"
 
 # Only a table: make flash-table GAME=classic PORT=/dev/ttyACM0
 # (The table is a prerequisite, not a recursive make: no make[1] lines.)
+## one game's table only: GAME=classic|tactictoe PORT=...
 flash-table: $(STAMP) $(if $(filter $(GAME),$(GAMES)),build/$(GAME).tbl)
 	@test -n "$(filter $(GAME),$(GAMES))" || { echo "error: GAME=$(GAME): say which table, $(GAMES): make flash-table GAME=classic PORT=..." >&2; exit 1; }
 	@$(PY) -m host_tools flash --port "$(PORT)" --table "$(GAME)"
@@ -82,28 +97,34 @@ flash-table: $(STAMP) $(if $(filter $(GAME),$(GAMES)),build/$(GAME).tbl)
 # and a filesystem with what make flash installs. BOARD= a Pico config (default
 # pico-buttons) or a path; writes build/tactictoe-BOARD.uf2.
 UF2_BOARD := $(or $(BOARD),pico-buttons)
+## one UF2 file for a Pico's USB drive: build/tactictoe-BOARD.uf2 [BOARD=...]
 uf2: $(STAMP) $(TABLES)
 	@$(PY) -m host_tools uf2 --board "$(UF2_BOARD)" --games "$(GAMES)" -o "build/tactictoe-$(basename $(notdir $(UF2_BOARD))).uf2"
 
+## redraw docs/screens from the firmware
 screens: $(STAMP)
 	$(PY) -m host_tools screens -o docs/screens
 
 # hardware/: each shipped board's pin table, parts and wiring diagram, and
 # the grid's layout, from firmware/boards/*.json.
+## redraw hardware/ from firmware/boards/*.json
 hardware: $(STAMP)
 	$(PY) -m host_tools hardware -o hardware
 
 # The README's capture of make sim (needs tmux).
+## redraw docs/simulator.svg (needs tmux)
 sim-picture: $(STAMP) $(TABLES)
 	$(PY) -m host_tools sim-picture -o docs/simulator.svg
 
 # The host and Unix-port figures, then the emulated Pico's (emulated time),
 # then the page of make web's (in chromium).
+## the figures in docs/performance.md
 bench: $(STAMP) $(NODE_STAMP) $(TABLES)
 	$(PY) benchmarks/run.py
 	$(PY) benchmarks/soak.py
 	$(PY) benchmarks/pico.py
 	$(PY) benchmarks/web.py
 
+## remove build/ and .pytest_cache
 clean:
 	rm -rf build .pytest_cache

@@ -31,3 +31,19 @@ def test_flash_table_without_port_names_flash_table():
     r = subprocess.run([sys.executable, "-m", "host_tools", "flash"], cwd=ROOT, capture_output=True, text=True,
                        timeout=120)
     assert r.returncode == 1 and "e.g. make flash PORT=/dev/" in r.stderr, r.stderr
+
+
+def phony_targets():
+    with open(os.path.join(ROOT, "Makefile")) as f:
+        text = f.read().replace("\\\n", " ")
+    return [t for line in text.splitlines() if line.startswith(".PHONY:") for t in line.split()[1:]]
+
+
+def test_help_lists_every_target_once():
+    r = make("help")
+    assert r.returncode == 0, r.stderr
+    listed = [line.split()[1] for line in r.stdout.splitlines()]
+    assert all(line.startswith("  make ") and len(line.split()) > 2 for line in r.stdout.splitlines()), r.stdout
+    phony = phony_targets()
+    assert "help" in phony and "all" in phony
+    assert sorted(listed) == sorted(set(phony)), r.stdout

@@ -14,7 +14,7 @@ GAMES  := classic tactictoe
 TABLES := $(GAMES:%=build/%.tbl)
 SOLVER_SOURCES := firmware/rules.py firmware/table.py host_tools/solver.py host_tools/cli.py
 
-.PHONY: all help venv node test table bench screens hardware sim sim-picture flash flash-table uf2 web web-picture clean
+.PHONY: all help venv node test table bench screens hardware sim sim-picture flash flash-table uf2 web web-picture clean clean-sim
 
 ## the default: solve both games into build/classic.tbl and build/tactictoe.tbl
 all: table
@@ -125,6 +125,14 @@ bench: $(STAMP) $(NODE_STAMP) $(TABLES)
 	$(PY) benchmarks/pico.py
 	$(PY) benchmarks/web.py
 
-## remove build/ and .pytest_cache
+# build/sim/ is the simulator's flash (make sim): what you copy there stays,
+# through make clean too; make clean-sim wipes it.
+## remove build/ (but not build/sim/, the simulator's flash) and .pytest_cache
 clean:
-	rm -rf build .pytest_cache
+	rm -rf .pytest_cache $(filter-out build/sim,$(wildcard build/* build/.[!.]*))
+	@test ! -d build/sim || echo "kept build/sim/, the simulator's flash (make clean-sim wipes it)"
+	@rmdir build 2>/dev/null || true
+
+## wipe the simulator's flash, build/sim/ (make sim starts from a fresh board)
+clean-sim:
+	rm -rf build/sim

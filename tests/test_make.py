@@ -47,3 +47,30 @@ def test_help_lists_every_target_once():
     phony = phony_targets()
     assert "help" in phony and "all" in phony
     assert sorted(listed) == sorted(set(phony)), r.stdout
+
+
+def test_clean_keeps_the_simulators_flash_and_clean_sim_wipes_it(tmp_path):
+    # In a copy, so the tables of this checkout stay.
+    for name in ("Makefile", "requirements.txt", "requirements-nodeps.txt", "package-lock.json"):
+        shutil.copy(os.path.join(ROOT, name), tmp_path / name)
+    build = tmp_path / "build"
+    (build / "sim" / "pico-buttons").mkdir(parents=True)
+    (build / "sim" / "pico-buttons" / "mine.py").write_text("print('kept')\n")
+    (build / "sim" / "rp2040-pico-buttons.lfs").write_bytes(b"\xff" * 16)
+    (build / "web").mkdir()
+    (build / "web" / "index.html").write_text("")
+    (build / "classic.tbl").write_bytes(b"TTTB")
+    (tmp_path / ".pytest_cache").mkdir()
+    r = make("clean", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert sorted(os.listdir(build)) == ["sim"]
+    assert (build / "sim" / "pico-buttons" / "mine.py").read_text() == "print('kept')\n"
+    assert (build / "sim" / "rp2040-pico-buttons.lfs").exists()
+    assert not (tmp_path / ".pytest_cache").exists()
+    assert "make clean-sim" in r.stdout
+    r = make("clean-sim", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert not (build / "sim").exists()
+    r = make("clean", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert not build.exists()

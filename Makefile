@@ -53,6 +53,7 @@ node: $(NODE_STAMP)
 ## run the whole test suite (pytest)
 test: $(STAMP) $(NODE_STAMP)
 	@command -v chromium >/dev/null 2>&1 || echo "chromium is missing (apt-get install chromium): the web page's tests (tests/test_web.py) will fail" >&2
+	@command -v tmux >/dev/null 2>&1 || echo "tmux is missing (apt-get install tmux): the terminal front-end's tests (tests/test_sim_terminal.py) will fail" >&2
 	$(PY) -m pytest
 
 ## solve both games into build/classic.tbl and build/tactictoe.tbl

@@ -74,3 +74,15 @@ def test_clean_keeps_the_simulators_flash_and_clean_sim_wipes_it(tmp_path):
     r = make("clean", cwd=tmp_path)
     assert r.returncode == 0, r.stderr
     assert not build.exists()
+
+
+def test_readme_names_what_ci_installs():
+    """What .ci/run has to install is a prerequisite the README lists."""
+    with open(os.path.join(ROOT, ".ci", "run")) as f:
+        installed = set(re.findall(r"apt-get install -y -qq ([\w-]+)", f.read()))
+    assert installed >= {"tmux", "chromium"}
+    with open(os.path.join(ROOT, "README.md")) as f:
+        readme = f.read()
+    for name in sorted(installed):
+        assert "apt-get install" in readme and re.search(r"`apt-get install[^`]*\b%s\b" % name, readme), name
+    assert "Python 3.11 or newer" in readme and "Node.js 20 or newer" in readme

@@ -199,17 +199,30 @@ class Screen:
             self.out.flush()
 
 
+def luminance(rgb):
+    """The relative luminance of an sRGB colour (WCAG 2), 0 to 1."""
+    c = [v / 255 for v in rgb]
+    c = [v / 12.92 if v <= 0.03928 else ((v + 0.055) / 1.055) ** 2.4 for v in c]
+    return 0.2126 * c[0] + 0.7152 * c[1] + 0.0722 * c[2]
+
+
+def _ink(bg):
+    """Black or white, whichever contrasts more with ``bg`` (at least 4.58:1)."""
+    y = luminance(bg)
+    return (0, 0, 0) if (y + 0.05) / 0.05 > 1.05 / (y + 0.05) else (255, 255, 255)
+
+
 def _cell_rows(rgb, label, held):
     """The rows of text that draw one cell: its colour as the eye sees the
-    LED, its keys faint when it is dark and bold while a finger is on it."""
+    LED, and its keys on every cell: faint when it is dark, in black or
+    white (whichever reads against its colour) when it is lit, and bold
+    while a finger is on it."""
     lit = any(rgb)
     bg = as_seen(rgb) if lit else UNLIT
+    ink = _fg(_ink(bg) if held or lit else FAINT)
     if held:
-        light = 0.299 * bg[0] + 0.587 * bg[1] + 0.114 * bg[2] > 128
-        ink = BOLD + _fg((0, 0, 0) if light else (255, 255, 255))
-    else:
-        ink = _fg(FAINT)
-    middle = ink + (label if held or not lit else "").center(CELL_W)
+        ink = BOLD + ink
+    middle = ink + label.center(CELL_W)
     blank = " " * CELL_W
     return [_bg(bg) + (middle if r == CELL_H // 2 else blank) + RESET for r in range(CELL_H)]
 

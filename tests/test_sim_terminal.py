@@ -221,8 +221,8 @@ def test_plays_the_board_in_80x24(pane):
     pane.wait("the self-test, then the menu", self_test_then_menu)
     assert 1 in seen or 9 in seen, "no self-test frame (one cell or all lit) before the menu: %s" % seen
     text = pane.text()
-    assert "7  q" in text and "3  c" in text  # the keys, shown in the unlit cells...
-    assert "4  a" not in text  # ...not in the lit ones
+    # the keys, shown in every cell: the unlit ones and the menu's two lit options
+    assert all(key in text for key in ("7  q", "3  c", "4  a", "6  d"))
 
     pane.keys("4")  # cell 3: classic; 2. who plays: cells 0, 2, 6, 8
     pane.wait("the second menu screen", lambda p: lit(p, {0, 2, 6, 8}))
@@ -317,7 +317,8 @@ def test_the_picture_fits_80x24_and_shows_cells_keys_and_buzzer():
 
     seen = "\x1b[48;2;%d;%d;%dm" % as_seen((63, 27, 0))
     assert middle(1).startswith(st._bg(st.UNLIT) + st._fg(st.FAINT)) and "8  w" in middle(1)  # dark: keys, faint
-    assert middle(2).startswith(seen) and "9  e" not in middle(2)  # lit: no keys
+    ink = st._fg(st._ink(as_seen((63, 27, 0))))
+    assert middle(2).startswith(seen + ink) and "9  e" in middle(2)  # lit: keys, in black or white
     assert st.BOLD in middle(0) and "7  q" in middle(0)  # held: keys, bold
     assert middle(4).startswith(seen) and st.BOLD in middle(4) and "5  s" in middle(4)
     text = "".join(pieces.values())
@@ -325,6 +326,21 @@ def test_the_picture_fits_80x24_and_shows_cells_keys_and_buzzer():
     assert "serial console: /dev/pts/7  (mpremote connect /dev/pts/7 repl)" in text
     board.tone = 0
     assert "buzzer" not in "".join(st.picture(board, st.ConsoleLines(), 80).values())
+
+
+@pytest.mark.parametrize("rgb", [(0, 0, 0)] + [(r, g, b) for r in (0, 3, 63, 255) for g in (0, 27, 255)
+                                                 for b in (0, 40, 255) if r or g or b])
+def test_every_cell_shows_its_keys_readable_against_its_colour(rgb):
+    for held in (False, True):
+        rows = st._cell_rows(rgb, "7  q", held)
+        middle = rows[st.CELL_H // 2]
+        assert "7  q" in middle
+        bg = tuple(map(int, re.search(r"\x1b\[48;2;(\d+);(\d+);(\d+)m", middle).groups()))
+        fg = tuple(map(int, re.search(r"\x1b\[38;2;(\d+);(\d+);(\d+)m", middle).groups()))
+        hi, lo = sorted((st.luminance(bg), st.luminance(fg)), reverse=True)
+        # the faint keys on an unlit cell are meant to be quiet; lit or held, they must read
+        need = 2.5 if rgb == (0, 0, 0) and not held else 4.5
+        assert (hi + 0.05) / (lo + 0.05) >= need, (rgb, held, bg, fg)
 
 
 def test_keys_tell_esc_from_escape_sequences():

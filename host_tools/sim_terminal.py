@@ -48,6 +48,7 @@ GRID_TOP, GRID_LEFT = 2, 2
 GRID_BOTTOM = GRID_TOP + 3 * CELL_H + 2 * GAP_H
 PANEL_LEFT = GRID_LEFT + 3 * CELL_W + 2 * GAP_W + 4
 LEGEND = "tap: keys in a cell  long press: hold or Space  r: power-cycle  Esc: quit"
+REPL_NOTICE = " game stopped: the REPL has the board. r (or mpremote reset) plays again "
 BUZZER_W = 18
 
 UNLIT = (0x1D, 0x20, 0x24)  # an unlit cell, as the README pictures draw it
@@ -167,6 +168,14 @@ class ConsoleLines:
             self(b"\n")
         self.lines.append(text)
 
+    def at_repl(self):
+        """Whether the board waits at its REPL's prompt (``>>>``, or the raw
+        REPL's ``>`` that ``mpremote`` leaves it at): the game has stopped
+        and only a reset brings it back."""
+        if self.partial.startswith(">>>"):
+            return True
+        return self.partial == ">" and bool(self.lines) and self.lines[-1].startswith("raw REPL")
+
     def last(self, width, rows):
         """The last ``rows`` lines, wrapped to ``width``."""
         lines = list(self.lines) + ([_printable(self.partial)] if self.partial else [])
@@ -248,6 +257,8 @@ def picture(board, console, cols):
     port = board.port
     address = "serial console: %s  (mpremote connect %s repl)" % (port, port) if port else "no serial console"
     pieces[(GRID_BOTTOM + 2, 1)] = address[:cols - 2]
+    notice = REPL_NOTICE if console.at_repl() else ""
+    pieces[(GRID_BOTTOM + 3, 1)] = "\x1b[30;43m" + notice + RESET + " " * (len(REPL_NOTICE) - len(notice))
     return pieces
 
 

@@ -249,8 +249,10 @@ def test_plays_the_board_in_80x24(pane):
         os.write(console, b"\x03")  # as mpremote would: stop the game, get the REPL
         pane.wait("the REPL's prompt beside the grid",
                   lambda p: "KeyboardInterrupt" in p.text() and re.search(r">>> *$", p.text(), re.M))
+        pane.wait("the notice that the REPL has the board", lambda p: st.REPL_NOTICE.strip() in p.text())
         os.write(console, b"print(6 * 7)\r")
         pane.wait("what the board printed", lambda p: re.search(r"print\(6 \* 7\) *\n +42 *$", p.text(), re.M))
+        assert st.REPL_NOTICE.strip() in pane.text()
     finally:
         os.close(console)
 
@@ -380,3 +382,31 @@ def test_console_lines_are_plain_text_wrapped_to_the_panel():
     assert c.last(20, 4) == [">>> caf\u00e9", "x" * 20, "x" * 20, "x" * 10]
     c.note("--- power-cycled ---")
     assert c.last(60, 3) == [">>> caf\u00e9", "x" * 50, "--- power-cycled ---"]
+
+
+def test_the_screen_says_when_the_repl_has_the_board():
+    board = types.SimpleNamespace(cfg={"name": "pico-buttons"}, port="/dev/pts/7", tone=0,
+                                  frame=[(0, 0, 0)] * 9, held=0)
+
+    def notice(c):
+        return st.REPL_NOTICE in "".join(st.picture(board, c, 80).values())
+
+    c = st.ConsoleLines()
+    c(b"classic: X 4\r\n")
+    assert not c.at_repl() and not notice(c)
+    # mpremote ls: Ctrl-C, the raw REPL, its answer, then back to the friendly REPL
+    c(b"Traceback (most recent call last):\r\nKeyboardInterrupt: \r\n>>> ")
+    assert c.at_repl() and notice(c)
+    c(b"\r\nraw REPL; CTRL-B to exit\r\n>")
+    assert c.at_repl()
+    c(b"OK\x04\x04>")
+    c(b"\r\nMicroPython v1.24.0 on 2024-10-25; linux [GCC 12.2.0] version\r\n"
+      b"Type \"help()\" for more information.\r\n>>> ")
+    assert c.at_repl() and notice(c)
+    c(b"import os")  # typing at the prompt: still the REPL's
+    assert c.at_repl()
+    c(b"\r\n")
+    assert not c.at_repl()
+    c(b">>> ")
+    c.note("--- power-cycled ---")  # r
+    assert not c.at_repl() and not notice(c)

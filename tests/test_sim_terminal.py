@@ -410,3 +410,10 @@ def test_the_screen_says_when_the_repl_has_the_board():
     c(b">>> ")
     c.note("--- power-cycled ---")  # r
     assert not c.at_repl() and not notice(c)
+
+
+def test_the_readme_picture_hides_the_console_number():
+    from host_tools import sim_picture
+    line = "\x1b[0m serial console: %s  (mpremote connect %s repl)\n"
+    a, b = (sim_picture.svg(sim_picture.fixed_ports(line % (p, p))) for p in ("/dev/pts/3", "/dev/pts/12"))
+    assert a == b

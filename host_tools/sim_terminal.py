@@ -48,6 +48,7 @@ GRID_TOP, GRID_LEFT = 2, 2
 GRID_BOTTOM = GRID_TOP + 3 * CELL_H + 2 * GAP_H
 PANEL_LEFT = GRID_LEFT + 3 * CELL_W + 2 * GAP_W + 4
 LEGEND = "tap: keys in a cell  long press: hold or Space  r: power-cycle  Esc: quit"
+REPL_NOTICE = " game stopped: the REPL has the board. r (or mpremote reset) plays again "
 BUZZER_W = 18
 
 UNLIT = (0x1D, 0x20, 0x24)  # an unlit cell, as the README pictures draw it
@@ -167,6 +168,14 @@ class ConsoleLines:
             self(b"\n")
         self.lines.append(text)
 
+    def at_repl(self):
+        """Whether the board waits at its REPL's prompt (``>>>``, or the raw
+        REPL's ``>`` that ``mpremote`` leaves it at): the game has stopped
+        and only a reset brings it back."""
+        if self.partial.startswith(">>>"):
+            return True
+        return self.partial == ">" and bool(self.lines) and self.lines[-1].startswith("raw REPL")
+
     def last(self, width, rows):
         """The last ``rows`` lines, wrapped to ``width``."""
         lines = list(self.lines) + ([_printable(self.partial)] if self.partial else [])
@@ -199,17 +208,30 @@ class Screen:
             self.out.flush()
 
 
+def luminance(rgb):
+    """The relative luminance of an sRGB colour (WCAG 2), 0 to 1."""
+    c = [v / 255 for v in rgb]
+    c = [v / 12.92 if v <= 0.03928 else ((v + 0.055) / 1.055) ** 2.4 for v in c]
+    return 0.2126 * c[0] + 0.7152 * c[1] + 0.0722 * c[2]
+
+
+def _ink(bg):
+    """Black or white, whichever contrasts more with ``bg`` (at least 4.58:1)."""
+    y = luminance(bg)
+    return (0, 0, 0) if (y + 0.05) / 0.05 > 1.05 / (y + 0.05) else (255, 255, 255)
+
+
 def _cell_rows(rgb, label, held):
     """The rows of text that draw one cell: its colour as the eye sees the
-    LED, its keys faint when it is dark and bold while a finger is on it."""
+    LED, and its keys on every cell: faint when it is dark, in black or
+    white (whichever reads against its colour) when it is lit, and bold
+    while a finger is on it."""
     lit = any(rgb)
     bg = as_seen(rgb) if lit else UNLIT
+    ink = _fg(_ink(bg) if held or lit else FAINT)
     if held:
-        light = 0.299 * bg[0] + 0.587 * bg[1] + 0.114 * bg[2] > 128
-        ink = BOLD + _fg((0, 0, 0) if light else (255, 255, 255))
-    else:
-        ink = _fg(FAINT)
-    middle = ink + (label if held or not lit else "").center(CELL_W)
+        ink = BOLD + ink
+    middle = ink + label.center(CELL_W)
     blank = " " * CELL_W
     return [_bg(bg) + (middle if r == CELL_H // 2 else blank) + RESET for r in range(CELL_H)]
 
@@ -235,6 +257,8 @@ def picture(board, console, cols):
     port = board.port
     address = "serial console: %s  (mpremote connect %s repl)" % (port, port) if port else "no serial console"
     pieces[(GRID_BOTTOM + 2, 1)] = address[:cols - 2]
+    notice = REPL_NOTICE if console.at_repl() else ""
+    pieces[(GRID_BOTTOM + 3, 1)] = "\x1b[30;43m" + notice + RESET + " " * (len(REPL_NOTICE) - len(notice))
     return pieces
 
 

@@ -221,8 +221,8 @@ def test_plays_the_board_in_80x24(pane):
     pane.wait("the self-test, then the menu", self_test_then_menu)
     assert 1 in seen or 9 in seen, "no self-test frame (one cell or all lit) before the menu: %s" % seen
     text = pane.text()
-    assert "7  q" in text and "3  c" in text  # the keys, shown in the unlit cells...
-    assert "4  a" not in text  # ...not in the lit ones
+    # the keys, shown in every cell: the unlit ones and the menu's two lit options
+    assert all(key in text for key in ("7  q", "3  c", "4  a", "6  d"))
 
     pane.keys("4")  # cell 3: classic; 2. who plays: cells 0, 2, 6, 8
     pane.wait("the second menu screen", lambda p: lit(p, {0, 2, 6, 8}))
@@ -249,8 +249,10 @@ def test_plays_the_board_in_80x24(pane):
         os.write(console, b"\x03")  # as mpremote would: stop the game, get the REPL
         pane.wait("the REPL's prompt beside the grid",
                   lambda p: "KeyboardInterrupt" in p.text() and re.search(r">>> *$", p.text(), re.M))
+        pane.wait("the notice that the REPL has the board", lambda p: st.REPL_NOTICE.strip() in p.text())
         os.write(console, b"print(6 * 7)\r")
         pane.wait("what the board printed", lambda p: re.search(r"print\(6 \* 7\) *\n +42 *$", p.text(), re.M))
+        assert st.REPL_NOTICE.strip() in pane.text()
     finally:
         os.close(console)
 
@@ -317,7 +319,8 @@ def test_the_picture_fits_80x24_and_shows_cells_keys_and_buzzer():
 
     seen = "\x1b[48;2;%d;%d;%dm" % as_seen((63, 27, 0))
     assert middle(1).startswith(st._bg(st.UNLIT) + st._fg(st.FAINT)) and "8  w" in middle(1)  # dark: keys, faint
-    assert middle(2).startswith(seen) and "9  e" not in middle(2)  # lit: no keys
+    ink = st._fg(st._ink(as_seen((63, 27, 0))))
+    assert middle(2).startswith(seen + ink) and "9  e" in middle(2)  # lit: keys, in black or white
     assert st.BOLD in middle(0) and "7  q" in middle(0)  # held: keys, bold
     assert middle(4).startswith(seen) and st.BOLD in middle(4) and "5  s" in middle(4)
     text = "".join(pieces.values())
@@ -325,6 +328,21 @@ def test_the_picture_fits_80x24_and_shows_cells_keys_and_buzzer():
     assert "serial console: /dev/pts/7  (mpremote connect /dev/pts/7 repl)" in text
     board.tone = 0
     assert "buzzer" not in "".join(st.picture(board, st.ConsoleLines(), 80).values())
+
+
+@pytest.mark.parametrize("rgb", [(0, 0, 0)] + [(r, g, b) for r in (0, 3, 63, 255) for g in (0, 27, 255)
+                                                 for b in (0, 40, 255) if r or g or b])
+def test_every_cell_shows_its_keys_readable_against_its_colour(rgb):
+    for held in (False, True):
+        rows = st._cell_rows(rgb, "7  q", held)
+        middle = rows[st.CELL_H // 2]
+        assert "7  q" in middle
+        bg = tuple(map(int, re.search(r"\x1b\[48;2;(\d+);(\d+);(\d+)m", middle).groups()))
+        fg = tuple(map(int, re.search(r"\x1b\[38;2;(\d+);(\d+);(\d+)m", middle).groups()))
+        hi, lo = sorted((st.luminance(bg), st.luminance(fg)), reverse=True)
+        # the faint keys on an unlit cell are meant to be quiet; lit or held, they must read
+        need = 2.5 if rgb == (0, 0, 0) and not held else 4.5
+        assert (hi + 0.05) / (lo + 0.05) >= need, (rgb, held, bg, fg)
 
 
 def test_keys_tell_esc_from_escape_sequences():
@@ -364,3 +382,38 @@ def test_console_lines_are_plain_text_wrapped_to_the_panel():
     assert c.last(20, 4) == [">>> caf\u00e9", "x" * 20, "x" * 20, "x" * 10]
     c.note("--- power-cycled ---")
     assert c.last(60, 3) == [">>> caf\u00e9", "x" * 50, "--- power-cycled ---"]
+
+
+def test_the_screen_says_when_the_repl_has_the_board():
+    board = types.SimpleNamespace(cfg={"name": "pico-buttons"}, port="/dev/pts/7", tone=0,
+                                  frame=[(0, 0, 0)] * 9, held=0)
+
+    def notice(c):
+        return st.REPL_NOTICE in "".join(st.picture(board, c, 80).values())
+
+    c = st.ConsoleLines()
+    c(b"classic: X 4\r\n")
+    assert not c.at_repl() and not notice(c)
+    # mpremote ls: Ctrl-C, the raw REPL, its answer, then back to the friendly REPL
+    c(b"Traceback (most recent call last):\r\nKeyboardInterrupt: \r\n>>> ")
+    assert c.at_repl() and notice(c)
+    c(b"\r\nraw REPL; CTRL-B to exit\r\n>")
+    assert c.at_repl()
+    c(b"OK\x04\x04>")
+    c(b"\r\nMicroPython v1.24.0 on 2024-10-25; linux [GCC 12.2.0] version\r\n"
+      b"Type \"help()\" for more information.\r\n>>> ")
+    assert c.at_repl() and notice(c)
+    c(b"import os")  # typing at the prompt: still the REPL's
+    assert c.at_repl()
+    c(b"\r\n")
+    assert not c.at_repl()
+    c(b">>> ")
+    c.note("--- power-cycled ---")  # r
+    assert not c.at_repl() and not notice(c)
+
+
+def test_the_readme_picture_hides_the_console_number():
+    from host_tools import sim_picture
+    line = "\x1b[0m serial console: %s  (mpremote connect %s repl)\n"
+    a, b = (sim_picture.svg(sim_picture.fixed_ports(line % (p, p))) for p in ("/dev/pts/3", "/dev/pts/12"))
+    assert a == b

@@ -67,25 +67,34 @@ def bench_moves(tbl, firmware, count=300):
     return {line.split()[0]: tuple(map(int, line.split()[1:])) for line in r.stdout.splitlines()}
 
 
-def smallest_heap_for_games(tmp):
-    """Smallest -X heapsize (KiB) in which the whole firmware plays four
-    complete games through its asyncio loop (tests/fw/heap_games.py)."""
+def board_folders(tmp, script, timing=None):
+    """``(code, flash)`` in ``tmp``: the firmware and the hardware doubles
+    cross-compiled with ``script`` beside them, and a pico-buttons flash
+    (``timing`` replacing its config's) with both tables."""
     import json
     import shutil
 
     code = os.path.join(tmp, "board-mpy")
     os.mkdir(code)
-    cross_compile(code, "firmware", os.path.join("tests", "doubles"),
-                  extra=[os.path.join(ROOT, "tests", "fw", "heap_games.py")])
+    cross_compile(code, "firmware", os.path.join("tests", "doubles"), extra=[script])
     flash = os.path.join(tmp, "flash")
     os.mkdir(flash)
     with open(os.path.join(ROOT, "firmware", "boards", "pico-buttons.json")) as f:
         cfg = json.load(f)
-    cfg["timing"] = {"think_ms": 30, "long_press_ms": 1000, "debounce_ms": 10}
+    if timing:
+        cfg["timing"] = timing
     with open(os.path.join(flash, "board.json"), "w") as f:
         json.dump(cfg, f)
     for game in ("classic", "tactictoe"):
         shutil.copy(os.path.join(ROOT, "build", game + ".tbl"), flash)
+    return code, flash
+
+
+def smallest_heap_for_games(tmp):
+    """Smallest -X heapsize (KiB) in which the whole firmware plays four
+    complete games through its asyncio loop (tests/fw/heap_games.py)."""
+    code, flash = board_folders(tmp, os.path.join(ROOT, "tests", "fw", "heap_games.py"),
+                                {"think_ms": 30, "long_press_ms": 1000, "debounce_ms": 10})
 
     def ok(kib):
         # From the .mpy folder, as a board imports them (tests/test_firmware.py).

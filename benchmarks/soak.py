@@ -12,9 +12,7 @@ if the heap is not flat.
 """
 
 import argparse
-import json
 import os
-import shutil
 import subprocess
 import sys
 import tempfile
@@ -23,7 +21,7 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "benchmarks"))
 
-from run import MICROPYTHON, cross_compile  # noqa: E402
+from run import MICROPYTHON, board_folders  # noqa: E402
 
 HEAP_KIB = 67  # tests/test_firmware.py's whole-firmware heap
 WARM_UP = 500  # games before the baseline sample: every setting played, every lazy import done
@@ -31,15 +29,7 @@ TOLERANCE = 256  # bytes (16 GC blocks): what the conservative stack scan can ke
 
 
 def soak(tmp, games, every, heap_kib):
-    code = os.path.join(tmp, "code")
-    os.mkdir(code)
-    cross_compile(code, "firmware", os.path.join("tests", "doubles"),
-                  extra=[os.path.join(ROOT, "benchmarks", "mpy", "soak.py")])
-    flash = os.path.join(tmp, "flash")
-    os.mkdir(flash)
-    shutil.copy(os.path.join(ROOT, "firmware", "boards", "pico-buttons.json"), os.path.join(flash, "board.json"))
-    for game in ("classic", "tactictoe"):
-        shutil.copy(os.path.join(ROOT, "build", game + ".tbl"), flash)
+    code, flash = board_folders(tmp, os.path.join(ROOT, "benchmarks", "mpy", "soak.py"))
     t0 = time.perf_counter()
     # From the .mpy folder, as a board imports them (tests/test_firmware.py).
     r = subprocess.run([MICROPYTHON, "-X", "heapsize=%dk" % heap_kib, "-m", "soak", flash, str(games), str(every)],

@@ -211,6 +211,18 @@ def test_console_edge_cases_behave_as_on_a_board(live, tmp_path):
 RAW = b"raw REPL; CTRL-B to exit\r\n>"
 
 
+def _to_raw_repl(con):
+    """mpremote's way in: Ctrl-C, then Ctrl-A, until the raw REPL answers."""
+    con.write(b"\r\x03\r\x01")
+    con.expect(RAW)
+
+
+def _runs_code(con):
+    """The raw REPL runs code: the board is back."""
+    con.write(b"print('up')\x04")
+    assert con.expect(b"\x04>").endswith(b"OKup\r\n\x04\x04>")
+
+
 @pytest.mark.parametrize("when", ["as the code starts", "as the board goes down"])
 def test_a_ctrl_c_that_meets_a_reset_interrupts_the_next_board(live, when):
     # mpremote's Ctrl-C can reach the board while the code that resets it
@@ -226,18 +238,15 @@ def test_a_ctrl_c_that_meets_a_reset_interrupts_the_next_board(live, when):
     b.wait(lambda line: line.startswith("frame "), 30, "a frame")
     con = Console(b.port)
     try:
-        con.write(b"\r\x03\r\x01")
-        con.expect(RAW)
+        _to_raw_repl(con)
         if when == "as the code starts":
             con.write(b"import machine; machine.reset()\x04")
             con.expect(b"OK")  # the board has the code and dawdles before it runs it
         else:
             con.write(b"print('going'); import machine; machine.reset()\x04")
             con.expect(b"going")  # the code runs: the board dawdles as it goes down
-        con.write(b"\r\x03\r\x01")
-        con.expect(RAW)
-        con.write(b"print('up')\x04")
-        assert con.expect(b"\x04>").endswith(b"OKup\r\n\x04\x04>")
+        _to_raw_repl(con)
+        _runs_code(con)
     finally:
         con.close()
 
@@ -252,16 +261,13 @@ def test_a_ctrl_c_in_the_garbage_collector_still_reaches_the_repl(live):
     b.wait(lambda line: line.startswith("frame "), 30, "a frame")
     con = Console(b.port)
     try:
-        con.write(b"\r\x03\r\x01")
-        con.expect(RAW)
+        _to_raw_repl(con)
         for _ in range(3):
             con.write(b"import gc\nj = [bytearray(64) for i in range(1000)]\nprint('spin')\n"
                       b"while True: gc.collect()\x04")
             con.expect(b"spin")
-            con.write(b"\r\x03\r\x01")
-            con.expect(RAW)
-        con.write(b"print('up')\x04")
-        assert con.expect(b"\x04>").endswith(b"OKup\r\n\x04\x04>")
+            _to_raw_repl(con)
+        _runs_code(con)
     finally:
         con.close()
 

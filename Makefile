@@ -14,7 +14,7 @@ GAMES  := classic tactictoe
 TABLES := $(GAMES:%=build/%.tbl)
 SOLVER_SOURCES := firmware/rules.py firmware/table.py host_tools/solver.py host_tools/cli.py
 
-.PHONY: all help venv node test table bench screens hardware sim sim-picture flash flash-table uf2 web web-picture clean clean-sim
+.PHONY: all help venv node test table bench screens hardware sim sim-picture flash flash-table uf2 circuitpy web web-picture clean clean-sim
 
 ## the default: solve both games into build/classic.tbl and build/tactictoe.tbl
 all: table
@@ -95,12 +95,23 @@ flash-table: $(STAMP) $(if $(filter $(GAME),$(GAMES)),build/$(GAME).tbl)
 	@$(PY) -m host_tools flash --port "$(PORT)" --table "$(GAME)"
 
 # One file for a Pico's USB drive (hold BOOTSEL while plugging it in): MicroPython
-# and a filesystem with what make flash installs. BOARD= a Pico config (default
-# pico-buttons) or a path; writes build/tactictoe-BOARD.uf2.
-UF2_BOARD := $(or $(BOARD),pico-buttons)
-## one UF2 file for a Pico's USB drive: build/tactictoe-BOARD.uf2 [BOARD=...]
+# and a filesystem with what make flash installs, or with RUNTIME=circuitpython
+# CircuitPython and a CIRCUITPY drive with what make circuitpy stages. BOARD= a
+# Pico config (default pico-buttons, or circuitpython-pico) or a path; writes
+# build/tactictoe-BOARD.uf2.
+RUNTIME ?= micropython
+UF2_BOARD := $(or $(BOARD),$(if $(filter circuitpython,$(RUNTIME)),circuitpython-pico,pico-buttons))
+## one UF2 file for a Pico's USB drive: build/tactictoe-BOARD.uf2 [BOARD=...] [RUNTIME=circuitpython]
 uf2: $(STAMP) $(TABLES)
-	@$(PY) -m host_tools uf2 --board "$(UF2_BOARD)" --games "$(GAMES)" -o "build/tactictoe-$(basename $(notdir $(UF2_BOARD))).uf2"
+	@$(PY) -m host_tools uf2 --runtime "$(RUNTIME)" --board "$(UF2_BOARD)" --games "$(GAMES)" -o "build/tactictoe-$(basename $(notdir $(UF2_BOARD))).uf2"
+
+# A CircuitPython board: everything its CIRCUITPY drive needs, copied there
+# (code.py, board.json, the firmware as sources, the tables, Adafruit's
+# libraries from .venv). BOARD= a CircuitPython config (default circuitpython-pico).
+## stage the game onto a CircuitPython board's drive: DEST=/path/to/CIRCUITPY [BOARD=...]
+circuitpy: $(STAMP) $(TABLES)
+	@test -n "$(DEST)" || { echo "error: DEST= says where the CIRCUITPY drive is mounted: make circuitpy DEST=/media/you/CIRCUITPY" >&2; exit 1; }
+	@$(PY) -m host_tools circuitpy --dest "$(DEST)" --board "$(or $(BOARD),circuitpython-pico)" --games "$(GAMES)"
 
 ## redraw docs/screens from the firmware
 screens: $(STAMP)

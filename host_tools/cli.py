@@ -273,26 +273,52 @@ def cmd_flash(args):
 
 
 def cmd_uf2(args):
-    from host_tools import flash, picofs, uf2
+    from host_tools import fat, flash, picofs, uf2
 
     games = args.games.replace(",", " ").split()
     _check_output(args.output)
+    cp = args.runtime == "circuitpython"
+    board = args.board or ("circuitpython-pico" if cp else "pico-buttons")
     try:
-        files, size = uf2.write(args.output, board=args.board, games=games, tables_dir=args.tables)
+        files, size = uf2.write(args.output, board=board, games=games, tables_dir=args.tables, runtime=args.runtime)
     except flash.FlashError as e:
         raise UserError(str(e))
     names = [name for name, _ in files]
-    modules = [n for n in names if n.endswith(".mpy")]
-    rest = [n for n in names if not n.endswith(".mpy")]
-    print("board:    %s" % args.board)
-    print("holds:    %s, then at %#x a %d KiB littlefs filesystem with %d files, %d bytes:"
-          % (uf2.MICROPYTHON_NAME, uf2.FS_ADDRESS, picofs.FS_SIZE // 1024, len(files),
-             sum(len(d) for _, d in files)))
-    print("          %d firmware modules (.mpy), %s" % (len(modules), ", ".join(rest)))
+    total = sum(len(d) for _, d in files)
+    print("board:    %s" % board)
+    if cp:
+        print("holds:    %s, then at %#x a %d KiB CIRCUITPY drive (FAT12) with %d files, %d bytes:"
+              % (uf2.CIRCUITPYTHON_NAME, uf2.FLASH_BASE + fat.FS_OFFSET, fat.FS_SIZE // 1024, len(files), total))
+        print("          %s" % ", ".join(names))
+    else:
+        modules = [n for n in names if n.endswith(".mpy")]
+        rest = [n for n in names if not n.endswith(".mpy")]
+        print("holds:    %s, then at %#x a %d KiB littlefs filesystem with %d files, %d bytes:"
+              % (uf2.MICROPYTHON_NAME, uf2.FS_ADDRESS, picofs.FS_SIZE // 1024, len(files), total))
+        print("          %d firmware modules (.mpy), %s" % (len(modules), ", ".join(rest)))
     print("size:     %d bytes (%d blocks)" % (size, size // uf2.BLOCK))
     print("written:  %s" % args.output)
     print("install:  hold BOOTSEL while plugging the Pico in, then copy the file onto the RPI-RP2 drive;"
-          " it replaces MicroPython and every file on the board")
+          " it replaces %s and every file on the board" % ("the firmware" if cp else "MicroPython"))
+    return 0
+
+
+def cmd_circuitpy(args):
+    from host_tools import circuitpy, flash
+
+    games = args.games.replace(",", " ").split()
+    try:
+        circuitpy.check_dest(args.dest)
+        files = circuitpy.drive_files(args.board, games=games, tables_dir=args.tables)
+        circuitpy.stage(args.dest, files)
+    except flash.FlashError as e:
+        raise UserError(str(e))
+    print("board:    %s" % args.board)
+    print("staged:   %d files, %d bytes, into %s:" % (len(files), sum(len(d) for _, d in files), args.dest))
+    for name, data in files:
+        print("          %-28s %6d bytes" % (name, len(data)))
+    print("note:     the firmware goes as .py sources (CircuitPython's .mpy is not MicroPython's);"
+          " CircuitPython reloads when the copy ends, into the game")
     return 0
 
 
@@ -364,14 +390,26 @@ def build_parser():
                     help="where the tables are (default build)")
     fl.add_argument("--no-reset", action="store_true", help="leave the board in its REPL afterwards")
     fl.set_defaults(func=cmd_flash)
-    u = sub.add_parser("uf2", help="write one UF2 for a Pico: MicroPython, firmware, board.json and tables")
-    u.add_argument("--board", default="pico-buttons", metavar="NAME|PATH",
-                   help="board config to install as board.json (a Pico one; default pico-buttons)")
+    u = sub.add_parser("uf2", help="write one UF2 for a Pico: MicroPython (or CircuitPython), firmware, board.json"
+                                   " and tables")
+    u.add_argument("--board", metavar="NAME|PATH",
+                   help="board config to install as board.json (a Pico one; default pico-buttons, or"
+                        " circuitpython-pico with --runtime circuitpython)")
+    u.add_argument("--runtime", choices=("micropython", "circuitpython"), default="micropython",
+                   help="the Python the UF2 installs (default micropython)")
     u.add_argument("--games", default="classic tactictoe", help="tables to include (default: both)")
     u.add_argument("--tables", default=os.path.join("build"), metavar="FOLDER",
                    help="where the tables are (default build)")
     u.add_argument("-o", "--output", required=True, metavar="PATH", help="UF2 file to write")
     u.set_defaults(func=cmd_uf2)
+    c = sub.add_parser("circuitpy", help="stage what a CircuitPython board's CIRCUITPY drive needs into a folder")
+    c.add_argument("--dest", required=True, metavar="FOLDER", help="the CIRCUITPY drive, mounted (or any folder)")
+    c.add_argument("--board", default="circuitpython-pico", metavar="NAME|PATH",
+                   help="board config to install as board.json (a CircuitPython one; default circuitpython-pico)")
+    c.add_argument("--games", default="classic tactictoe", help="tables to include (default: both)")
+    c.add_argument("--tables", default=os.path.join("build"), metavar="FOLDER",
+                   help="where the tables are (default build)")
+    c.set_defaults(func=cmd_circuitpy)
     return p
 
 

@@ -394,9 +394,9 @@ def page(cfg, source):
                 "1. Install %s: %s; %s." % (runtime, info[cfg["runtime"] or "micropython"] or info["micropython"],
                                             info["install"])]
         if cfg["runtime"] == "circuitpython":
-            out.append("2. Copy the firmware to the CIRCUITPY drive as [the README](../../README.md#putting-it-on-a-board)"
-                       " says (`make flash` doesn't write to CircuitPython's drive), with `%s` as `board.json`,"
-                       " and delete the drive's `code.py`: CircuitPython runs it before `main.py`." % source)
+            out.append("2. `make circuitpy DEST=/path/to/CIRCUITPY BOARD=%s` (the drive's mount point): it copies"
+                       " `code.py`, the firmware, `%s` as `board.json`, the tables and Adafruit's libraries"
+                       " (`make flash` doesn't write to CircuitPython's drive)." % (cfg["name"], source))
         else:
             out.append("2. `make flash PORT=%s BOARD=%s` (`mpremote connect list` names the port)."
                        % (info["port"], cfg["name"]))
@@ -406,6 +406,11 @@ def page(cfg, source):
                         " Pico in and drag `build/tactictoe-%s.uf2` onto the RPI-RP2 drive. It replaces MicroPython"
                         " and every file on the Pico's flash, and holds the build for the Pico (RP2040), not the"
                         " Pico W or Pico 2." % (cfg["name"], cfg["name"])]
+        elif cfg["board"] == "pico":
+            out += ["", "Or steps 1 and 2 in one file: `make uf2 RUNTIME=circuitpython BOARD=%s`, then hold BOOTSEL"
+                        " while plugging the Pico in and drag `build/tactictoe-%s.uf2` onto the RPI-RP2 drive: it"
+                        " holds CircuitPython 10.2.1 for the Pico (RP2040; not the Pico W or Pico 2) and a CIRCUITPY"
+                        " drive with the game, and replaces every file on the Pico's flash." % (cfg["name"], cfg["name"])]
     return "\n".join(out) + "\n"
 
 

@@ -33,6 +33,7 @@ from host_tools import sim, uf2
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 VENDOR = os.path.join(ROOT, "vendor", "micropython-rp2")
 UF2 = uf2.MICROPYTHON
+CIRCUITPYTHON_UF2 = uf2.CIRCUITPYTHON
 BOOTROM = os.path.join(VENDOR, "rp2040-bootrom-B1.bin")
 SCRIPT = os.path.join(ROOT, "simulator", "rp2040", "pico.mjs")
 
@@ -50,6 +51,23 @@ def node():
     if not os.path.isdir(os.path.join(ROOT, "node_modules", "rp2040js")):
         raise sim.SimError("rp2040js is not installed: run `make node` (it runs npm ci)")
     return exe
+
+
+def wiring(board, runtime="micropython"):
+    """``(path, config)`` of a Pico's wiring for ``runtime``: SimError for
+    a config written for the other runtime."""
+    if runtime != "circuitpython":
+        return sim.wiring(board)
+    from host_tools import flash
+
+    try:
+        path, cfg, _ = flash.board_config(board)
+    except flash.FlashError as e:
+        raise sim.SimError(str(e))
+    if cfg["runtime"] != "circuitpython":
+        raise sim.SimError("%s is a MicroPython board's config; CircuitPython needs one that names its pins"
+                           " (such as circuitpython-pico)" % cfg["name"])
+    return path, cfg
 
 
 def default_flash_file(cfg):
@@ -109,22 +127,30 @@ class EmulatedPico:
     :param on_output: called with the bytes the board writes to its console.
     :param on_event: called with every other line the chip reports
         (``tone``, ``power``, ``usb``, ``speed``, ``fault``), as a list of words.
+    :param runtime: "micropython" (the flash file is its littlefs) or
+        "circuitpython" (the flash file is the CIRCUITPY drive, FAT12 at
+        0x100000; ``uf2`` then defaults to the vendored CircuitPython).
     """
 
     @property
     def title(self):
         """What the front-end calls it: the chip, and how fast it runs."""
         pace = "  %.2fx real time" % self.speed if self.speed else ""
-        return "emulated RP2040 (MicroPython 1.28 rp2)" + pace
+        what = "CircuitPython 10.2.1" if self.runtime == "circuitpython" else "MicroPython 1.28 rp2"
+        return "emulated RP2040 (%s)" % what + pace
 
-    def __init__(self, flash_file, board="pico-buttons", console=True, uf2=(UF2,),
-                 on_frame=None, on_output=None, on_event=None):
+    def __init__(self, flash_file, board="pico-buttons", console=True, uf2=None,
+                 on_frame=None, on_output=None, on_event=None, runtime="micropython"):
         self.flash_file = os.path.abspath(flash_file) if flash_file else None
-        self.wiring_path, self.cfg = sim.wiring(board)
+        self.wiring_path, self.cfg = wiring(board, runtime)
         if self.cfg["board"] not in (None, "pico"):
             raise sim.SimError("the emulated RP2040 is a Pico; %s is wired for %s"
                                % (self.cfg["name"], self.cfg["board"]))
+        self.runtime = runtime
+        if uf2 is None:
+            uf2 = (CIRCUITPYTHON_UF2,) if runtime == "circuitpython" else (UF2,)
         self.uf2 = list(uf2)
+        self.fifo = b""  # CircuitPython: the bytes the last frame's PIO FIFO took
         self.on_frame = on_frame
         self.on_output = on_output
         self.on_event = on_event
@@ -165,6 +191,7 @@ class EmulatedPico:
             argv += ["--uf2", path]
         if self.flash_file:
             argv += ["--flash-file", self.flash_file]
+        argv += ["--runtime", self.runtime]
         self.proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, cwd=ROOT,
                                      preexec_fn=sim._die_with_parent)
         os.set_blocking(self.proc.stdout.fileno(), False)
@@ -313,7 +340,9 @@ class EmulatedPico:
         wire = b"" if words[2] == "-" else bytes.fromhex(words[2])
         for part in words[4:]:
             name, _, span = part.partition("=")
-            if span != "-":
+            if name == "fifo":
+                self.fifo = bytes.fromhex(span)
+            elif span != "-":
                 lo, hi = (int(v) for v in span.split("-"))
                 seen = self.timing.setdefault(name, [lo, hi])
                 seen[0], seen[1] = min(seen[0], lo), max(seen[1], hi)

@@ -96,8 +96,8 @@ def check_pico(cfg):
                                " pico-buttons, pico-matrix or your own Pico config"
                                % (cfg["name"], cfg["board"]))
     if cfg["runtime"] == "circuitpython":
-        raise flash.FlashError("%s is a CircuitPython config, and this is MicroPython's filesystem: copy the"
-                               " files to the CIRCUITPY drive instead (README, Putting it on a board)"
+        raise flash.FlashError("%s is a CircuitPython config, and this is MicroPython's filesystem: use"
+                               " make uf2 RUNTIME=circuitpython, or make circuitpy DEST=... for its CIRCUITPY drive"
                                % cfg["name"])
     if cfg["input"]["kind"] == "touch":
         raise flash.FlashError("%s reads touch pads, which a Pico does not have (an ESP32 does)" % cfg["name"])

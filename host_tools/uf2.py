@@ -42,6 +42,8 @@ FS_ADDRESS = FLASH_BASE + picofs.FS_OFFSET
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 MICROPYTHON = os.path.join(ROOT, "vendor", "micropython-rp2", "RPI_PICO-v1.28.0.uf2")
 MICROPYTHON_NAME = "MicroPython v1.28.0 (rp2 port, RPI_PICO)"
+CIRCUITPYTHON = os.path.join(ROOT, "vendor", "circuitpython-rp2", "circuitpython-10.2.1-raspberry_pi_pico-en_US.uf2")
+CIRCUITPYTHON_NAME = "CircuitPython 10.2.1 (raspberry_pi_pico, en_US)"
 _HEADER = struct.Struct("<8I")
 
 
@@ -107,13 +109,13 @@ def pack(chunks, family=FAMILY_RP2040):
     return bytes(blob)
 
 
-def micropython_pages(path=MICROPYTHON):
-    """The vendored MicroPython UF2's pages, checked to be RP2040 flash
-    pages below the filesystem."""
+def micropython_pages(path=MICROPYTHON, below=FS_ADDRESS):
+    """The vendored MicroPython UF2's pages (or CircuitPython's), checked to
+    be RP2040 flash pages below the filesystem."""
     with open(path, "rb") as f:
         blocks = parse(f.read())
     for b in blocks:
-        if b.family != FAMILY_RP2040 or b.size != PAGE or not FLASH_BASE <= b.address < FS_ADDRESS:
+        if b.family != FAMILY_RP2040 or b.size != PAGE or not FLASH_BASE <= b.address < below:
             raise UF2Error("%s: %r is not an RP2040 flash page below the filesystem" % (path, b))
     return [(b.address, bytes(b.payload)) for b in blocks]
 
@@ -124,12 +126,37 @@ def build(files):
     return pack(micropython_pages() + [(FS_ADDRESS, picofs.image(files))])
 
 
-def write(path, board="pico-buttons", games=rules.GAMES, tables_dir=None):
+def build_circuitpython(files):
+    """The UF2 (bytes) of CircuitPython and a CIRCUITPY drive holding
+    ``files``, ``[(path, bytes)]``. The drive's unused tail (zeros) is left
+    out: a FAT drive never reads a cluster it has not allocated."""
+    from host_tools import circuitpy, fat
+
+    drive = circuitpy.image(files)
+    used = len(drive.rstrip(b"\0"))
+    drive = drive[:used + (-used) % SECTOR]
+    return pack(micropython_pages(CIRCUITPYTHON, FLASH_BASE + fat.FS_OFFSET) + [(FLASH_BASE + fat.FS_OFFSET, drive)])
+
+
+def write(path, board="pico-buttons", games=rules.GAMES, tables_dir=None, runtime="micropython"):
     """Write ``build(picofs.board_files(...))`` to ``path`` (through a
-    temporary name); returns ``(files, size)``. FlashError for what the
-    user can fix (a config not for a Pico, a missing table)."""
-    files = picofs.board_files(board, games, tables_dir)
-    data = build(files)
+    temporary name), or with ``runtime="circuitpython"``
+    ``build_circuitpython(circuitpy.drive_files(...))``; returns ``(files,
+    size)``. FlashError for what the user can fix (a config not for a Pico
+    or for the other runtime, a missing table)."""
+    if runtime == "circuitpython":
+        from host_tools import circuitpy
+
+        _, cfg, _ = flash.board_config(board)
+        circuitpy.check_circuitpython(cfg)
+        if cfg["board"] not in (None, "pico"):
+            raise flash.FlashError("%s is wired for %s, not a Pico: the UF2 holds CircuitPython for the Pico"
+                                   % (cfg["name"], cfg["board"]))
+        files = circuitpy.drive_files(board, games, tables_dir)
+        data = build_circuitpython(files)
+    else:
+        files = picofs.board_files(board, games, tables_dir)
+        data = build(files)
     try:
         with open(path + ".tmp", "wb") as f:
             f.write(data)

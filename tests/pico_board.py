@@ -25,16 +25,18 @@ class PicoRun:
     :param board: its wiring (a shipped Pico board config).
     :param uf2: the UF2 files it was flashed with.
     :param console: also give it a pseudo-terminal (for mpremote).
+    :param runtime: "micropython", or "circuitpython" (``flash_file`` is
+        then the CIRCUITPY drive's FAT image).
     """
 
-    def __init__(self, flash_file, board="pico-buttons", uf2=(pico.UF2,), console=False):
+    def __init__(self, flash_file, board="pico-buttons", uf2=None, console=False, runtime="micropython"):
         self.lines = []
         self.wires = []  # the bytes on the wire of each frame line, in order
         self.seen = 0  # lines already looked at by wait()
         self._out = sim._Lines(self.lines.append)
         self.chip = pico.EmulatedPico(flash_file, board, console=console, uf2=uf2,
                                       on_frame=self._frame, on_output=self._out,
-                                      on_event=self._event)
+                                      on_event=self._event, runtime=runtime)
         self.chip.start(live=False)
 
     def _frame(self, ms, cells):

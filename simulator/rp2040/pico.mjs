@@ -1,8 +1,8 @@
-// The emulated Pico: MicroPython's rp2 port (the UF2 a maker flashes) in
-// rp2040js, with the board's wiring around it.
+// The emulated Pico: MicroPython's rp2 port, or CircuitPython (the UF2 a
+// maker flashes), in rp2040js, with the board's wiring around it.
 //
 //   node pico.mjs --uf2 FILE [--uf2 FILE...] --bootrom FILE --wiring board.json
-//                 [--flash-file FILE] [--seed N]
+//                 [--flash-file FILE] [--runtime micropython|circuitpython]
 //
 // Talks to host_tools/pico.py over stdin/stdout, one command or event a line
 // (see docs/simulator.md, "The emulated RP2040"). Time is the emulated
@@ -20,6 +20,13 @@
 //   same flash;
 // * the wiring: keys (buttons to ground or a 3x3 matrix), the NeoPixel chain
 //   (decoded from the data pin's edges) and the buzzer (its PWM frequency).
+//
+// With --runtime circuitpython: the flash file is the CIRCUITPY drive (FAT12
+// at 0x100000); the QSPI chip-select pad starts as the datasheet says, so
+// CircuitPython's BOOTSEL sensing reads "not held" (rp2040js resets it with
+// input disabled); and the NeoPixel bytes are read where the PIO state
+// machine driving the data pin takes them, its TX FIFO, since rp2040js runs
+// PIO without advancing the clock (the pulses on the pin have no width).
 
 import { readFileSync, existsSync, openSync, writeSync, fsyncSync } from 'node:fs';
 import { createInterface } from 'node:readline';
@@ -27,8 +34,6 @@ import { RP2040, USBCDC, GPIOPinState, ConsoleLogger, LogLevel } from 'rp2040js'
 
 const CYCLE_NS = 8; // 125 MHz
 const FLASH_BASE = 0x10000000;
-const FS_OFFSET = 0xa0000; // the rp2 port's littlefs (RPI_PICO)
-const FS_SIZE = 352 * 4096;
 const LATCH_NS = 50000; // WS2812: data low this long latches the frame
 const QUIET_NS = 25e6; // no buzzer edge this long: silence
 const BKPT_ERASE = 0xe0;
@@ -50,6 +55,11 @@ for (let i = 2; i < process.argv.length; i += 2) {
   else args[key.replace(/-/g, '_')] = value;
 }
 const wiring = JSON.parse(readFileSync(args.wiring, 'utf8'));
+const circuitpython = args.runtime === 'circuitpython';
+// The filesystem's place in flash: the rp2 port's littlefs (RPI_PICO), or
+// CircuitPython's CIRCUITPY drive.
+const FS_OFFSET = circuitpython ? 0x100000 : 0xa0000;
+const FS_SIZE = circuitpython ? 0x100000 : 352 * 4096;
 
 function say(line) {
   process.stdout.write(line + '\n');
@@ -149,9 +159,9 @@ let cdc = null;
 let toBoard = []; // console bytes waiting for the USB host
 let pendingRead = null; // the device's read of the OUT endpoint, waiting for data
 let hostOpenAt = Infinity; // emulated ns (this chip's clock) from which the host sends
-const input = wiring.input;
-const rows = input.kind === 'matrix' ? input.rows : [];
-const cols = input.kind === 'matrix' ? input.cols : [];
+const input = { ...wiring.input, pins: (wiring.input.pins || []).map(pinNumber) };
+const rows = input.kind === 'matrix' ? input.rows.map(pinNumber) : [];
+const cols = input.kind === 'matrix' ? input.cols.map(pinNumber) : [];
 
 function level(g, p) {
   // What a pad reads: the level it drives when its output is on (so an
@@ -188,7 +198,13 @@ function updateInputs() {
 
 // The NeoPixel chain: bits from the data line's high times, a frame when the
 // line stays low for the latch time.
-const leds = { pin: wiring.leds.pin, rise: -1, fall: -1, bits: [], t: { h0: [], h1: [], l: [] }, alarm: null };
+const leds = { pin: pinNumber(wiring.leds.pin), rise: -1, fall: -1, bits: [], t: { h0: [], h1: [], l: [] },
+               alarm: null, fifo: [] };
+
+function pinNumber(p) {
+  // A CircuitPython config names pins ("GP16"); MicroPython's number them.
+  return typeof p === 'string' ? parseInt(p.replace(/^GP/, ''), 10) : p;
+}
 
 function ledEdge(value) {
   const t = mcu.clock.nanos;
@@ -207,6 +223,19 @@ function ledEdge(value) {
   }
 }
 
+function fifoByte(sm, value) {
+  // One byte to the strip: the state machine shifts out 8 bits a pull, from
+  // the top of the word when it shifts left (a byte write fills every lane).
+  const shiftRight = (sm.shiftCtrl >> 19) & 1;
+  leds.fifo.push(shiftRight ? value & 0xff : (value >>> 24) & 0xff);
+}
+
+function drivesLeds(sm) {
+  // The state machine whose side-set, set or out pins start at the LED pin.
+  const c = sm.pinCtrl;
+  return [c & 0x1f, (c >> 5) & 0x1f, (c >> 10) & 0x1f].includes(leds.pin);
+}
+
 function latch() {
   const bits = leds.bits;
   const bytes = [];
@@ -218,14 +247,16 @@ function latch() {
   const span = (a) => (a.length ? Math.round(Math.min(...a)) + '-' + Math.round(Math.max(...a)) : '-');
   const hex = Buffer.from(bytes).toString('hex');
   say('frame ' + Math.round(now()) + ' ' + (hex || '-') + ' ' + (bits.length % 8) +
-      ' h0=' + span(leds.t.h0) + ' h1=' + span(leds.t.h1) + ' low=' + span(leds.t.l));
+      ' h0=' + span(leds.t.h0) + ' h1=' + span(leds.t.h1) + ' low=' + span(leds.t.l) +
+      (leds.fifo.length ? ' fifo=' + Buffer.from(leds.fifo).toString('hex') : ''));
+  leds.fifo = [];
   leds.bits = [];
   leds.t = { h0: [], h1: [], l: [] };
   leds.fall = -1;
 }
 
 // The buzzer: its frequency from the time between rising edges.
-const buzzer = { pin: wiring.buzzer, lastRise: -1, freq: 0, alarm: null };
+const buzzer = { pin: pinNumber(wiring.buzzer), lastRise: -1, freq: 0, alarm: null };
 
 function buzzerEdge(value) {
   const t = mcu.clock.nanos;
@@ -267,6 +298,23 @@ function powerOn(reason) {
   mcu.flash.set(flash); // reset() erased it
   mcu.core.PC = FLASH_BASE;
   mcu.onBreak = onBreak;
+  if (circuitpython) {
+    mcu.qspi[1].padValue = 0x5a; // QSPI_SS's reset value: input enabled, pull-up
+    mcu.qspi[1].setInputValue(true);
+  }
+  pioMachines = [];
+  for (const pio of mcu.pio) {
+    pio.run = () => {}; // runUntil clocks it (see stepPio)
+    for (const sm of pio.machines) {
+      sm.due = 0;
+      pioMachines.push(sm);
+      const write = sm.writeFIFO.bind(sm);
+      sm.writeFIFO = (value) => {
+        if (drivesLeds(sm) && !sm.txFIFO.full) fifoByte(sm, value);
+        write(value);
+      };
+    }
+  }
   const watchdog = mcu.peripherals[0x40058];
   watchdog.onWatchdogTrigger = () => {
     resetPending = 'watchdog';
@@ -298,6 +346,7 @@ function powerOn(reason) {
   }
   leds.alarm = mcu.clock.createAlarm(latch);
   leds.bits = [];
+  leds.fifo = [];
   leds.rise = leds.fall = -1;
   buzzer.alarm = mcu.clock.createAlarm(quiet);
   buzzer.lastRise = -1;
@@ -351,6 +400,44 @@ function feedConsole() {
   }
 }
 
+// PIO on the emulated clock. rp2040js runs it from wall-clock timers, a
+// thousand instructions at a time, so its pulses have no width and, in
+// lockstep, it never runs inside a `run`. Here each enabled state machine
+// executes an instruction every (1 + delay) x its clock divider's system
+// cycles, as the RP2040's does.
+let pioMachines = [];
+
+function pioIdle(sm) {
+  // stalled on an empty TX FIFO: nothing happens until the CPU or DMA writes
+  return sm.waiting && (sm.waitType === 3 || sm.waitType === 5) && sm.txFIFO.empty;
+}
+
+function pioBusy() {
+  for (const sm of pioMachines) if (sm.enabled && !pioIdle(sm)) return true;
+  return false;
+}
+
+function stepPio(cycles) {
+  const touched = new Set();
+  for (const sm of pioMachines) {
+    if (!sm.enabled) continue;
+    if (pioIdle(sm)) {
+      sm.due = 0;
+      continue;
+    }
+    sm.due -= cycles;
+    while (sm.due <= 0 && sm.enabled) {
+      const before = sm.cycles;
+      sm.step();
+      const div = (sm.clockDivInt || 65536) + sm.clockDivFrac / 256;
+      sm.due += (1 + Math.max(0, sm.cycles - before)) * div;
+      touched.add(sm.pio);
+      if (pioIdle(sm)) break;
+    }
+  }
+  for (const pio of touched) pio.checkChangedPins();
+}
+
 // Run the core until the emulated clock reaches `end` ns (or a reset).
 function runUntil(end) {
   const clock = mcu.clock;
@@ -358,7 +445,14 @@ function runUntil(end) {
   const until = end - clockBase;
   let n = 0;
   while (clock.nanos < until) {
-    if (core.waiting) {
+    if (pioBusy()) {
+      // one CPU instruction (or a sleeping cycle) at a time, PIO beside it
+      const cycles = core.waiting ? 1 : core.executeInstruction();
+      for (let i = 0; i < cycles; i++) {
+        clock.tick(CYCLE_NS);
+        stepPio(1);
+      }
+    } else if (core.waiting) {
       const next = clock.nanosToNextAlarm;
       clock.tick(next > 0 ? Math.min(next, until - clock.nanos) : until - clock.nanos);
     } else {

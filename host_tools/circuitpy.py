@@ -1,0 +1,122 @@
+"""``make circuitpy``: exactly what a CircuitPython board's CIRCUITPY drive
+needs to play, staged into a folder (the mounted drive), or made into the
+drive's FAT image (``fat``) for the emulated Pico and ``make uf2
+RUNTIME=circuitpython``.
+
+The firmware goes as sources: CircuitPython's .mpy format is not
+MicroPython's, and the project has no CircuitPython mpy-cross, so the
+board compiles each module as it imports it. The Adafruit libraries the
+firmware imports come from their pinned PyPI packages in .venv (see
+requirements-nodeps.txt), never from a hand-made copy.
+
+Where each thing goes on the drive is said once, in ``LAYOUT``.
+"""
+
+import importlib.metadata
+import os
+
+from host_tools import fat, flash
+import rules
+
+# Today's firmware is flat modules: they go to /lib (on CircuitPython's
+# sys.path) and code.py imports main; the tables sit beside board.json, where
+# startup looks for them.
+LAYOUT = {
+    "code.py": b"import main\nmain.run()\n",
+    "firmware": "lib",
+    "tables": "",
+}
+
+# The firmware a CircuitPython board runs: flash.MODULES with the
+# CircuitPython hardware layer in place of the machine one, and main.
+MODULES = tuple(m for m in flash.MODULES if m != "hw_machine") + ("hw_circuitpython", "main")
+
+# (PyPI distribution, files of it the drive needs, "folder/" for a package)
+LIBRARIES = (
+    ("adafruit-circuitpython-neopixel", ("neopixel.py",)),
+    ("adafruit-circuitpython-asyncio", ("asyncio/",)),
+    ("adafruit-circuitpython-ticks", ("adafruit_ticks.py",)),  # asyncio's clock
+)
+
+
+def _join(folder, name):
+    return folder + "/" + name if folder else name
+
+
+def library_files():
+    """``[(path under lib/, bytes)]`` of the Adafruit libraries, read from
+    their installed distributions."""
+    out = []
+    for dist, wanted in LIBRARIES:
+        try:
+            d = importlib.metadata.distribution(dist)
+        except importlib.metadata.PackageNotFoundError:
+            raise flash.FlashError("%s is not installed in this Python: run `make venv`" % dist)
+        found = []
+        for f in d.files or ():
+            name = str(f).replace(os.sep, "/")
+            if not name.endswith(".py"):
+                continue
+            if any(name == w or (w.endswith("/") and name.startswith(w) and "/" not in name[len(w):])
+                   for w in wanted):
+                with open(d.locate_file(f), "rb") as fh:
+                    found.append((name, fh.read()))
+        missing = [w for w in wanted if not any(n == w or n.startswith(w) for n, _ in found)]
+        if missing:
+            raise flash.FlashError("%s has no %s: reinstall it (`make venv`)" % (dist, ", ".join(missing)))
+        out += sorted(found)
+    return out
+
+
+def check_circuitpython(cfg):
+    """Refuse, in one line, a config written for MicroPython."""
+    if cfg["runtime"] != "circuitpython":
+        raise flash.FlashError("%s is a MicroPython board's config (its pins are numbers): CircuitPython needs"
+                               " one such as circuitpython-pico (BOARD=circuitpython-pico)" % cfg["name"])
+
+
+def drive_files(board="circuitpython-pico", games=rules.GAMES, tables_dir=None):
+    """``[(path on the drive, bytes)]``: code.py, board.json, the firmware,
+    the tables (from ``tables_dir``, default build/, each proven right) and
+    the libraries. FlashError (one line) for what the user can fix."""
+    _, cfg, data = flash.board_config(board)
+    check_circuitpython(cfg)
+    files = [("code.py", LAYOUT["code.py"]), ("board.json", data)]
+    for name in MODULES:
+        with open(os.path.join(flash.FIRMWARE, name + ".py"), "rb") as f:
+            files.append((_join(LAYOUT["firmware"], name + ".py"), f.read()))
+    for game in games:
+        name, blob = flash.table_file(game, tables_dir) if tables_dir else flash.table_file(game)
+        files.append((_join(LAYOUT["tables"], name), blob))
+    files += [("lib/" + name, blob) for name, blob in library_files()]
+    return files
+
+
+def image(files):
+    """The CIRCUITPY drive (FAT12, 1 MiB) holding ``files``."""
+    try:
+        return fat.image(files)
+    except fat.FatError as e:
+        raise flash.FlashError(str(e))
+
+
+def check_dest(dest):
+    """FlashError, in one line, unless ``dest`` is a folder."""
+    if not os.path.isdir(dest):
+        raise flash.FlashError("%s: no such folder (DEST= is the CIRCUITPY drive, mounted)" % dest)
+
+
+def stage(dest, files):
+    """Write ``files`` under the folder ``dest`` (each through a temporary
+    name, then renamed), making folders as needed. FlashError if ``dest``
+    is not a folder or can't be written."""
+    check_dest(dest)
+    for path, data in files:
+        target = os.path.join(dest, *path.split("/"))
+        try:
+            os.makedirs(os.path.dirname(target), exist_ok=True)
+            with open(target + ".tmp", "wb") as f:
+                f.write(data)
+            os.replace(target + ".tmp", target)
+        except OSError as e:
+            raise flash.FlashError("cannot write %s: %s" % (target, e.strerror or e))

@@ -1,0 +1,163 @@
+"""make circuitpy (host_tools/circuitpy.py), the CIRCUITPY drive's FAT image
+(host_tools/fat.py) and make uf2 RUNTIME=circuitpython, on the host. The
+same drive boots on real CircuitPython in tests/test_circuitpython_pico.py."""
+
+import importlib.metadata
+import os
+import subprocess
+import sys
+
+import pytest
+
+from conftest import ROOT
+import host_tools  # noqa: F401
+from host_tools import circuitpy, fat, flash, uf2
+import rules
+
+
+def cli(*args, cwd=ROOT):
+    return subprocess.run([sys.executable, "-m", "host_tools"] + [str(a) for a in args], capture_output=True,
+                          text=True, cwd=cwd, timeout=120, env=dict(os.environ, PYTHONPATH=ROOT))
+
+
+@pytest.fixture(scope="module")
+def tables(table_files):
+    return os.path.dirname(table_files[rules.CLASSIC])
+
+
+def tree(folder):
+    out = {}
+    for root, _dirs, names in os.walk(folder):
+        for name in names:
+            path = os.path.join(root, name)
+            with open(path, "rb") as f:
+                out[os.path.relpath(path, folder).replace(os.sep, "/")] = f.read()
+    return out
+
+
+def test_make_circuitpy_stages_exactly_what_the_drive_needs(tmp_path, tables):
+    r = cli("circuitpy", "--dest", tmp_path, "--tables", tables)
+    assert r.returncode == 0, r.stderr
+    got = tree(tmp_path)
+    assert got == dict(circuitpy.drive_files(tables_dir=tables))
+    assert got["code.py"] == b"import main\nmain.run()\n"
+    with open(os.path.join(ROOT, "firmware", "boards", "circuitpython-pico.json"), "rb") as f:
+        assert got["board.json"] == f.read()
+    fw = circuitpy.LAYOUT["firmware"]
+    modules = {n[len(fw) + 1:-3] for n in got if n.startswith(fw + "/") and "/" not in n[len(fw) + 1:]
+               and n.endswith(".py")} - {"neopixel", "adafruit_ticks"}
+    assert modules == set(circuitpy.MODULES)
+    assert "hw_circuitpython" in modules and "hw_machine" not in modules
+    for game in rules.GAMES:
+        with open(os.path.join(tables, game + ".tbl"), "rb") as f:
+            assert got[circuitpy._join(circuitpy.LAYOUT["tables"], game + ".tbl")] == f.read()
+    # Adafruit's library as its pinned package has it, not a copy of ours.
+    dist = importlib.metadata.distribution("adafruit-circuitpython-neopixel")
+    assert dist.version == "6.4.2"
+    with open(dist.locate_file("neopixel.py"), "rb") as f:
+        assert got["lib/neopixel.py"] == f.read()
+    assert {"lib/asyncio/__init__.py", "lib/asyncio/core.py", "lib/adafruit_ticks.py"} <= set(got)
+    assert not any(n.endswith(".tmp") for n in got)
+    assert "staged:   %d files" % len(got) in r.stdout
+    # Again over the same drive: the same files, nothing left behind.
+    assert cli("circuitpy", "--dest", tmp_path, "--tables", tables).returncode == 0
+    assert tree(tmp_path) == got
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--dest", "no-such-drive"], "error: no-such-drive: no such folder (DEST= is the CIRCUITPY drive, mounted)"),
+    (["--dest", ".", "--board", "pico-buttons"], "error: pico-buttons is a MicroPython board's config"),
+    (["--dest", ".", "--tables", "nowhere"], "error: nowhere/classic.tbl: No such file or directory"),
+])
+def test_make_circuitpy_refuses_in_one_line(tmp_path, args, message):
+    r = cli("circuitpy", *args, cwd=tmp_path)
+    assert r.returncode == 1
+    assert r.stderr.count("\n") == 1 and r.stderr.startswith(message), r.stderr
+    assert os.listdir(tmp_path) == []
+
+
+def test_make_circuitpy_without_dest_says_so():
+    r = subprocess.run(["make", "--no-print-directory", "circuitpy"], cwd=ROOT, capture_output=True, text=True,
+                       timeout=120)
+    assert r.returncode != 0
+    assert "error: DEST= says where the CIRCUITPY drive is mounted" in r.stderr
+
+
+def test_the_drive_image_holds_the_staged_files_and_is_the_same_every_time(tables):
+    files = circuitpy.drive_files(tables_dir=tables)
+    img = fat.image(files)
+    assert len(img) == fat.FS_SIZE == 1 << 20
+    assert fat.read_image(img) == dict(files)
+    assert fat.image(files) == img
+    # The drive a maker sees: FAT12, labelled CIRCUITPY, 512-byte sectors.
+    assert img[54:62] == b"FAT12   " and img[43:54] == b"CIRCUITPY  " and img[510:512] == b"\x55\xaa"
+    assert int.from_bytes(img[11:13], "little") == 512 and int.from_bytes(img[19:21], "little") == 2048
+
+
+def test_fat_names_long_short_and_in_folders():
+    files = [("code.py", b"x"), ("README.TXT", b"upper"), ("a/b/c/deep file name.json", b"{}"),
+             ("lib/hw_circuitpython.py", b"1" * 1500), ("lib/hw_circuitpyth0n.py", b"2"), ("empty", b""),
+             ("lib/MixedCase.Py", b"3")] + [("many/m%03d.py" % i, b"%d" % i) for i in range(40)]
+    img = fat.image(files)
+    assert fat.read_image(img) == dict(files)
+    # Plain lower-case 8.3 names need no long entry: the case flags say it.
+    root = img[fat.SECTOR * (fat.RESERVED + fat.FATS * fat.FAT_SECTORS):]
+    entries = [root[i:i + 32] for i in range(0, 32 * fat.ROOT_ENTRIES, 32)]
+    code = [e for e in entries if e[:11] == b"CODE    PY "]
+    assert len(code) == 1 and code[0][12] == 0x18
+    assert entries[entries.index(code[0]) - 1][11] != fat.ATTR_LFN
+
+
+def test_fat_refuses_what_does_not_fit():
+    with pytest.raises(fat.FatError, match="do not fit in the 1024 KiB CIRCUITPY drive"):
+        fat.image([("big.bin", bytes(fat.FS_SIZE))])
+    with pytest.raises(fat.FatError, match="more than 512 entries"):
+        fat.image([("f%d" % i, b"") for i in range(513)])
+    with pytest.raises(fat.FatError):
+        fat.read_image(b"\0" * 4096)
+
+
+def test_uf2_for_circuitpython_is_circuitpython_then_the_drive(tmp_path, tables):
+    out = tmp_path / "cp.uf2"
+    r = cli("uf2", "--runtime", "circuitpython", "--tables", tables, "-o", out)
+    assert r.returncode == 0, r.stderr
+    assert "CircuitPython 10.2.1" in r.stdout and "board:    circuitpython-pico" in r.stdout
+    blocks = uf2.parse(out.read_bytes())
+    assert [b.number for b in blocks] == list(range(len(blocks)))
+    assert all(b.family == uf2.FAMILY_RP2040 and b.size == uf2.PAGE for b in blocks)
+    drive_at = uf2.FLASH_BASE + fat.FS_OFFSET
+    # CircuitPython's own pages, unchanged, below the drive
+    cp = {a: p for a, p in uf2.micropython_pages(uf2.CIRCUITPYTHON, drive_at)}
+    assert {b.address: bytes(b.payload) for b in blocks if b.address < drive_at and b.address in cp} == cp
+    # each 4 KiB sector written whole, first block on a multiple of 16 (see uf2.py)
+    for b in blocks:
+        if b.address % uf2.SECTOR == 0:
+            assert b.number % 16 == 0
+    # the drive: what make circuitpy stages
+    drive = bytearray(fat.FS_SIZE)
+    for b in blocks:
+        if b.address >= drive_at:
+            drive[b.address - drive_at:b.address - drive_at + uf2.PAGE] = b.payload
+    assert fat.read_image(bytes(drive)) == dict(circuitpy.drive_files(tables_dir=tables))
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--board", "pico-buttons"], "error: pico-buttons is a MicroPython board's config"),
+    (["--board", "esp32-touch"], "error: esp32-touch is a MicroPython board's config"),
+])
+def test_uf2_for_circuitpython_refuses_other_configs(tmp_path, args, message):
+    r = cli("uf2", "--runtime", "circuitpython", "-o", tmp_path / "x.uf2", *args)
+    assert r.returncode == 1
+    assert r.stderr.count("\n") == 1 and r.stderr.startswith(message), r.stderr
+    assert not (tmp_path / "x.uf2").exists()
+
+
+def test_micropython_uf2_refuses_the_circuitpython_config(tmp_path):
+    r = cli("uf2", "--board", "circuitpython-pico", "-o", tmp_path / "x.uf2")
+    assert r.returncode == 1 and "circuitpython-pico is a CircuitPython config" in r.stderr
+
+
+def test_flash_module_list_and_circuitpy_agree():
+    # The CircuitPython board gets every module a MicroPython board does,
+    # with its own hardware layer.
+    assert set(circuitpy.MODULES) == set(flash.MODULES) - {"hw_machine"} | {"hw_circuitpython", "main"}

@@ -1,0 +1,115 @@
+"""The firmware on real CircuitPython (the vendored 10.2.1 UF2 for the Pico)
+in an emulated RP2040: ``keypad`` scanning the GPIO buttons, Adafruit's
+``neopixel`` library driving the data pin through PIO, the CIRCUITPY drive
+exactly as ``make circuitpy`` stages it.
+
+Two boards, each shared by the tests of one module-scoped fixture (a
+CircuitPython boot compiles the firmware from source: about 5 emulated
+seconds): one flashed with the single file ``make uf2
+RUNTIME=circuitpython`` writes, one whose drive (a FAT image) holds a
+corrupt tactic-toe table. The tests of each board run in file order, each
+going on from where the one before left it. All in lockstep on the
+emulated clock: limits are emulated milliseconds.
+"""
+
+import os
+
+import pytest
+
+from pico_board import PicoRun, is_menu, perfect, play, start_game
+import host_tools  # noqa: F401
+from host_tools import circuitpy, fat, pico, uf2
+import rules
+
+LEVEL = 63  # full colour at the shipped configs' brightness cap (0.25)
+BOARD = "circuitpython-pico"
+
+
+@pytest.fixture(scope="module")
+def uf2_board(tmp_path_factory, table_files):
+    """A Pico flashed with build/tactictoe-circuitpython-pico.uf2 alone."""
+    path = str(tmp_path_factory.mktemp("cpuf2") / "tactictoe-circuitpython-pico.uf2")
+    uf2.write(path, board=BOARD, tables_dir=os.path.dirname(table_files[rules.CLASSIC]), runtime="circuitpython")
+    b = PicoRun(None, board=BOARD, uf2=(path,), runtime="circuitpython")
+    yield b
+    b.close()
+
+
+@pytest.fixture(scope="module")
+def corrupt_board(tmp_path_factory, table_files):
+    """A Pico with CircuitPython whose CIRCUITPY drive has a corrupt
+    tactictoe.tbl, the centre held from power-on."""
+    files = dict(circuitpy.drive_files(BOARD, tables_dir=os.path.dirname(table_files[rules.CLASSIC])))
+    name = circuitpy._join(circuitpy.LAYOUT["tables"], "tactictoe.tbl")
+    bad = bytearray(files[name])
+    bad[1000] ^= 0xFF
+    files[name] = bytes(bad)
+    drive = tmp_path_factory.mktemp("cpfat") / "circuitpy.img"
+    drive.write_bytes(fat.image(sorted(files.items())))
+    b = PicoRun(str(drive), board=BOARD, runtime="circuitpython")
+    b.hold(1 << 4)
+    yield b
+    b.close()
+
+
+def solid(line):
+    colours = set(line.split()[3].split(","))
+    return colours.pop() if len(colours) == 1 else None
+
+
+def test_boots_to_the_menu_on_real_circuitpython(uf2_board):
+    b = uf2_board
+    b.wait(lambda line: line.startswith("frame ") and line.split()[2] == ".../X.o/...", 12000, "the menu")
+    frames = b.frames()
+    # The self-test, as on MicroPython: each pixel alone, then red, green,
+    # blue; decoded from the pulses PIO put on GP16, back through the
+    # config's pixel order and GRB byte order to cells.
+    walk = [f.split()[3].split(",") for f in frames[:9]]
+    for cell, colours in enumerate(walk):
+        assert colours == ["%02x%02x%02x" % (LEVEL, LEVEL, LEVEL) if c == cell else "000000" for c in range(9)]
+    assert [solid(f) for f in frames[9:12]] == ["3f0000", "003f00", "00003f"]
+    assert [b.wires[i][:3] for i in (9, 10, 11)] == [bytes([0, LEVEL, 0]), bytes([LEVEL, 0, 0]),
+                                                      bytes([0, 0, LEVEL])]
+    # What the pin carried is what the neopixel library handed the PIO's TX
+    # FIFO, byte for byte, the whole chain.
+    assert len(b.chip.wire) == 27 and b.chip.fifo == b.chip.wire
+    # The program's pulses: 0 and 1 bits within the WS2812 datasheet's
+    # windows, whole bytes.
+    assert set(b.chip.timing) >= {"h0", "h1", "low"}
+    problems = pico.timing_problems({k: v for k, v in b.chip.timing.items() if k != "low"})
+    assert problems == []
+
+
+def test_a_tactictoe_game_won_as_x_through_presses(uf2_board, table_files):
+    b = uf2_board
+    start_game(b, rules.TACTICTOE)
+    pos, result = play(b, rules.TACTICTOE, perfect(rules.TACTICTOE, table_files[rules.TACTICTOE]))
+    assert result == "serial tactictoe: X wins"
+    assert pos.winner() == rules.X and len(pos._undo) == 13  # X wins in 13 against the perfect level
+    assert [f for f in b.lines if f.startswith("fault")] == []
+
+
+def test_holding_the_centre_at_power_on_is_safe_mode(corrupt_board):
+    b = corrupt_board
+    b.serial("safe mode: the centre cell was held at power-on", 12000)
+    assert b.frames()[-1].split()[2] == ".../.o./..."
+    b.hold(0)
+    # code.py has returned: CircuitPython's REPL is free.
+    b.serial("Code done running.", 2000)
+    b.type("\r")
+    b.run(500)
+    b.type("import sys; print(sys.implementation.name, sys.implementation.version)\r")
+    b.serial("circuitpython (10, 2, 1, '')", 2000)
+
+
+def test_a_corrupt_table_is_refused_and_the_game_plays_on(corrupt_board):
+    b = corrupt_board
+    b.chip.power_cycle()
+    b.wait(is_menu, 12000, "the menu")
+    start_game(b, rules.TACTICTOE)
+    b.serial("tactictoe: table tactictoe.tbl: table corrupt: CRC-32 of records is", 3000)
+    b.wait(lambda line: line.startswith("frame ") and line.split()[2] == "R.R/.R./R.R", 3000, "the red X")
+    b.wait(lambda line: line.startswith("frame ") and line.split()[2] == "xxx/xxx/xxx", 5000, "the game")
+    b.tap(1)
+    b.serial("tactictoe: X 1", 3000)
+    b.wait(lambda line: line.startswith("serial tactictoe: O "), 20000, "the fallback's move")

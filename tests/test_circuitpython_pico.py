@@ -23,6 +23,16 @@ import rules
 
 LEVEL = 63  # full colour at the shipped configs' brightness cap (0.25)
 BOARD = "circuitpython-pico"
+PROBE = os.path.join(os.path.dirname(__file__), "cp", "cp_probe.py")
+DOUBLES_CP = os.path.join(os.path.dirname(__file__), "doubles_cp")
+
+# Where our doubles may differ from the real thing, and why that is fine.
+DOUBLES_DIFFER = {
+    # the achievable PWM frequency nearest 440 Hz on the RP2040 (the
+    # firmware never reads it back)
+    "pwm frequency, duty_cycle": ("(442, 32768)", "(440, 32768)"),
+    "implementation": ("'circuitpython'", "'cpython'"),
+}
 
 
 @pytest.fixture(scope="module")
@@ -44,6 +54,8 @@ def corrupt_board(tmp_path_factory, table_files):
     bad = bytearray(files[name])
     bad[1000] ^= 0xFF
     files[name] = bytes(bad)
+    with open(PROBE, "rb") as f:
+        files["cp_probe.py"] = f.read()  # for the doubles' check, at the REPL
     drive = tmp_path_factory.mktemp("cpfat") / "circuitpy.img"
     drive.write_bytes(fat.image(sorted(files.items())))
     b = PicoRun(str(drive), board=BOARD, runtime="circuitpython")
@@ -100,6 +112,42 @@ def test_holding_the_centre_at_power_on_is_safe_mode(corrupt_board):
     b.run(500)
     b.type("import sys; print(sys.implementation.name, sys.implementation.version)\r")
     b.serial("circuitpython (10, 2, 1, '')", 2000)
+
+
+def probe_lines(lines):
+    out = {}
+    for line in lines:
+        key, _, value = line.partition("\t")
+        if key not in ("probe",):
+            out[key] = value
+    return out
+
+
+def test_our_doubles_agree_with_real_circuitpython(corrupt_board):
+    """tests/cp/cp_probe.py on the board (at its REPL, cell 0 held) and on
+    CPython over tests/doubles_cp, which the CircuitPython layer's other
+    tests run on."""
+    import subprocess
+    import sys
+
+    b = corrupt_board
+    b.hold(1)
+    b.type("import cp_probe\r")
+    b.serial("probe\tend", 10000)
+    b.hold(0)
+    begin = max(i for i, line in enumerate(b.lines) if line == "serial probe\tbegin")
+    real = probe_lines(line[len("serial "):] for line in b.lines[begin:] if line.startswith("serial "))
+    script = ("import fingers; fingers.wire({'kind': 'buttons', 'pins': ['GP%d' % n for n in range(2, 11)]});"
+              " fingers.held = 1; import cp_probe")
+    r = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60,
+                       env=dict(os.environ, PYTHONPATH=os.pathsep.join([DOUBLES_CP, os.path.dirname(PROBE)])))
+    assert r.returncode == 0, r.stderr
+    ours = probe_lines(r.stdout.splitlines())
+    assert set(real) == set(ours) and len(real) > 40
+    for key, (on_board, on_doubles) in DOUBLES_DIFFER.items():
+        assert real[key].endswith(on_board) and ours[key].endswith(on_doubles), (key, real[key], ours[key])
+    assert {k: v for k, v in real.items() if k not in DOUBLES_DIFFER} == \
+        {k: v for k, v in ours.items() if k not in DOUBLES_DIFFER}
 
 
 def test_a_corrupt_table_is_refused_and_the_game_plays_on(corrupt_board):

@@ -36,6 +36,8 @@ class DigitalInOut:
 
     @property
     def value(self):
+        if self.direction == Direction.OUTPUT:  # reads back what it drives, as the real one does
+            return bool(self._out)
         inp = fingers._input or {"kind": None}
         name = self.pin.name
         if inp["kind"] == "buttons" and name in inp["pins"]:

@@ -4,12 +4,13 @@ in an emulated RP2040: ``keypad`` scanning the GPIO buttons, Adafruit's
 exactly as ``make circuitpy`` stages it.
 
 Two boards, each shared by the tests of one module-scoped fixture (a
-CircuitPython boot compiles the firmware from source: about 5 emulated
-seconds): one flashed with the single file ``make uf2
-RUNTIME=circuitpython`` writes, one whose drive (a FAT image) holds a
-corrupt tactic-toe table. The tests of each board run in file order, each
-going on from where the one before left it. All in lockstep on the
-emulated clock: limits are emulated milliseconds.
+CircuitPython boot compiles the firmware from source: 5.2 emulated seconds
+to the menu, and CircuitPython's asyncio never lets the core sleep, so the
+emulator runs at about a fifth of real time): one flashed with the single
+file ``make uf2 RUNTIME=circuitpython`` writes, one whose drive (a FAT
+image) holds a corrupt tactic-toe table. The tests of each board run in
+file order, each going on from where the one before left it. All in
+lockstep on the emulated clock: limits are emulated milliseconds.
 """
 
 import os
@@ -48,7 +49,8 @@ def uf2_board(tmp_path_factory, table_files):
 @pytest.fixture(scope="module")
 def corrupt_board(tmp_path_factory, table_files):
     """A Pico with CircuitPython whose CIRCUITPY drive has a corrupt
-    tactictoe.tbl, the centre held from power-on."""
+    tactictoe.tbl (and the doubles' probe, tests/cp/cp_probe.py), the
+    centre held from power-on."""
     files = dict(circuitpy.drive_files(BOARD, tables_dir=os.path.dirname(table_files[rules.CLASSIC])))
     name = circuitpy._join(circuitpy.LAYOUT["tables"], "tactictoe.tbl")
     bad = bytearray(files[name])

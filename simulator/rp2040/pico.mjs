@@ -303,14 +303,22 @@ function powerOn(reason) {
     mcu.qspi[1].setInputValue(true);
   }
   pioMachines = [];
+  pioActive = false;
   for (const pio of mcu.pio) {
     pio.run = () => {}; // runUntil clocks it (see stepPio)
+    // Any write to a PIO block (enabling a machine, its FIFO) may give it work.
+    const writeReg = pio.writeUint32.bind(pio);
+    pio.writeUint32 = (offset, value) => {
+      pioActive = true;
+      writeReg(offset, value);
+    };
     for (const sm of pio.machines) {
       sm.due = 0;
       pioMachines.push(sm);
       const write = sm.writeFIFO.bind(sm);
       sm.writeFIFO = (value) => {
         if (drivesLeds(sm) && !sm.txFIFO.full) fifoByte(sm, value);
+        pioActive = true;
         write(value);
       };
     }
@@ -406,6 +414,7 @@ function feedConsole() {
 // executes an instruction every (1 + delay) x its clock divider's system
 // cycles, as the RP2040's does.
 let pioMachines = [];
+let pioActive = false; // a PIO register was written since the machines were last all idle
 
 function pioIdle(sm) {
   // stalled on an empty TX FIFO: nothing happens until the CPU or DMA writes
@@ -445,7 +454,8 @@ function runUntil(end) {
   const until = end - clockBase;
   let n = 0;
   while (clock.nanos < until) {
-    if (pioBusy()) {
+    if (pioActive && !pioBusy()) pioActive = false;
+    if (pioActive) {
       // one CPU instruction (or a sleeping cycle) at a time, PIO beside it
       const cycles = core.waiting ? 1 : core.executeInstruction();
       for (let i = 0; i < cycles; i++) {

@@ -128,13 +128,14 @@ hardware: $(STAMP)
 sim-picture: $(STAMP) $(TABLES)
 	$(PY) -m host_tools sim-picture -o docs/simulator.svg
 
-# The host and Unix-port figures, then the emulated Pico's (emulated time),
-# then the page of make web's (in chromium).
+# The host and Unix-port figures, then the emulated Pico's (emulated time) on
+# MicroPython and on CircuitPython, then the page of make web's (in chromium).
 ## the figures in docs/performance.md
 bench: $(STAMP) $(NODE_STAMP) $(TABLES)
 	$(PY) benchmarks/run.py
 	$(PY) benchmarks/soak.py
 	$(PY) benchmarks/pico.py
+	$(PY) benchmarks/circuitpy_pico.py
 	$(PY) benchmarks/web.py
 
 # build/sim/ is the simulator's flash (make sim): what you copy there stays,

@@ -8,11 +8,10 @@ import argparse
 import os
 import sys
 
-import host_tools  # noqa: F401  (puts firmware/ on sys.path)
-import ai
-import rules
-import table
-from tableverify import describe
+from tactictoe import ai
+from tactictoe import rules
+from tactictoe import table
+from tactictoe.tableverify import describe
 
 
 class UserError(Exception):
@@ -282,13 +281,16 @@ def cmd_uf2(args):
     except flash.FlashError as e:
         raise UserError(str(e))
     names = [name for name, _ in files]
-    modules = [n for n in names if n.endswith(".mpy")]
-    rest = [n for n in names if not n.endswith(".mpy")]
+    package = [n[len(flash.ON_BOARD) + 1:] for n in names if n.startswith(flash.ON_BOARD + "/")]
+    modules = [n for n in package if n.endswith(".mpy")]
+    rest = [n for n in package if not n.endswith(".mpy")]
+    root = [n for n in names if "/" not in n]
     print("board:    %s" % args.board)
     print("holds:    %s, then at %#x a %d KiB littlefs filesystem with %d files, %d bytes:"
           % (uf2.MICROPYTHON_NAME, uf2.FS_ADDRESS, picofs.FS_SIZE // 1024, len(files),
              sum(len(d) for _, d in files)))
-    print("          %d firmware modules (.mpy), %s" % (len(modules), ", ".join(rest)))
+    print("          /%s: %d firmware modules (.mpy), %s; /: %s" % (flash.ON_BOARD, len(modules), ", ".join(rest),
+                                                                   ", ".join(root)))
     print("size:     %d bytes (%d blocks)" % (size, size // uf2.BLOCK))
     print("written:  %s" % args.output)
     print("install:  hold BOOTSEL while plugging the Pico in, then copy the file onto the RPI-RP2 drive;"

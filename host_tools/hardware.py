@@ -12,7 +12,7 @@ fails when the committed files are stale.
 import json
 import os
 
-import config
+from tactictoe import config
 
 from host_tools import flash
 
@@ -377,7 +377,7 @@ def page(cfg, source):
         out.append("- **Touch pads.** 15 to %d mm square, one wire each, under 15 cm and kept apart from the LED"
                    " wires. The firmware measures each pad untouched at power-on, so keep hands off the board while"
                    " it starts (except the centre, for safe mode). `input.threshold` (%s here) is how far a reading"
-                   " must move to count; `import check; check.touch()` shows the readings."
+                   " must move to count; `from tactictoe import check; check.touch()` shows the readings."
                    % (TOUCH_PAD, cfg["input"]["threshold"]))
     if kind == "matrix":
         out.append("- **Matrix.** Each button joins its row wire to its column wire. The firmware pulls one row low"

@@ -27,7 +27,6 @@ import sys
 import time
 import tty
 
-import host_tools  # noqa: F401  (puts firmware/ on sys.path)
 from host_tools import sim, uf2
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -71,6 +70,7 @@ def prepare_flash_file(path, cfg, wiring_path, update=True, tables_dir=os.path.j
         except (OSError, ValueError) as e:
             raise sim.SimError("%s: %s; it should be a Pico's filesystem: give another --flash, or delete it"
                                " for a new one" % (path, getattr(e, "strerror", None) or e))
+    tidied = flash.tidy_files(files)
     new = []
     if update or "main.py" not in files:
         new += flash.firmware_files(cfg, compile_mpy=True)
@@ -78,9 +78,9 @@ def prepare_flash_file(path, cfg, wiring_path, update=True, tables_dir=os.path.j
         with open(wiring_path, "rb") as f:
             new.append(("board.json", f.read()))
     for game in sim.rules.GAMES:
-        name = game + ".tbl"
-        if name not in files and os.path.exists(os.path.join(tables_dir, name)):
-            with open(os.path.join(tables_dir, name), "rb") as f:
+        name = flash.ON_BOARD + "/" + game + ".tbl"
+        if name not in files and os.path.exists(os.path.join(tables_dir, game + ".tbl")):
+            with open(os.path.join(tables_dir, game + ".tbl"), "rb") as f:
                 new.append((name, f.read()))
     changed = []
     for name, data in new:
@@ -88,7 +88,7 @@ def prepare_flash_file(path, cfg, wiring_path, update=True, tables_dir=os.path.j
             files[name] = data
             changed.append(name)
             files.pop(flash.other_kind(name), None)
-    if changed:
+    if changed or tidied:
         os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
         with open(path + ".tmp", "wb") as f:
             f.write(picofs.image(sorted(files.items())))

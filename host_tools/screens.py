@@ -9,12 +9,12 @@ a test fails when the committed pictures are stale.
 import io
 import os
 
-import ai
-import app as board
-import config
-import rules
-import table
-from keys import TAP
+from tactictoe import ai
+from tactictoe import app as board
+from tactictoe import config
+from tactictoe import rules
+from tactictoe import table
+from tactictoe.keys import TAP
 
 CELL = 56
 GAP = 10
@@ -152,7 +152,7 @@ def screens():
 def write(folder):
     """Write every screen to ``folder``; returns the file names."""
     os.makedirs(folder, exist_ok=True)
-    from frames import Canvas
+    from tactictoe.frames import Canvas
 
     names = []
     for name, title, buf in screens():

@@ -31,8 +31,7 @@ import termios
 import time
 import tty
 
-import host_tools  # noqa: F401  (puts firmware/ on sys.path)
-import rules
+from tactictoe import rules
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 ROM_DIR = os.path.join(ROOT, "simulator")
@@ -605,15 +604,18 @@ def prepare_flash(folder, cfg, wiring_path, update=True, tables_dir=os.path.join
     from host_tools import flash
 
     files = []
+    if os.path.isdir(folder):
+        flash.tidy_folder(folder)
     if update or not os.path.exists(os.path.join(folder, "main.py")):
         files += flash.firmware_files(cfg, compile_mpy=True)
     if not os.path.exists(os.path.join(folder, "board.json")):
         with open(wiring_path, "rb") as f:
             files.append(("board.json", f.read()))
     for game in rules.GAMES:
-        name = game + ".tbl"
-        if not os.path.exists(os.path.join(folder, name)) and os.path.exists(os.path.join(tables_dir, name)):
-            with open(os.path.join(tables_dir, name), "rb") as f:
+        name = flash.ON_BOARD + "/" + game + ".tbl"
+        source = os.path.join(tables_dir, game + ".tbl")
+        if not os.path.exists(os.path.join(folder, name)) and os.path.exists(source):
+            with open(source, "rb") as f:
                 files.append((name, f.read()))
     return flash.install(folder, files)
 

@@ -26,7 +26,7 @@ import os
 import struct
 
 from host_tools import flash, picofs
-import rules
+from tactictoe import rules
 
 MAGIC_START0 = 0x0A324655
 MAGIC_START1 = 0x9E5D5157

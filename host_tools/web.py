@@ -18,7 +18,6 @@ import json
 import os
 import shutil
 
-import host_tools  # noqa: F401  (puts firmware/ on sys.path)
 from host_tools import flash
 
 ROOT = flash.ROOT

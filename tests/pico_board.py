@@ -10,7 +10,7 @@ import os
 
 import host_tools  # noqa: F401
 from host_tools import pico, sim
-import rules
+from tactictoe import rules
 
 from live_sim import MENU_TAPS, is_menu  # noqa: F401  (the same menu, the same frames)
 
@@ -124,8 +124,8 @@ def play(board, game, choose, limit_ms=20000):
 
 def perfect(game, table_path):
     """A chooser that plays perfectly, with the firmware's own AI on the host."""
-    import ai
-    import table
+    from tactictoe import ai
+    from tactictoe import table
 
     t = table.Table(table_path, game)
     rng = ai.Rng(1)

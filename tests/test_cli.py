@@ -9,7 +9,7 @@ import zlib
 import pytest
 
 from conftest import ROOT, one_line_error, run_cli
-import rules
+from tactictoe import rules
 
 
 run = run_cli
@@ -135,7 +135,7 @@ def test_solve_through_a_symlink_keeps_the_link(tmp_path):
 
 def test_describe():
     from host_tools.cli import describe
-    import ai
+    from tactictoe import ai
     assert describe(ai.WIN | 13) == "wins in 13"
     assert describe(12) == "loses in 12"
     assert describe(0) == "draw"

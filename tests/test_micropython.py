@@ -5,8 +5,8 @@ import os
 import subprocess
 import sys
 
-import ai
-import rules
+from tactictoe import ai
+from tactictoe import rules
 from conftest import FIRMWARE
 
 

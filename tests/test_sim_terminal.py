@@ -14,10 +14,10 @@ import uuid
 
 import pytest
 
-from conftest import FIRMWARE, ROOT
+from conftest import FIRMWARE, PACKAGE, ROOT, TABLES
 from host_tools import sim, sim_terminal as st
 from host_tools.screens import as_seen
-import rules
+from tactictoe import rules
 
 WAIT_S = 90  # CI has two slow cores: the board boots in seconds, not 90
 
@@ -60,12 +60,15 @@ def flash(tmp_path, table_files):
     """A flash folder with the firmware, the pico-buttons wiring and both tables."""
     d = tmp_path / "flash"
     d.mkdir()
-    for name in os.listdir(FIRMWARE):
+    package = d / TABLES  # the package and its tables: lib/tactictoe
+    package.mkdir(parents=True)
+    for name in os.listdir(PACKAGE):
         if name.endswith(".py") and name != "hw_circuitpython.py":
-            shutil.copy(os.path.join(FIRMWARE, name), d)
+            shutil.copy(os.path.join(PACKAGE, name), package)
+    shutil.copy(os.path.join(FIRMWARE, "main.py"), d)
     shutil.copy(os.path.join(FIRMWARE, "boards", "pico-buttons.json"), d / "board.json")
     for game, path in table_files.items():
-        shutil.copy(path, d / (rules.GAMES[game] + ".tbl"))
+        shutil.copy(path, package / (rules.GAMES[game] + ".tbl"))
     return str(d)
 
 

@@ -6,10 +6,10 @@
 import sys
 import time
 
-import ai
-import fallback
-import rules
-import table
+from tactictoe import ai
+from tactictoe import fallback
+from tactictoe import rules
+from tactictoe import table
 
 t = table.Table(sys.argv[1])
 rng = ai.Rng(int(sys.argv[2]))

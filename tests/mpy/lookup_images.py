@@ -3,11 +3,11 @@
 # Usage: lookup_images.py PATH SEED
 import sys
 
-import ai
-import rules
-import rules_extra
-import table
-import table_extra
+from tactictoe import ai
+from tactictoe import rules
+from tactictoe import rules_extra
+from tactictoe import table
+from tactictoe import table_extra
 
 t = table.Table(sys.argv[1])
 rng = ai.Rng(int(sys.argv[2]))

@@ -52,13 +52,13 @@ def print_error(e):
 
 def build(hw, cfg, tables, problems, config_problem, rng=None, log=print):
     """The game for ``startup.power_on()``'s results, started at time 0."""
-    import ai
-    from app import App
-    from keys import Keys
+    from . import ai
+    from .app import App
+    from .keys import Keys
 
     sequencer = None
     if cfg["buzzer"] is not None:  # no buzzer, no tunes in RAM
-        from sound import Sequencer
+        from .sound import Sequencer
 
         sequencer = Sequencer(hw.tone)
     timing = cfg["timing"]
@@ -130,13 +130,20 @@ async def _every(asyncio, ms, fn, clock):
             await asyncio.sleep(seconds)
 
 
+def asyncio_module():
+    """asyncio, imported only when the loop starts (its RAM is not needed
+    before): ``uasyncio`` on older MicroPython."""
+    try:
+        import asyncio
+    except ImportError:
+        import uasyncio as asyncio
+    return asyncio
+
+
 async def run(runner, clock):
     """The cooperative loop: keys and LEDs as two tasks, the game flow in
     this coroutine."""
-    try:
-        import asyncio
-    except ImportError:  # older MicroPython
-        import uasyncio as asyncio
+    asyncio = asyncio_module()
     # Two tasks and this coroutine itself (gather would pull in one more
     # asyncio module, and RAM is scarce).
     asyncio.create_task(_every(asyncio, runner.timing["scan_ms"], runner.scan, clock))

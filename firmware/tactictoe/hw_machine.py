@@ -31,7 +31,7 @@ class Hardware:
             self._rows = [machine.Pin(p, machine.Pin.OPEN_DRAIN, value=1) for p in inp["rows"]]
             self._pins = [machine.Pin(p, machine.Pin.IN, machine.Pin.PULL_UP) for p in inp["cols"]]
         else:  # loaded only by touch boards
-            from touchpads import TouchPads
+            from .touchpads import TouchPads
 
             self._pads = TouchPads(inp["pins"], inp["threshold"], inp["direction"])
         self._pwm = None

@@ -11,12 +11,12 @@ from micropython import const
 
 import gc
 
-import ai
-import rules
-import table as table_mod
-from frames import ALL, CORNERS, CROSS, FULL, Canvas, blink, pulse
-from keys import CELL, LONG, TAP
-from match import DEMO, TWO, YOU_O, YOU_X, Match, ring
+from . import ai
+from . import rules
+from . import table as table_mod
+from .frames import ALL, CORNERS, CROSS, FULL, Canvas, blink, pulse
+from .keys import CELL, LONG, TAP
+from .match import DEMO, TWO, YOU_O, YOU_X, Match, ring
 
 # States
 _SELFTEST = const(0)
@@ -237,7 +237,7 @@ class App:
                 return ai.choose_move(pos, ai.PERFECT, table, self.rng)
             except (table_mod.TableError, OSError) as e:
                 self._table_failed(e)
-        import fallback  # loaded only when needed
+        from . import fallback  # loaded only when needed
 
         return fallback.move(pos, self.rng)
 

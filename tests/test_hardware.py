@@ -234,6 +234,57 @@ def _check_chain(cfg, svg):
                 x, y = x1 + (x2 - x1) * i / n, y1 + (y2 - y1) * i / n
                 assert not any(bx0 + 1 < x < bx1 - 1 and by0 + 1 < y < by1 - 1
                                for bx0, by0, bx1, by1 in boxes.values()), (x, y)
+    _check_capacitor(svg, boxes, chain[0], [din] + links)
+
+
+def _check_capacitor(svg, boxes, first, links):
+    """C1, the 470 uF, is drawn where the guide puts it: on the first pixel,
+    its + lead (red, the 5 V colour) and its - lead ending on that pixel's
+    edge, the symbol in the gap beside it, clear of every pixel and every
+    data line; nothing else in the drawing is a 470 uF."""
+    root = ET.fromstring(svg)
+    (group,) = [g for g in root.iter(SVG + "g") if g.get("id") == "bulk-capacitor"]
+    x0, y0, x1, y1 = boxes[first]
+    points, leads = [], []
+    for el in group:
+        if el.tag == SVG + "line":
+            pts = [(float(el.get("x1")), float(el.get("y1"))), (float(el.get("x2")), float(el.get("y2")))]
+        elif el.tag == SVG + "path":
+            pts = _path_points(el.get("d"))
+        else:
+            continue
+        points += pts
+        if any(x == x0 and y0 < y < y1 for x, y in pts):
+            leads.append(el.get("stroke"))
+    assert sorted(leads) == ["#20242a", "#c62828"], "a - lead and a + (red) lead on the first pixel's edge"
+    gx0, gy0 = min(x for x, _ in points), min(y for _, y in points)
+    gx1, gy1 = max(x for x, _ in points), max(y for _, y in points)
+    assert x0 - 30 <= gx0 and gx1 <= x0 and y0 < gy0 and gy1 < y1, "C1 sits in the gap beside the first pixel"
+    for bx0, by0, bx1, by1 in boxes.values():
+        assert gx1 <= bx0 or gx0 >= bx1 or gy1 <= by0 or gy0 >= by1, "C1 overlaps a pixel"
+    for pts in links:
+        for (ax, ay), (bx, by) in zip(pts, pts[1:]):
+            n = int(max(abs(bx - ax), abs(by - ay)) // 2) + 1
+            for i in range(n + 1):
+                x, y = ax + (bx - ax) * i / n, ay + (by - ay) * i / n
+                assert not (gx0 - 3 < x < gx1 + 3 and gy0 - 3 < y < gy1 + 3), ("a data line runs through C1", x, y)
+    words = [t for _, _, t in texts(svg)]
+    assert "C1" in [t.text for t in group.iter(SVG + "text")]
+    assert [t for t in words if "470" in t] == ["C1 (470 \u00b5F): on the first pixel's pads,"]
+
+
+def _path_points(d):
+    """The corner and control points of an M/H/V/Q path."""
+    points = []
+    for op, args in re.findall(r"([MHVQ])([^MHVQ]*)", d):
+        nums = [float(n) for n in args.split()]
+        if op == "H":
+            points.append((nums[0], points[-1][1]))
+        elif op == "V":
+            points.append((points[-1][0], nums[0]))
+        else:
+            points += list(zip(nums[::2], nums[1::2]))
+    return points
 
 
 def _pixel_boxes(svg):

@@ -11,7 +11,7 @@ STUB = 40
 ROW_H = 26
 TOP = 64
 GRID_X = 700
-CELL = 96  # pitch of the cells in the diagram
+CELL = 104  # pitch of the cells in the diagram: the gaps hold C1 and the data links
 BOX = 62  # a pixel's square
 
 
@@ -124,15 +124,6 @@ def wiring_svg(cfg):
         din = (lane - 6, gap - 6)
     out.append(svg.path(d, stroke=svg.DATA, extra=' marker-end="url(#arrow)"'))
     out.append(svg.text(din[0], din[1], "DIN", 11, anchor="end", fill=svg.DATA))
-    # Bulk capacitor across the rails at the first pixel.
-    kx = GRID_X - 50
-    out.append(svg.line(kx, railg, kx, railg + 5, width=1.5))
-    out.append(svg.path("M%g %g Q%g %g %g %g" % (kx - 7, railg + 9, kx, railg + 5, kx + 7, railg + 9), width=2))
-    out.append(svg.line(kx - 7, rail5 - 5, kx + 7, rail5 - 5, stroke=svg.RED, width=2))
-    out.append(svg.line(kx, rail5 - 5, kx, rail5, stroke=svg.RED, width=1.5))
-    out.append(svg.dot(kx, railg))
-    out.append(svg.dot(kx, rail5, fill=svg.RED))
-    out.append(svg.text(kx - 12, railg + 19, parts.CAPACITOR + " (+ to 5 V)", 11, anchor="end"))
     # The pixels, the chain and its direction.
     out.append(svg.text(GRID_X, grid_top - 26, "pixels (front view), data in chain order", 12, fill=svg.MUTED))
     for p, cell in enumerate(cells):
@@ -147,7 +138,10 @@ def wiring_svg(cfg):
         out.append(svg.line(x, bottom + 8, x, y, stroke=colour, width=1.5))
         out.append(svg.dot(x, y, fill=colour))
     out.append(svg.text(GRID_X + 3 * CELL - 46, bottom + 22, "5 V and GND to every pixel", 11, anchor="end",
-                     fill=svg.MUTED))
+                        fill=svg.MUTED))
+    out.append(_bulk_capacitor(cells[0], grid_top))
+    for i, words in enumerate(("C1 (%s): on the first pixel's pads," % parts.CAPACITOR, "+ to its 5 V, - to its GND")):
+        out.append(svg.text(GRID_X + 3 * CELL - 46, bottom + 38 + 14 * i, words, 11, anchor="end"))
     # The inputs, laid out like the cells.
     out += _inputs(cfg, inputs_top)
     if cfg["buzzer"] is not None:
@@ -162,6 +156,24 @@ def wiring_svg(cfg):
         out.append(svg.text(bx - 20, by + 40, "passive piezo", 11, fill=svg.MUTED))
     out.append("</svg>")
     return "\n".join(out) + "\n"
+
+
+def _bulk_capacitor(cell, top):
+    """C1 on the pixel's 5V and GND pads: in the gap left of the pixel and
+    above its middle, where no data link runs (links between neighbours
+    cross the gap at the middle, the others run above and below the rows)."""
+    x, y = _cell_xy(cell, top)
+    edge = x - BOX / 2
+    kx, plus, minus = edge - 13, y - 25, y - 11
+    out = ['<g id="bulk-capacitor">',
+           svg.path("M%g %g H%g V%g" % (edge, plus, kx, plus + 4), stroke=svg.RED, width=1.5),
+           svg.line(kx - 7, plus + 4, kx + 7, plus + 4, stroke=svg.RED, width=2),
+           svg.path("M%g %g Q%g %g %g %g" % (kx - 7, minus - 2, kx, minus - 7, kx + 7, minus - 2), width=2),
+           svg.path("M%g %g V%g H%g" % (kx, minus - 4.5, minus, edge), width=1.5),
+           svg.text(kx + 7, plus - 3, "+", 10, anchor="middle", fill=svg.RED),
+           svg.text(kx - 10, y - 15, "C1", 11, anchor="end", weight="bold"),
+           "</g>"]
+    return "".join(out)
 
 
 def _chain_arrow(a, b, top, lane=0):

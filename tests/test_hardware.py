@@ -153,7 +153,7 @@ def test_pin_table_matches_the_config(name):
 # generator's part numbers fails: each was checked against its maker's data.
 PART_NUMBERS = {
     "SC0915": "Raspberry Pi Pico", "ESP32-DevKitC-32E": "ESP32 DevKit", "WS2812B": "WS2812B RGB pixels",
-    "B3F-4055": "12 x 12 mm", "B3F-1000": "12 x 12 mm", "1181": "touch pads", "SN74AHCT125N": "74AHCT125",
+    "B3F-1000": "6 x 6 mm", "B3F-4055": "push buttons", "1181": "touch pads", "SN74AHCT125N": "74AHCT125",
     "ED14DT": "DIP-14 socket", "C320C104K5R5TA": "100 nF", "MFR-25FBF52-330R": "330 \u03a9 resistor",
     "MFR-25FBF52-10K": "10 k\u03a9 resistor", "EEU-FR1A471": "470 \u00b5F", "PS1240P02BT": "piezo buzzer",
     "PPPC201LFBN-RC": "female headers", "PRPC040SAAN-RC": "male header",
@@ -183,7 +183,7 @@ def test_every_part_has_a_part_number_and_a_source(name):
     # the parts the pin table wires are all there
     wanted = {"WS2812B", "SN74AHCT125N", "C320C104K5R5TA", "MFR-25FBF52-330R", "MFR-25FBF52-10K", "EEU-FR1A471"}
     wanted.add("SC0915" if raw["board"] == "pico" else "ESP32-DevKitC-32E")
-    wanted.add("1181" if raw["input"]["kind"] == "touch" else "B3F-4055")
+    wanted.add("1181" if raw["input"]["kind"] == "touch" else "B3F-1000")
     if raw.get("buzzer") is not None:
         wanted.add("PS1240P02BT")
     assert wanted <= set(numbers)
@@ -331,6 +331,41 @@ def _on_edge(point, box, slack=3):
     inside = x0 - slack <= x <= x1 + slack and y0 - slack <= y <= y1 + slack
     deep = x0 + slack < x < x1 - slack and y0 + slack < y < y1 - slack
     return inside and not deep
+
+
+def test_layout_shows_a_button_in_front_of_each_pixel():
+    """layout.svg draws each cell's button where layout.md says, at its
+    size, inside the cell's opening and clear of a strip through the
+    pixels; and the buttons the parts lists ask for are that size."""
+    with open(os.path.join(HARDWARE, "layout.md")) as f:
+        notes = f.read()
+    pitch = float(re.search(r"\*\*Cell pitch ([\d.]+)\.\*\*", notes).group(1))
+    opening = float(re.search(r"A cell of ([\d.]+) fits", notes).group(1))
+    size, offset = (float(n) for n in re.search(
+        r"A (\d+) x \1 mm tactile button in each cell, its centre ([\d.]+) in front", notes).groups())
+    strip = float(re.search(r"clear of a ([\d.]+) mm strip", notes).group(1))
+    with open(os.path.join(HARDWARE, "layout.svg")) as f:
+        root = ET.fromstring(f.read())
+    groups = {g.get("id"): g.find(SVG + "rect") for g in root.iter(SVG + "g")}
+
+    def box(name):
+        r = groups[name]
+        x, y, w, h = (float(r.get(a)) for a in ("x", "y", "width", "height"))
+        return x + w / 2, y + h / 2, w, h
+
+    k = (box("pixel-1")[0] - box("pixel-0")[0]) / pitch  # px per mm
+    assert k > 0 and abs((box("pixel-3")[1] - box("pixel-0")[1]) / k - pitch) < 0.01
+    for cell in range(9):
+        px, py, _, _ = box("pixel-%d" % cell)
+        bx, by, w, h = box("button-%d" % cell)
+        assert abs(w / k - size) < 0.01 and abs(h / k - size) < 0.01
+        assert bx == px and abs((by - py) / k - offset) < 0.05, cell
+        assert (by - py + h / 2) / k < opening / 2 and (by - py - h / 2) / k >= strip / 2 + 1, cell
+    for name in BOARDS:
+        if shipped(name)["input"]["kind"] != "touch":
+            with open(os.path.join(HARDWARE, name, "README.md")) as f:
+                parts = [r[1] for r in table_rows(f.read(), "## Parts")]
+            assert "tactile push buttons, %d x %d mm, normally open" % (size, size) in parts, name
 
 
 def test_a_board_without_a_table_key_pins_are_still_drawn(tmp_path):

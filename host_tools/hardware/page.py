@@ -53,7 +53,7 @@ def pin_table(cfg):
             note = ". %s is %s" % (label.split()[0], boards.ESP32_CAUTION[boards.gpio(pin)])
         where = (boards.header(cfg, pin) or "-") + " | " if pico else ""
         lines.append("| %s | %s | %s | %s%s%s |" % (_role_name(role, cells), _cells_text(role, cells), label, where,
-                                                   _connect_to(cfg, role, cells), note))
+                                                    _connect_to(cfg, role, cells), note))
     (v5, v5_pin), (gnd, gnd_pin) = boards.power(cfg)
     lines.append("| 5 V from USB | | %s | %severy pixel's 5V (+), %s pin 14 (VCC), the %s capacitor's + |"
                  % (v5, "pin %d | " % v5_pin if pico else "", parts.SHIFTER, parts.CAPACITOR))
@@ -76,7 +76,8 @@ def _power_notes(cfg):
     line = ("- **Current.** Each pixel draws up to about %d mA at full white, so nine could draw %d mA. The firmware"
             " scales every colour by `leds.brightness` (%s here) before it sends it, so no frame can draw more than"
             " %d mA; with the %s (about %d mA) that is %d mA of the %d mA a USB 2.0 port promises."
-            % (boards.PIXEL_MA, 9 * boards.PIXEL_MA, b, leds, info["title"] if info else "board", mcu, leds + mcu, boards.USB_MA))
+            % (boards.PIXEL_MA, 9 * boards.PIXEL_MA, b, leds, info["title"] if info else "board", mcu, leds + mcu,
+               boards.USB_MA))
     if leds + mcu > boards.USB_MA * 9 // 10:
         line += (" **That is more than a USB port should be asked for: lower `leds.brightness`, or power the"
                  " pixels from their own 5 V supply (grounds joined).**")
@@ -121,8 +122,8 @@ def page(cfg, source):
                    " the row; `serpentine` saves those two long wires.")
     out.append("- **Data line.** %s to %s pin 2; its pin 3 through the %s resistor to the first pixel's DIN,"
                " with the resistor at the pixel end. Keep the 3.3 V wire into the %s short (under 10 cm); the"
-               " 5 V signal out of it can run further." % (boards.pin_label(cfg, cfg["leds"]["pin"]), parts.SHIFTER, parts.RESISTOR,
-                                                          parts.SHIFTER))
+               " 5 V signal out of it can run further." % (boards.pin_label(cfg, cfg["leds"]["pin"]), parts.SHIFTER,
+                                                           parts.RESISTOR, parts.SHIFTER))
     out += _power_notes(cfg)
     if kind == "touch":
         out.append("- **Touch pads.** 15 to %d mm square, one wire each, under 15 cm and kept apart from the LED"

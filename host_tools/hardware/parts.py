@@ -41,13 +41,14 @@ def parts(cfg):
                 "as NeoPixels: " + MAKER_SHOPS + "; strips from most LED shops",
                 "single-pixel breakout boards, or three 3-pixel pieces cut from a 30 LEDs/m strip (33 mm apart, the"
                 " cell pitch); RGB, not RGBW"))
-    buttons = ("Omron B3F-4055 (12 x 12 mm, 7.3 mm tall); 6 x 6 mm: Omron B3F-1000", DISTRIBUTORS
+    buttons = ("Omron B3F-1000 (6 x 6 mm, 4.3 mm tall); 12 x 12 mm for a keypad: Omron B3F-4055", DISTRIBUTORS
                + "; packs of generic ones from " + MAKER_SHOPS)
     if kind == "buttons":
-        out.append((9, "tactile push buttons, 12 x 12 mm, normally open") + buttons
-                   + ("one per cell; 6 x 6 mm ones work too (and fit beside a strip: see the layout)",))
+        out.append((9, "tactile push buttons, 6 x 6 mm, normally open") + buttons
+                   + ("one per cell, in front of its pixel (see the layout); 12 x 12 mm ones only fit on a keypad"
+                      " beside the grid",))
     elif kind == "matrix":
-        out.append((9, "tactile push buttons, 12 x 12 mm, normally open") + buttons
+        out.append((9, "tactile push buttons, 6 x 6 mm, normally open") + buttons
                    + ("one per cell, wired as a 3 x 3 matrix; no diodes needed (the game reads one press at a time"
                       " and the rows are open-drain)",))
     else:
@@ -66,9 +67,10 @@ def parts(cfg):
     out.append((1, "%s resistor, 1/4 W" % PULL_DOWN, "Yageo MFR-25FBF52-10K", DISTRIBUTORS,
                 "from the %s's input (pin 2) to GND: holds the data line low until the firmware drives it, so the"
                 " pixels don't flash at power-on" % SHIFTER))
-    out.append((1, "%s electrolytic capacitor, 10 V or more" % CAPACITOR, "Panasonic EEU-FR1A471 (470 \u00b5F, 10 V)",
-                DISTRIBUTORS, "across 5 V and GND at the first pixel, + to 5 V; 220 to 1000 \u00b5F all work (more makes a"
-                " bigger surge when it is plugged in)"))
+    out.append((1, "%s electrolytic capacitor, 10 V or more" % CAPACITOR,
+                "Panasonic EEU-FR1A471 (470 \u00b5F, 10 V)", DISTRIBUTORS,
+                "across 5 V and GND at the first pixel, + to 5 V; 220 to 1000 \u00b5F all work (more makes a bigger"
+                " surge when it is plugged in)"))
     if cfg["buzzer"] is not None:
         out.append((1, "passive piezo buzzer (about 12 mm)", "TDK PS1240P02BT", DISTRIBUTORS,
                     "a passive one plays the firmware's tunes; an 'active' buzzer only beeps one tone, and a"
@@ -80,8 +82,8 @@ def parts(cfg):
                     "cut in two and soldered to the Pico; not needed with a Pico H, which has its headers"))
     elif cfg["board"] == "esp32-devkit":
         out.append((2, "20-pin female headers, 2.54 mm", "Sullins PPPC201LFBN-RC", DISTRIBUTORS + ", " + MAKER_SHOPS,
-                    "cut to the DevKit's rows (19 pins on a 38-pin DevKitC, 15 on a 30-pin one) and soldered to the perfboard, so the"
-                    " DevKit plugs in; it comes with its headers"))
+                    "cut to the DevKit's rows (19 pins on a 38-pin DevKitC, 15 on a 30-pin one) and soldered to the"
+                    " perfboard, so the DevKit plugs in; it comes with its headers"))
     out.append((1, "USB data cable, %s" % (info["usb"] if info else "for your board"),
                 "generic: a data cable, not charge-only", "any", "to flash and power the board; a charge-only cable"
                 " powers it but shows no serial port"))
@@ -95,9 +97,9 @@ def parts(cfg):
                 "generic: opal (milky white) cast acrylic sheet", "plastics suppliers, laser-cutting services",
                 "on top of the walls; white 3D print about 1 mm thick or tracing paper on clear acrylic also work"
                 " (see the layout)"))
-    out.append((1, "grid walls and enclosure, about %s x %s x %s mm" % (
-        layout.mm(v["outside"]), layout.mm(v["outside"]), layout.mm(round(v["height"]))),
-        "generic: 3D-printed PLA or PETG; the box may be 3 mm plywood", "a 3D printer, a makerspace, a"
-        " laser-cutting service", "opaque walls %s mm thick (black, or white inside for a brighter cell); the layout"
-        " has the sizes" % layout.mm(layout.WALL)))
+    box = "about %s x %s x %s mm" % (layout.mm(v["outside"]), layout.mm(v["outside"]), layout.mm(round(v["height"])))
+    out.append((1, "grid walls and enclosure, " + box, "generic: 3D-printed PLA or PETG; the box may be 3 mm plywood",
+                "a 3D printer, a makerspace, a laser-cutting service",
+                "opaque walls %s mm thick (black, or white inside for a brighter cell); the layout has the sizes"
+                % layout.mm(layout.WALL)))
     return out

@@ -24,7 +24,8 @@ def wiring_svg(cfg):
     """The wiring diagram of a config as SVG text."""
     info = boards.board_info(cfg)
     (v5, v5_pin), (gnd, gnd_pin) = boards.power(cfg)
-    rows = [(role, cells, boards.pin_label(cfg, pin), boards.header(cfg, pin)) for role, cells, pin in boards.sorted_signals(cfg)]
+    rows = [(role, cells, boards.pin_label(cfg, pin), boards.header(cfg, pin))
+            for role, cells, pin in boards.sorted_signals(cfg)]
     rows.append(("gnd", [], gnd, "pin %d" % gnd_pin if gnd_pin else ""))
     rows.append(("5v", [], v5, "pin %d" % v5_pin if v5_pin else ""))
     board_h = 56 + ROW_H * len(rows)
@@ -41,20 +42,20 @@ def wiring_svg(cfg):
            '<rect width="100%" height="100%" fill="#ffffff"/>',
            svg.text(20, 30, "%s: %s" % (cfg["name"], info["title"] if info else "your board"), 20, weight="bold"),
            svg.text(20, 50, "generated from the board config by make hardware; the same label on two ends"
-                 " means one wire", 12, fill=svg.MUTED)]
+                    " means one wire", 12, fill=svg.MUTED)]
     # The board and its pins.
     out.append(svg.rect(BOARD_X, TOP, BOARD_W, board_h, fill=info["colour"] if info else "#444", stroke="none", rx=8))
     out.append(svg.text(BOARD_X + 14, TOP + 26, info["title"] if info else "your board", 15, fill="#ffffff",
-                     weight="bold"))
+                        weight="bold"))
     out.append(svg.text(BOARD_X + 14, TOP + 44, "pins used, %s" % ("in header order" if cfg["board"] == "pico"
-                                                                 else "by GPIO"), 11, fill="#d0d7de"))
+                                                                   else "by GPIO"), 11, fill="#d0d7de"))
     stub_y = {}
     x1 = BOARD_X + BOARD_W
     for i, (role, cells, label, where) in enumerate(rows):
         y = TOP + 70 + i * ROW_H
         stub_y[role] = y
         out.append(svg.text(x1 - 10, y + 4, ("%s  \u00b7  %s" % (label, where)) if where else label, 12,
-                         anchor="end", fill="#ffffff"))
+                            anchor="end", fill="#ffffff"))
         colour = svg.RED if role == "5v" else svg.DATA if role == "leds" else svg.INK
         out.append(svg.line(x1, y, x1 + STUB, y, stroke=colour))
         out.append(svg.dot(x1 + STUB, y, fill=colour))
@@ -105,7 +106,8 @@ def wiring_svg(cfg):
     out.append(svg.line(px, yd + 42, px, railg, width=1.5))
     out.append(svg.dot(px, railg))
     out.append(svg.text(px - 10, yd + 32, parts.PULL_DOWN, 11, anchor="end"))
-    out.append(svg.text(sx + sw / 2, sy - 24, "unused pins 4, 5, 9, 10, 12, 13 to GND", 10, anchor="middle", fill=svg.MUTED))
+    out.append(svg.text(sx + sw / 2, sy - 24, "unused pins 4, 5, 9, 10, 12, 13 to GND", 10, anchor="middle",
+                        fill=svg.MUTED))
     # The resistor at the first pixel, and the data into it.
     cells = boards.chain(cfg)
     cx, cy = _cell_xy(cells[0], grid_top)
@@ -225,7 +227,7 @@ def _inputs(cfg, top):
             pin = inp["pins"][cell]
             out.append(svg.rect(x - BOX / 2, y - BOX / 2, BOX, BOX, fill="#fafafa", stroke="#cfd4da", width=1))
             out.append(svg.text(x, y - 16, "%d: %s" % (cell, boards.pin_label(cfg, pin)), 12, anchor="middle",
-                             weight="bold"))
+                                weight="bold"))
             out.append(svg.switch(x - 18, y + 8, 1.0))
             out.append(svg.ground(x + 18, y + 8))
         else:
@@ -244,7 +246,7 @@ def _inputs(cfg, top):
                 x, _ = _cell_xy(3 * r + c, top)
                 out.append(svg.dot(x - 24, yl))
             out.append(svg.text(GRID_X - 14, yl + 4, "row %d: %s" % (r, boards.pin_label(cfg, inp["rows"][r])), 12,
-                             anchor="end", weight="bold"))
+                                anchor="end", weight="bold"))
         for c in range(3):
             x, _ = _cell_xy(c, top)
             xl = x + 14
@@ -253,7 +255,7 @@ def _inputs(cfg, top):
                 _, y = _cell_xy(3 * r + c, top)
                 out.append(svg.dot(xl, y + 12, fill="#455a64"))
             out.append(svg.text(xl, top + 3 * CELL + 16, "col %d: %s" % (c, boards.pin_label(cfg, inp["cols"][c])), 12,
-                             anchor="middle", weight="bold"))
+                                anchor="middle", weight="bold"))
     return out
 
 

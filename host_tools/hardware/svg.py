@@ -1,5 +1,5 @@
 """SVG building blocks shared by the drawings: colours, text, lines, boxes
-and the few schematic symbols (ground, push button, capacitor, arrowhead)."""
+and the few schematic symbols (ground, push button, arrowhead)."""
 
 INK = "#20242a"
 MUTED = "#6b7280"

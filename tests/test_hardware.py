@@ -150,7 +150,8 @@ def test_pin_table_matches_the_config(name):
 
 
 # Real parts that fit, spelled out here (not imported) so a typo in the
-# generator's part numbers fails: each was checked against its maker's data.
+# generator's part numbers fails: each was looked up in its maker's datasheet
+# or a distributor's listing.
 PART_NUMBERS = {
     "SC0915": "Raspberry Pi Pico", "ESP32-DevKitC-32E": "ESP32 DevKit", "WS2812B": "WS2812B RGB pixels",
     "B3F-1000": "6 x 6 mm", "B3F-4055": "push buttons", "1181": "touch pads", "SN74AHCT125N": "74AHCT125",

@@ -1,8 +1,8 @@
 """The parts list of a board: what to buy, a manufacturer part number that
 fits, where such parts are sold, and why each part is there.
 
-The part numbers are real parts that fit the build (checked against their
-makers' datasheets), not the only ones: any part of the same value, package
+The part numbers are real parts that fit the build (looked up in makers'
+datasheets and distributors' listings), not the only ones: any part of the same value, package
 and pin spacing does. Where no one part number means anything (wire,
 perfboard, acrylic) the row says ``generic:`` and what to ask for.
 """

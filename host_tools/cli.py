@@ -205,14 +205,11 @@ def cmd_hardware(args):
 
 def cmd_sim(args):
     from host_tools import sim
+    from host_tools.sim_board import SimError
 
     try:
-        if args.chip == "rp2040":
-            from host_tools import pico
-
-            return pico.main(args)
         return sim.main(args)
-    except sim.SimError as e:
+    except SimError as e:
         raise UserError(str(e))
 
 

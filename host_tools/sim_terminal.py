@@ -21,12 +21,13 @@ import time
 import tty
 from contextlib import ExitStack, contextmanager
 
-from host_tools import sim
 from host_tools.screens import as_seen
+from host_tools.sim_board import OFF, SimError
+from host_tools.sim_script import TAP_MS
 
 MIN_COLS, MIN_ROWS = 80, 24
 FRAME_S = 1 / 30  # redraw at most this often
-TAP_S = sim.TAP_MS / 1000
+TAP_S = TAP_MS / 1000
 REPEAT_S = 0.15  # a repeat holds its cell this long: longer than terminals take between repeats
 LONG_EXTRA_S = 0.3  # Space holds the centre this much past the long-press time
 ESC_WAIT_S = 0.05  # an Esc followed by nothing for this long is the Esc key, not an arrow key's start
@@ -269,12 +270,12 @@ def _too_small(cols, rows):
 def _terminal_size(infd, out):
     """``(columns, rows)`` of the terminal; SimError if there is none or it is too small."""
     if not (os.isatty(infd) and out.isatty()):
-        raise sim.SimError("the simulator needs a terminal (stdin and stdout); for scripts use"
-                           " python -m host_tools sim --headless")
+        raise SimError("the simulator needs a terminal (stdin and stdout); for scripts use"
+                       " python -m host_tools sim --headless")
     cols, rows = os.get_terminal_size(out.fileno())
     if cols < MIN_COLS or rows < MIN_ROWS:
-        raise sim.SimError("the simulator needs a terminal of at least %dx%d (this one is %dx%d)"
-                           % (MIN_COLS, MIN_ROWS, cols, rows))
+        raise SimError("the simulator needs a terminal of at least %dx%d (this one is %dx%d)"
+                       % (MIN_COLS, MIN_ROWS, cols, rows))
     return cols, rows
 
 
@@ -367,7 +368,7 @@ def _terminal(infd, out):
 def _why_stopped(board):
     if getattr(board, "crash", None):
         return "the emulated chip stopped: %s" % board.crash
-    if board.status == sim.OFF:
+    if board.status == OFF:
         return "the virtual board powered off"
     return "the virtual board stopped (exit status %s)" % board.status
 

@@ -15,7 +15,7 @@ import uuid
 import pytest
 
 from conftest import FIRMWARE, ROOT
-from host_tools import sim, sim_terminal as st
+from host_tools import sim_board, sim_terminal as st
 from host_tools.screens import as_seen
 import rules
 
@@ -28,23 +28,23 @@ LAUNCHER = """\
 import os, sys, termios, time
 root, flash, trigger, mode = sys.argv[1:]
 sys.path.insert(0, root)
-from host_tools import sim, sim_terminal
+from host_tools import sim_board, sim_terminal
 before = termios.tcgetattr(0)
-board = sim.VirtualBoard(flash, "pico-buttons", seed=1)
+board = sim_board.VirtualBoard(flash, "pico-buttons", seed=1)
 poll = board.poll
 
 def poll_until_triggered(timeout):
     poll(timeout)
     if mode == "fail" and os.path.exists(trigger):
-        raise sim.SimError("the test broke the board")
+        raise sim_board.SimError("the test broke the board")
     if mode == "stop" and os.path.exists(trigger):
-        board.status = sim.OFF
+        board.status = sim_board.OFF
 
 board.poll = poll_until_triggered
 board.start()
 try:
     rc = sim_terminal.run(board)
-except sim.SimError as e:
+except sim_board.SimError as e:
     print("error: %s" % e)
     rc = 2
 finally:
@@ -295,7 +295,7 @@ def test_a_small_terminal_gets_a_one_line_error(pane):
 def test_no_terminal_is_an_error():
     r, w = os.pipe()
     try:
-        with pytest.raises(sim.SimError, match="needs a terminal.*--headless"):
+        with pytest.raises(sim_board.SimError, match="needs a terminal.*--headless"):
             st.run(None, infd=r, out=io.StringIO())
     finally:
         os.close(r)

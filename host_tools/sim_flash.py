@@ -1,0 +1,32 @@
+"""The virtual board's flash: a host folder holding what ``make flash``
+would put on a board."""
+
+import os
+
+import host_tools  # noqa: F401  (puts firmware/ on sys.path)
+import rules
+from host_tools.sim_board import ROOT
+
+
+def default_flash(cfg):
+    return os.path.join(ROOT, "build", "sim", cfg["name"])
+
+
+def prepare_flash(folder, cfg, wiring_path, update=True, tables_dir=os.path.join(ROOT, "build")):
+    """Make the flash folder a working board: the firmware (what ``make
+    flash`` would copy, refreshed from firmware/ when ``update``), and the
+    board config and tables when it has none. Returns what was written."""
+    from host_tools import flash
+
+    files = []
+    if update or not os.path.exists(os.path.join(folder, "main.py")):
+        files += flash.firmware_files(cfg, compile_mpy=True)
+    if not os.path.exists(os.path.join(folder, "board.json")):
+        with open(wiring_path, "rb") as f:
+            files.append(("board.json", f.read()))
+    for game in rules.GAMES:
+        name = game + ".tbl"
+        if not os.path.exists(os.path.join(folder, name)) and os.path.exists(os.path.join(tables_dir, name)):
+            with open(os.path.join(tables_dir, name), "rb") as f:
+                files.append((name, f.read()))
+    return flash.install(folder, files)

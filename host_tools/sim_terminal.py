@@ -57,6 +57,7 @@ BUZZER_W = 18
 RAW_BANNER = "raw REPL; CTRL-B to exit"
 SOFT_REBOOT = "MPY: soft reboot"
 FRIENDLY_BANNER = "MicroPython v"
+RAW_LINE_KEPT = 200  # of a raw-REPL line with no end yet: enough to see the banners in
 
 UNLIT = (0x1D, 0x20, 0x24)  # an unlit cell, as the README pictures draw it
 FAINT = (0x5C, 0x62, 0x6B)
@@ -202,6 +203,7 @@ class ConsoleLines:
         self.runs += (("\x04" if self._end_mark else "") + text).count("\x04>")
         self._end_mark = text.endswith("\x04")
         *done, self._raw_line = (self._raw_line + text).split("\n")
+        self._raw_line = self._raw_line[-RAW_LINE_KEPT:]  # runs' answers need no newline: don't pile them up
         for i, line in enumerate(done):
             line = _printable(line)
             if RAW_BANNER in line:

@@ -469,8 +469,11 @@ def test_the_raw_repl_shows_as_one_line_that_counts_its_runs():
     assert not c.at_repl() and c.last(40, 2) == ["[mpremote had the REPL: 0 runs; reset]", "classic: O 2"]
     assert not any("raw REPL" in line or "OK" in line or "hello" in line for line in c.lines)
     c(b"raw REPL; CTRL-B to exit\r\n>")
+    for _ in range(1000):  # copying a file off the board: answers with no newline
+        c(b"OK" + b"ab" * 500 + b"\x04\x04>")
+    assert c.runs == 1000 and len(c._raw_line) <= st.RAW_LINE_KEPT
     c.note("--- power-cycled ---")  # r: the board starts afresh
-    assert not c.at_repl() and c.last(40, 2) == ["[mpremote had the REPL: 0 runs]", "--- power-cycled ---"]
+    assert not c.at_repl() and c.last(40, 2) == ["[mpremote had the REPL: 1000 runs]", "--- power-cycled ---"]
 
 
 def test_the_readme_picture_hides_the_console_number():

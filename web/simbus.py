@@ -15,11 +15,8 @@ import time
 
 import webbus
 
-# Exit statuses (simulator/simbus.py's; a page's board only ever powers off)
-SOFT_FRIENDLY = 3
-SOFT_RAW = 4
-HARD = 5
-OFF = 6
+# Exit statuses, the simulator's own (a page's board only ever powers off)
+from simexit import SOFT_FRIENDLY, SOFT_RAW, HARD, OFF  # noqa: F401
 
 
 class Reset(BaseException):

@@ -9,6 +9,7 @@ from host_tools.sim_board import ROOT
 
 
 def default_flash(cfg):
+    """``build/sim/BOARD``: where ``make sim`` keeps a board's flash."""
     return os.path.join(ROOT, "build", "sim", cfg["name"])
 
 

@@ -36,7 +36,7 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
-from host_tools import flash, picofs, pico, sim  # noqa: E402
+from host_tools import flash, picofs, pico, sim_frames, sim_script  # noqa: E402
 from tactictoe import rules  # noqa: E402
 
 DECIDE = os.path.join(ROOT, "benchmarks", "mpy", "pico_decide.py")
@@ -115,11 +115,11 @@ class Chip:
                                    % (what, limit_ms, bytes(self.out[-800:]).decode(errors="replace")))
             self.run(step)
 
-    def tap(self, cell, ms=sim.TAP_MS):
+    def tap(self, cell, ms=sim_script.TAP_MS):
         self.pico.hold(1 << cell)
         self.run(ms)
         self.pico.hold(0)
-        self.run(sim.TAP_MS)
+        self.run(sim_script.TAP_MS)
 
     def raw_repl(self):
         """Stop the firmware (Ctrl-C), enter the raw REPL and soft-reset, so
@@ -207,7 +207,7 @@ def bench_fallback(chip, game):
 
 def is_menu(cells, cfg):
     """The first menu screen: X's colour on cell 3, O's on 5, cell 4 dark."""
-    grid = "".join(sim.letter(c, cfg) for c in cells)
+    grid = "".join(sim_frames.letter(c, cfg) for c in cells)
     return grid[3] in "Xx" and grid[5] in "Oo" and grid[4] == "."
 
 

@@ -12,7 +12,6 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PY = sys.executable
 MPREMOTE = os.path.join(os.path.dirname(sys.executable), "mpremote")
 
-import host_tools  # noqa: E402,F401
 from tactictoe import rules  # noqa: E402
 
 MENU_TAPS = {rules.CLASSIC: 3, rules.TACTICTOE: 5}

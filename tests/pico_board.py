@@ -8,14 +8,13 @@ plus ``tone MS HZ`` and ``power MS WHY``.
 
 import os
 
-import host_tools  # noqa: F401
-from host_tools import pico, sim
+from host_tools import pico, sim_frames, sim_headless, sim_script
 from tactictoe import rules
 
 from live_sim import MENU_TAPS, is_menu  # noqa: F401  (the same menu, the same frames)
 
 STEP_MS = 50  # how far the chip runs between looks at what it said
-TAP_MS = sim.TAP_MS
+TAP_MS = sim_script.TAP_MS
 
 
 class PicoRun:
@@ -31,14 +30,14 @@ class PicoRun:
         self.lines = []
         self.wires = []  # the bytes on the wire of each frame line, in order
         self.seen = 0  # lines already looked at by wait()
-        self._out = sim._Lines(self.lines.append)
+        self._out = sim_headless.SerialLines(self.lines.append)
         self.chip = pico.EmulatedPico(flash_file, board, console=console, uf2=uf2,
                                       on_frame=self._frame, on_output=self._out,
                                       on_event=self._event)
         self.chip.start(live=False)
 
     def _frame(self, ms, cells):
-        self.lines.append(sim.frame_line(ms, cells, self.chip.cfg))
+        self.lines.append(sim_frames.frame_line(ms, cells, self.chip.cfg))
         self.wires.append(self.chip.wire)
 
     def _event(self, words):

@@ -13,7 +13,6 @@ import os
 import pytest
 
 from pico_board import PicoRun, flash_image, perfect, play, start_game
-import host_tools  # noqa: F401
 from host_tools import pico
 from tactictoe import rules
 

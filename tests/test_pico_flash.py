@@ -29,7 +29,6 @@ import pytest
 
 from live_sim import MPREMOTE, ROOT
 from pico_board import PicoRun, flash_image, is_menu, perfect, play, start_game
-import host_tools  # noqa: F401
 from host_tools import flash, picofs
 from tactictoe import rules
 

@@ -10,8 +10,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from live_sim import ROOT, Console, LiveSim, mpremote, play, start_game
-import host_tools  # noqa: F401
-from host_tools import sim
+from host_tools import sim_script
 from tactictoe import rules
 
 PY = sys.executable
@@ -87,7 +86,7 @@ def test_timeline_follows_the_script(commands):
         lines.append({"tap": "tap %d", "press": "press %d", "release": "release %d"}.get(name, "") % cell
                      if name in ("tap", "press", "release") else
                      ("hold %d %d" % (cell, ms) if name == "hold" else "wait %d" % ms))
-    changes, end = sim.timeline(lines)
+    changes, end = sim_script.timeline(lines)
     times = [t for t, _ in changes]
     assert times == sorted(times)
     assert all(0 <= m < 512 for _, m in changes)

@@ -13,7 +13,6 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from conftest import MICROPYTHON, ROOT, one_line_error, run_cli
-import host_tools  # noqa: F401
 from host_tools import flash, picofs, uf2
 from tactictoe import rules
 

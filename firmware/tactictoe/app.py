@@ -95,6 +95,7 @@ class App:
                          % (rules.GAMES[game], self.problems.get(game, "no table")))
 
     def to_menu(self, now):
+        """Back to the game menu at time ``now``: the match and any notices are dropped."""
         self.state, self.t0 = MENU, now
         self.screen = PICK_GAME
         self.match = None

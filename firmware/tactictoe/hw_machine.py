@@ -72,6 +72,7 @@ class Hardware:
         self._np.write()
 
     def tone(self, freq):
+        """Sound the buzzer at ``freq`` Hz; 0 silences it. Nothing without a buzzer."""
         if self._pwm is None:
             return
         if freq:

@@ -34,6 +34,7 @@ class Clock:
         self.ms = 0
 
     def now(self):
+        """Milliseconds since the clock was made."""
         t = ticks_ms()
         self.ms += ticks_diff(t, self._last)
         self._last = t
@@ -87,6 +88,7 @@ class Runner:
         self.app.to_menu(now)
 
     def scan(self, now):
+        """Read the keys once (the key task, every ``scan_ms``)."""
         try:
             held = self.hw.scan()
         except Exception as e:  # a flaky sensor must not stop the keys for good
@@ -98,6 +100,7 @@ class Runner:
         self.keys.update(now, held)
 
     def step(self, now):
+        """Advance the game flow to ``now`` with the keys' events (the main task)."""
         app = self.app
         try:
             if app.busy():  # the board's turn: presses now must not become moves
@@ -111,6 +114,7 @@ class Runner:
                 self.sequencer.play(name, now)
 
     def draw(self, now):
+        """Show the frame for ``now`` (the LED task, every ``frame_ms``)."""
         try:
             self.hw.show(self.app.frame(now))
         except Exception as e:

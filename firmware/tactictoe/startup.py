@@ -45,6 +45,7 @@ def runtime(cfg):
 
 
 def open_hardware(cfg):
+    """The hardware layer for this runtime, opened with the config ``cfg``."""
     if runtime(cfg) == "circuitpython":
         from . import hw_circuitpython as layer
     else:
@@ -165,6 +166,7 @@ def _copy(v):
 
 
 def safe_mode(hw):
+    """Light a dim blue centre, say why on the console, and leave the REPL free."""
     from .frames import Canvas
 
     canvas = Canvas()

@@ -94,6 +94,7 @@ class Table:
         return f
 
     def close(self):
+        """Close the table's file (if it opened it); lookups fail after."""
         if _held[0] is self:
             _held[0] = None
         if _held[4] is self:

@@ -20,7 +20,7 @@ def positions():
     out = []
     while len(out) < count:
         pos = rules.Position(t.game)
-        for _ in range(rng.randrange(16)):
+        for _ in range(rng.bits16() % 16):
             moves = pos.legal_moves()
             if not moves:
                 break

@@ -47,10 +47,6 @@ class Rng:
         self._x = x
         return x
 
-    def randrange(self, n):
-        """A number in 0..n-1 (n up to 2**16)."""
-        return self.bits16() % n
-
     def choice(self, seq):
         """One item of the non-empty sequence ``seq``."""
         return seq[self.bits16() % len(seq)]

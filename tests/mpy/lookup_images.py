@@ -15,7 +15,7 @@ g = t.game
 for i in range(t.count):
     key, value = table_extra.record(t, i)
     pos = rules_extra.from_code(g, key >> 1, key & 1)
-    sym = rules_extra.SYMMETRIES[rng.randrange(8)]
+    sym = rules_extra.SYMMETRIES[rng.bits16() % 8]
     img = rules.Position(g, rules_extra.side_transform(g, pos.sides[0], sym),
                          rules_extra.side_transform(g, pos.sides[1], sym), pos.turn)
     got = t.value(img)

@@ -25,12 +25,9 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path[:0] = [ROOT, os.path.join(ROOT, "tests")]
 
-import host_tools  # noqa: E402,F401
 from host_tools import circuitpy  # noqa: E402
 from pico_board import PicoRun, is_menu, perfect, play, start_game  # noqa: E402
-import ai  # noqa: E402
-import rules  # noqa: E402
-import table  # noqa: E402
+from tactictoe import ai, rules, table  # noqa: E402
 
 BOARD = "circuitpython-pico"
 TABLES = os.path.join(ROOT, "build")
@@ -40,9 +37,9 @@ import time, supervisor
 while not supervisor.runtime.serial_connected:  # print nothing the host can't see yet
     time.sleep(0.05)
 time.sleep(0.3)
-import rules, table, ai
+from tactictoe import rules, table, ai
 for game in (rules.TACTICTOE, rules.CLASSIC):
-    t = table.Table(rules.GAMES[game] + ".tbl", game)
+    t = table.Table(table.path("", rules.GAMES[game]), game)
     for first in range(9):
         rng = ai.Rng(first + 1)
         pos = rules.Position(game)
@@ -58,7 +55,8 @@ print("decide done")
 """
 
 HEAP = """\
-import gc, main
+import gc
+from tactictoe import main
 
 async def beside(runner):
     import asyncio

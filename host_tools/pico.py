@@ -4,7 +4,7 @@ wiring around it, and its USB serial console on a pseudo-terminal that
 ``mpremote`` talks to.
 
 ``simulator/rp2040/pico.mjs`` runs the chip in Node.js; ``EmulatedPico`` is
-its host side, with the same calls as ``sim.VirtualBoard`` (``start``,
+its host side, with the same calls as ``sim_board.VirtualBoard`` (``start``,
 ``poll``, ``hold``, ``power_cycle``, ``close``), so the terminal front-end and
 the headless modes drive either. Two ways to run it:
 
@@ -27,8 +27,9 @@ import sys
 import time
 import tty
 
-import host_tools  # noqa: F401  (puts firmware/ on sys.path)
-from host_tools import sim, uf2
+from host_tools import sim_headless, sim_terminal, uf2
+from host_tools.sim_board import SimError, cells_of, die_with_parent, wiring
+from tactictoe import rules
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 VENDOR = os.path.join(ROOT, "vendor", "micropython-rp2")
@@ -46,27 +47,27 @@ def node():
     """The node executable, or SimError saying what to install."""
     exe = shutil.which("node")
     if exe is None:
-        raise sim.SimError("Node.js 20 or newer is needed for the emulated RP2040 (node not found):"
-                           " install it (apt-get install nodejs, or https://nodejs.org)")
+        raise SimError("Node.js 20 or newer is needed for the emulated RP2040 (node not found):"
+                       " install it (apt-get install nodejs, or https://nodejs.org)")
     if not os.path.isdir(os.path.join(ROOT, "node_modules", "rp2040js")):
-        raise sim.SimError("rp2040js is not installed: run `make node` (it runs npm ci)")
+        raise SimError("rp2040js is not installed: run `make node` (it runs npm ci)")
     return exe
 
 
-def wiring(board, runtime="micropython"):
+def runtime_wiring(board, runtime="micropython"):
     """``(path, config)`` of a Pico's wiring for ``runtime``: SimError for
     a config written for the other runtime."""
     if runtime != "circuitpython":
-        return sim.wiring(board)
+        return wiring(board)
     from host_tools import flash
 
     try:
         path, cfg, _ = flash.board_config(board)
     except flash.FlashError as e:
-        raise sim.SimError(str(e))
+        raise SimError(str(e))
     if cfg["runtime"] != "circuitpython":
-        raise sim.SimError("%s is a MicroPython board's config; CircuitPython needs one that names its pins"
-                           " (such as circuitpython-pico)" % cfg["name"])
+        raise SimError("%s is a MicroPython board's config; CircuitPython needs one that names its pins"
+                       " (such as circuitpython-pico)" % cfg["name"])
     return path, cfg
 
 
@@ -76,7 +77,7 @@ def default_flash_file(cfg):
 
 def prepare_flash_file(path, cfg, wiring_path, update=True, tables_dir=os.path.join(ROOT, "build")):
     """Make the littlefs image at ``path`` a working board, as
-    ``sim.prepare_flash`` does a folder: the firmware that ``make flash``
+    ``sim_flash.prepare_flash`` does a folder: the firmware that ``make flash``
     installs (refreshed when ``update``), and board.json and the tables when
     it has none. Returns the names written."""
     from host_tools import flash, picofs
@@ -87,18 +88,19 @@ def prepare_flash_file(path, cfg, wiring_path, update=True, tables_dir=os.path.j
             with open(path, "rb") as f:
                 files = picofs.read_image(f.read())
         except (OSError, ValueError) as e:
-            raise sim.SimError("%s: %s; it should be a Pico's filesystem: give another --flash, or delete it"
-                               " for a new one" % (path, getattr(e, "strerror", None) or e))
+            raise SimError("%s: %s; it should be a Pico's filesystem: give another --flash, or delete it"
+                           " for a new one" % (path, getattr(e, "strerror", None) or e))
+    tidied = flash.tidy_files(files)
     new = []
     if update or "main.py" not in files:
         new += flash.firmware_files(cfg, compile_mpy=True)
     if "board.json" not in files:
         with open(wiring_path, "rb") as f:
             new.append(("board.json", f.read()))
-    for game in sim.rules.GAMES:
-        name = game + ".tbl"
-        if name not in files and os.path.exists(os.path.join(tables_dir, name)):
-            with open(os.path.join(tables_dir, name), "rb") as f:
+    for game in rules.GAMES:
+        name = flash.ON_BOARD + "/" + game + ".tbl"
+        if name not in files and os.path.exists(os.path.join(tables_dir, game + ".tbl")):
+            with open(os.path.join(tables_dir, game + ".tbl"), "rb") as f:
                 new.append((name, f.read()))
     changed = []
     for name, data in new:
@@ -106,7 +108,7 @@ def prepare_flash_file(path, cfg, wiring_path, update=True, tables_dir=os.path.j
             files[name] = data
             changed.append(name)
             files.pop(flash.other_kind(name), None)
-    if changed:
+    if changed or tidied:
         os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
         with open(path + ".tmp", "wb") as f:
             f.write(picofs.image(sorted(files.items())))
@@ -142,10 +144,10 @@ class EmulatedPico:
     def __init__(self, flash_file, board="pico-buttons", console=True, uf2=None,
                  on_frame=None, on_output=None, on_event=None, runtime="micropython"):
         self.flash_file = os.path.abspath(flash_file) if flash_file else None
-        self.wiring_path, self.cfg = wiring(board, runtime)
+        self.wiring_path, self.cfg = runtime_wiring(board, runtime)
         if self.cfg["board"] not in (None, "pico"):
-            raise sim.SimError("the emulated RP2040 is a Pico; %s is wired for %s"
-                               % (self.cfg["name"], self.cfg["board"]))
+            raise SimError("the emulated RP2040 is a Pico; %s is wired for %s"
+                           % (self.cfg["name"], self.cfg["board"]))
         self.runtime = runtime
         if uf2 is None:
             uf2 = (CIRCUITPYTHON_UF2,) if runtime == "circuitpython" else (UF2,)
@@ -185,7 +187,7 @@ class EmulatedPico:
     def start(self, live=True):
         """Power on, running ``live``, or paused for ``run``."""
         if self.proc is not None:
-            raise sim.SimError("the emulated chip is already on")
+            raise SimError("the emulated chip is already on")
         argv = [node(), SCRIPT, "--bootrom", BOOTROM, "--wiring", self.wiring_path]
         for path in self.uf2:
             argv += ["--uf2", path]
@@ -193,13 +195,13 @@ class EmulatedPico:
             argv += ["--flash-file", self.flash_file]
         argv += ["--runtime", self.runtime]
         self.proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, cwd=ROOT,
-                                     preexec_fn=sim._die_with_parent)
+                                     preexec_fn=die_with_parent)
         os.set_blocking(self.proc.stdout.fileno(), False)
         self.sel.register(self.proc.stdout, selectors.EVENT_READ, self._from_chip)
         while self.status is None and not self._ready:
             self.poll(1.0)
         if self.status is not None:
-            raise sim.SimError("the emulated chip did not start (node exited with status %s)" % self.status)
+            raise SimError("the emulated chip did not start (node exited with status %s)" % self.status)
         if live:
             self.go_live()
 
@@ -253,7 +255,7 @@ class EmulatedPico:
         self._send("run %g" % ms)
         while self._at is None:
             if self.status is not None:
-                raise sim.SimError("the emulated chip stopped: %s" % (self.crash or "status %s" % self.status))
+                raise SimError("the emulated chip stopped: %s" % (self.crash or "status %s" % self.status))
             self.poll(5.0)
         return self.ms
 
@@ -350,7 +352,7 @@ class EmulatedPico:
             self.timing.setdefault("stray_bits", [0, 0])[1] += int(words[3])
         # A pixel sent nothing keeps its colour, as a WS2812 does.
         self.wire = wire = wire + self.wire[len(wire):]
-        cells = sim.cells_of(wire, self.cfg)
+        cells = cells_of(wire, self.cfg)
         if cells != self.frame:
             self.frame = cells
             if self.on_frame:
@@ -386,24 +388,22 @@ def timing_problems(timing):
 
 def main(args):
     """``python -m host_tools sim --chip rp2040``."""
-    path, cfg = sim.wiring(args.board)
+    path, cfg = wiring(args.board)
     flash_file = args.flash or default_flash_file(cfg)
     tables = args.tables or os.path.join(ROOT, "build")
     if args.replay:
-        raise sim.SimError("--replay runs on the Unix-port board; with --chip rp2040 use --headless")
+        raise SimError("--replay runs on the Unix-port board; with --chip rp2040 use --headless")
     if not args.headless and not (sys.stdin.isatty() and sys.stdout.isatty()):
-        raise sim.SimError("the simulator needs a terminal (stdin and stdout); for scripts use"
-                           " python -m host_tools sim --chip rp2040 --headless (see docs/simulator.md)")
+        raise SimError("the simulator needs a terminal (stdin and stdout); for scripts use"
+                       " python -m host_tools sim --chip rp2040 --headless (see docs/simulator.md)")
     changed = prepare_flash_file(flash_file, cfg, path, update=not args.no_update, tables_dir=tables)
     board = EmulatedPico(flash_file, args.board)
     try:
-        say = sim._emit if args.headless else print
+        say = sim_headless.emit if args.headless else print
         if changed:
             say("flashed %s into %s" % (", ".join(changed), flash_file))
         if args.headless:
-            return sim.run_live(board)  # which powers it on
-        from host_tools import sim_terminal
-
+            return sim_headless.run_live(board)  # which powers it on
         board.start()
         return sim_terminal.run(board)
     finally:

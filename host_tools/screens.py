@@ -9,12 +9,12 @@ a test fails when the committed pictures are stale.
 import io
 import os
 
-import ai
-import app as board
-import config
-import rules
-import table
-from keys import TAP
+from tactictoe import ai
+from tactictoe import app
+from tactictoe import config
+from tactictoe import rules
+from tactictoe import table
+from tactictoe.keys import TAP
 
 CELL = 56
 GAP = 10
@@ -55,7 +55,7 @@ class Driver:
 
     def __init__(self, tables, problems=None, seed=1):
         self.cfg = config.validate(config.DEFAULT)
-        self.app = board.App(self.cfg, tables, problems or {}, ai.Rng(seed), log=lambda line: None)
+        self.app = app.App(self.cfg, tables, problems or {}, ai.Rng(seed), log=lambda line: None)
         self.now = 0
         self.app.start(0)
 
@@ -71,7 +71,7 @@ class Driver:
         self.run(100)
 
     def menu(self, *cells):
-        self.run(board.SELFTEST_MS + 20)
+        self.run(app.SELFTEST_MS + 20)
         for c in cells:
             self.tap(c)
 
@@ -99,7 +99,7 @@ def screens():
         shots.append((name, title, bytes(canvas.buf)))
 
     d = Driver(tables)
-    d.run(4 * board.WALK_MS + 40)
+    d.run(4 * app.WALK_MS + 40)
     shot("selftest", "power-on self-test: pixel walk", d.frame())
     d = Driver(tables)
     d.menu()
@@ -143,8 +143,8 @@ def screens():
     shot("error", "table error pattern", d.frame(d.app.t0 + 10))
 
     d = Driver(tables)
-    d.app.notices.append((board.CORNERS, d.cfg["colours"]["notice"]))
-    d.run(board.SELFTEST_MS + 20)
+    d.app.notices.append((app.CORNERS, d.cfg["colours"]["notice"]))
+    d.run(app.SELFTEST_MS + 20)
     shot("config-notice", "bad board.json: default config", d.frame(d.app.t0 + 10))
     return shots
 
@@ -152,7 +152,7 @@ def screens():
 def write(folder):
     """Write every screen to ``folder``; returns the file names."""
     os.makedirs(folder, exist_ok=True)
-    from frames import Canvas
+    from tactictoe.frames import Canvas
 
     names = []
     for name, title, buf in screens():

@@ -21,12 +21,13 @@ import time
 import tty
 from contextlib import ExitStack, contextmanager
 
-from host_tools import sim
 from host_tools.screens import as_seen
+from host_tools.sim_board import OFF, SimError
+from host_tools.sim_script import TAP_MS
 
 MIN_COLS, MIN_ROWS = 80, 24
 FRAME_S = 1 / 30  # redraw at most this often
-TAP_S = sim.TAP_MS / 1000
+TAP_S = TAP_MS / 1000
 REPEAT_S = 0.15  # a repeat holds its cell this long: longer than terminals take between repeats
 LONG_EXTRA_S = 0.3  # Space holds the centre this much past the long-press time
 ESC_WAIT_S = 0.05  # an Esc followed by nothing for this long is the Esc key, not an arrow key's start
@@ -50,6 +51,13 @@ PANEL_LEFT = GRID_LEFT + 3 * CELL_W + 2 * GAP_W + 4
 LEGEND = "tap: keys in a cell  long press: hold or Space  r: power-cycle  Esc: quit"
 REPL_NOTICE = " game stopped: the REPL has the board. r (or mpremote reset) plays again "
 BUZZER_W = 18
+
+# What the board prints as it enters the raw REPL, as a soft reset starts,
+# and as its friendly REPL starts (MicroPython's pyexec.c and main.c).
+RAW_BANNER = "raw REPL; CTRL-B to exit"
+SOFT_REBOOT = "MPY: soft reboot"
+FRIENDLY_BANNER = "MicroPython v"
+RAW_LINE_KEPT = 200  # of a raw-REPL line with no end yet: enough to see the banners in
 
 UNLIT = (0x1D, 0x20, 0x24)  # an unlit cell, as the README pictures draw it
 FAINT = (0x5C, 0x62, 0x6B)
@@ -150,35 +158,101 @@ def _printable(line):
 
 
 class ConsoleLines:
-    """The last lines the board printed on its console, as plain text."""
+    """The last lines the board printed on its console, as plain text.
+
+    While a tool such as ``mpremote`` has the raw REPL (to copy files or run
+    code), its traffic is protocol bytes, not text: one line stands for it
+    instead, counting the pieces of code run, until the board leaves the
+    raw REPL (its friendly banner, or a reset into anything else)."""
 
     def __init__(self, keep=100):
         self.lines = collections.deque(maxlen=keep)
         self.partial = ""  # the line being printed (a prompt, say)
         self._decode = codecs.getincrementaldecoder("utf-8")("replace").decode
+        self.raw = False  # in the raw REPL: a tool has the board
+        self.runs = 0  # pieces of code run in it
+        self._raw_line = ""  # its text since the last newline
+        self._end_mark = False  # its text so far ended with Ctrl-D (a run's end, before its ">")
+        self._reset = False  # the board reset meanwhile: the raw REPL again (soft reset), or not
 
     def __call__(self, data):
-        text = _TEXT_ESCAPES.sub("", self._decode(data))
+        text = self._decode(data)
+        while text:
+            text = self._raw(text) if self.raw else self._text(text)
+
+    def _text(self, text):
+        """Text for the panel; returns what comes after the raw REPL's banner."""
+        text = _TEXT_ESCAPES.sub("", text)
         *done, self.partial = (self.partial + text).split("\n")
-        self.lines.extend(_printable(line) for line in done)
+        for i, line in enumerate(done):
+            line = _printable(line)
+            if RAW_BANNER in line:
+                self.raw, self.runs, self._raw_line, self._end_mark = True, 0, "", False
+                rest, self.partial = "\n".join(done[i + 1:] + [self.partial]), ""
+                return rest
+            if line.rstrip() == ">>>" and self.lines and self.lines[-1].rstrip() == ">>>":
+                continue  # one bare prompt is enough (mpremote sends two Ctrl-Cs)
+            self.lines.append(line)
+        return ""
+
+    def _raw(self, text):
+        """The raw REPL's traffic: counted, not shown. Returns the text after
+        it ends."""
+        # Each piece of code ends with two Ctrl-Ds (after its output and its
+        # error) and the prompt: one "\x04>" a run, whatever it printed.
+        self.runs += (("\x04" if self._end_mark else "") + text).count("\x04>")
+        self._end_mark = text.endswith("\x04")
+        *done, self._raw_line = (self._raw_line + text).split("\n")
+        self._raw_line = self._raw_line[-RAW_LINE_KEPT:]  # runs' answers need no newline: don't pile them up
+        for i, line in enumerate(done):
+            line = _printable(line)
+            if RAW_BANNER in line:
+                self._reset = False  # a soft reset, back into the raw REPL
+            elif line.startswith(FRIENDLY_BANNER) or (self._reset and line and SOFT_REBOOT not in line):
+                rest = "\n".join(done[i:] + [self._raw_line])
+                self._leave()
+                return rest
+        return ""
+
+    def _raw_summary(self):
+        runs = "%d run%s" % (self.runs, "" if self.runs == 1 else "s")
+        if self._reset:
+            return "[mpremote had the REPL: %s; reset]" % runs
+        return "[mpremote has the REPL: %s]" % runs
+
+    def _leave(self):
+        self.lines.append(self._raw_summary().replace(" has ", " had "))
+        self.raw = self._reset = False
+        self._raw_line = ""
+
+    def board_reset(self):
+        """The board reset: in the raw REPL, the text that follows says
+        whether it is back in it (a soft reset) or not (main.py runs)."""
+        if self.raw:
+            self._reset = True
+            self._raw_line = ""
+            self._end_mark = False
 
     def note(self, text):
         """A line of our own, after what the board printed so far."""
+        if self.raw:
+            self._leave()
         if self.partial:
             self(b"\n")
         self.lines.append(text)
 
     def at_repl(self):
-        """Whether the board waits at its REPL's prompt (``>>>``, or the raw
-        REPL's ``>`` that ``mpremote`` leaves it at): the game has stopped
+        """Whether the REPL has the board: it waits at the friendly REPL's
+        prompt (``>>>``), or a tool has the raw REPL. The game has stopped
         and only a reset brings it back."""
-        if self.partial.startswith(">>>"):
-            return True
-        return self.partial == ">" and bool(self.lines) and self.lines[-1].startswith("raw REPL")
+        if self.raw:
+            return not self._reset
+        return self.partial.startswith(">>>")
 
     def last(self, width, rows):
         """The last ``rows`` lines, wrapped to ``width``."""
-        lines = list(self.lines) + ([_printable(self.partial)] if self.partial else [])
+        tail = self._raw_summary() if self.raw else _printable(self.partial)
+        lines = list(self.lines) + ([tail] if tail else [])
         out = []
         for line in reversed(lines):
             out[:0] = textwrap.wrap(line, width) or [""]
@@ -269,12 +343,12 @@ def _too_small(cols, rows):
 def _terminal_size(infd, out):
     """``(columns, rows)`` of the terminal; SimError if there is none or it is too small."""
     if not (os.isatty(infd) and out.isatty()):
-        raise sim.SimError("the simulator needs a terminal (stdin and stdout); for scripts use"
-                           " python -m host_tools sim --headless")
+        raise SimError("the simulator needs a terminal (stdin and stdout); for scripts use"
+                       " python -m host_tools sim --headless")
     cols, rows = os.get_terminal_size(out.fileno())
     if cols < MIN_COLS or rows < MIN_ROWS:
-        raise sim.SimError("the simulator needs a terminal of at least %dx%d (this one is %dx%d)"
-                           % (MIN_COLS, MIN_ROWS, cols, rows))
+        raise SimError("the simulator needs a terminal of at least %dx%d (this one is %dx%d)"
+                       % (MIN_COLS, MIN_ROWS, cols, rows))
     return cols, rows
 
 
@@ -293,6 +367,7 @@ class Session:
         self.typed = b""
         self.quit = False
         self.next_draw = 0.0
+        self.resets = getattr(board, "resets", 0)
 
     def on_resize(self, signum, frame):
         self.resized = True  # acted on at the next redraw, outside the handler
@@ -336,6 +411,9 @@ class Session:
             deadline = min(self.next_draw, self.keys.deadline(), self.fingers.deadline())
             self.board.poll(max(0.0, deadline - time.monotonic()))
             now = time.monotonic()
+            if getattr(self.board, "resets", 0) != self.resets:  # the console can't tell a hard reset
+                self.resets = self.board.resets
+                self.console.board_reset()
             typed, self.typed = self.typed, b""
             for key in self.keys.feed(typed, now) if typed else self.keys.expire(now):
                 self.press(key, now)
@@ -367,7 +445,7 @@ def _terminal(infd, out):
 def _why_stopped(board):
     if getattr(board, "crash", None):
         return "the emulated chip stopped: %s" % board.crash
-    if board.status == sim.OFF:
+    if board.status == OFF:
         return "the virtual board powered off"
     return "the virtual board stopped (exit status %s)" % board.status
 

@@ -22,10 +22,10 @@ import zlib
 
 import numpy as np
 
-import rules
-import rules_extra
-import table
-import table_extra
+from tactictoe import rules
+from tactictoe import rules_extra
+from tactictoe import table
+from tactictoe import table_extra
 
 
 class Sides:

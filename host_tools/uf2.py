@@ -26,7 +26,8 @@ import os
 import struct
 
 from host_tools import flash, picofs
-import rules
+from host_tools.oserrors import reported
+from tactictoe import rules
 
 MAGIC_START0 = 0x0A324655
 MAGIC_START1 = 0x9E5D5157
@@ -157,10 +158,8 @@ def write(path, board="pico-buttons", games=rules.GAMES, tables_dir=None, runtim
     else:
         files = picofs.board_files(board, games, tables_dir)
         data = build(files)
-    try:
+    with reported(flash.FlashError, "cannot write %s" % path):
         with open(path + ".tmp", "wb") as f:
             f.write(data)
         os.replace(path + ".tmp", path)
-    except OSError as e:
-        raise flash.FlashError("cannot write %s: %s" % (path, e.strerror or e))
     return files, len(data)

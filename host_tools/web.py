@@ -7,7 +7,7 @@ port from ``node_modules``, the very files ``make flash`` puts on a board
 (the firmware modules, compiled with ``mpy-cross`` as the port loads .mpy
 v6, and both tables, proven right first), every shipped MicroPython board
 config, and the hardware doubles ``make sim`` runs (``simulator/machine.py``,
-``simulator/neopixel.py``) with the page's wires (``web/simbus.py``,
+``simulator/neopixel.py``, ``simulator/simexit.py``) with the page's wires (``web/simbus.py``,
 ``web/rom.py``). Nothing is fetched from anywhere else at run time, so the
 folder works on any static host. ``serve()`` serves it on localhost.
 """
@@ -18,7 +18,6 @@ import json
 import os
 import shutil
 
-import host_tools  # noqa: F401  (puts firmware/ on sys.path)
 from host_tools import flash
 
 ROOT = flash.ROOT
@@ -32,7 +31,8 @@ PORT_FILES = ("micropython.mjs", "micropython.wasm")
 PORT_LICENCE = os.path.join(ROOT, "vendor", "micropython-rp2", "LICENSE-micropython")
 OUTPUT = os.path.join(ROOT, "build", "web")
 PAGE_FILES = ("index.html", "style.css", "board.js", "engine.html", "engine.js")
-HW_FILES = ((SIMULATOR, "machine.py"), (SIMULATOR, "neopixel.py"), (WEB, "simbus.py"), (WEB, "rom.py"))
+HW_FILES = ((SIMULATOR, "machine.py"), (SIMULATOR, "neopixel.py"), (SIMULATOR, "simexit.py"), (WEB, "simbus.py"),
+            (WEB, "rom.py"))
 DEFAULT_BOARD = "pico-buttons"
 # The build guide the page links to: a copy of hardware/ in the site unless
 # --build-guide names one elsewhere (the repository's, say).

@@ -132,9 +132,11 @@ class irq:
         self._trigger = trigger
 
     def flags(self):
+        """The triggers that have fired: always 0 here."""
         return 0
 
     def trigger(self, *value):
+        """The triggers it was set up with (a new value is ignored)."""
         return self._trigger
 
 
@@ -143,6 +145,11 @@ del irq
 
 
 class Pin:
+    """``Pin(id, mode=-1, pull=-1, *, value, alt)``: a GPIO, by number or
+    name (``"GP15"``, ``"GPIO15"``, ``"LED"``; numbers only on the ESP32).
+    One object per GPIO, as on the port. What it reads comes from the
+    virtual board's wiring and the fingers on its cells (see the module)."""
+
     IN = 0
     OUT = 1
     OPEN_DRAIN = 2
@@ -167,6 +174,9 @@ class Pin:
             self.init(*args, **kw)
 
     def init(self, *args, **kw):
+        """``init(mode=-1, pull=-1, *, value, alt)``: set the pin up as the
+        rp2 port does; the pull is set whatever was given (None: no pull).
+        ``Pin.ALT`` only records the function: no UART, SPI or I2C behind it."""
         a = _args(args, kw, ("mode", "pull", "value", "alt"), 2)
         p = _pad(self._id)
         value = a.get("value")
@@ -193,6 +203,9 @@ class Pin:
         return None
 
     def value(self, *v):
+        """``value()``: the level the pin reads (what it drives, when it is
+        an output); ``value(x)``: set the level it drives (an open-drain pin:
+        drive low, or let go)."""
         if not v:
             return _level(self._id)
         if len(v) > 1:
@@ -207,15 +220,18 @@ class Pin:
     __call__ = value
 
     def on(self):
+        """Drive the pin high (``high()`` too)."""
         self.value(1)
 
     def off(self):
+        """Drive the pin low (``low()`` too)."""
         self.value(0)
 
     high = on
     low = off
 
     def toggle(self):
+        """Invert the level the pin drives."""
         p = _pad(self._id)
         if p[4]:
             p[3] ^= 1
@@ -223,9 +239,12 @@ class Pin:
             p[2] ^= 1
 
     def irq(self, handler=None, trigger=IRQ_FALLING | IRQ_RISING, hard=False):
+        """Accepted, but the handler is never called: the virtual board
+        raises no pin interrupts (the firmware polls its keys)."""
         return _Irq(trigger)
 
     def __repr__(self):
+        # As each port prints it: Pin(GPIO15, mode=IN, pull=PULL_UP) on rp2.
         if _chip() == "esp32":
             return "Pin(%d)" % self._id
         func, pulls, _, oe, od = _pad(self._id)
@@ -259,15 +278,21 @@ Pin.cpu = _Names(False)
 
 
 class TouchPad:  # the ESP32's: machine.TouchPad on an ESP32 board only (__getattr__)
+    """``TouchPad(pin)``: an ESP32 touch channel (ValueError on a pin with
+    none)."""
+
     def __init__(self, pin):
         self._pin = _find(pin)
         if self._pin not in _TOUCH:
             raise ValueError("invalid pin for touchpad")
 
     def config(self, value):
-        pass
+        """Accepted and ignored (the port sets a wake-up threshold)."""
 
     def read(self):
+        """The pad's reading: lower when touched. Here a fixed value for
+        each pad, 400 lower while a finger is on its cell; a wired pad
+        with no cell reads 600, as one with nothing on it."""
         inp = simbus.wiring["input"]
         if self._pin not in inp["pins"]:
             return 600  # a pad with nothing on it
@@ -330,6 +355,11 @@ def _sound():
 
 
 class PWM:
+    """``PWM(pin, *, freq, duty_u16, duty_ns, invert)``: one channel of the
+    rp2 port's eight two-channel slices (GPIO n is slice n >> 1 & 7, channel
+    n & 1), with its divider and counter arithmetic. Nothing is generated:
+    on the wired buzzer pin the host hears the tone it would play."""
+
     def __new__(cls, *args, **kw):
         if not args:
             raise TypeError("function missing 1 required positional arguments")
@@ -350,6 +380,8 @@ class PWM:
         pass  # __new__ did it all
 
     def init(self, *args, **kw):
+        """``init(*, freq, duty_u16, duty_ns, invert)``: set what is given;
+        the channel starts once it has both a frequency and a duty."""
         global _defer
         a = _args(args, kw, ("freq", "duty_u16", "duty_ns", "invert"), 1)
         a = dict((k, _int(v)) for k, v in a.items())
@@ -379,6 +411,8 @@ class PWM:
         return (16 * _F + d // 2) // d
 
     def freq(self, *f):
+        """``freq()``: the slice's frequency in Hz, as its divider gives it
+        (0 before one is set); ``freq(hz)``: set it, for both channels."""
         sl = _slice(self._slice)
         if not f:
             return self._freq() if sl[2] else 0
@@ -392,6 +426,8 @@ class PWM:
         _sound()
 
     def duty_u16(self, *d):
+        """``duty_u16()``: the duty as 0-65535 (0 before one is set);
+        ``duty_u16(x)``: set it."""
         sl = _slice(self._slice)
         top = sl[1]
         if not d:
@@ -406,6 +442,8 @@ class PWM:
         self._start()
 
     def duty_ns(self, *d):
+        """``duty_ns()``: the high time in ns (0 before one is set);
+        ``duty_ns(ns)``: set it."""
         sl = _slice(self._slice)
         hz = (16 * _F + sl[0] // 2) // sl[0]
         if not d:
@@ -419,6 +457,7 @@ class PWM:
         self._start()
 
     def deinit(self):
+        """Stop the slice (both its channels), as the port does."""
         _slice(self._slice)[3] = False
         _sound()
 
@@ -456,6 +495,9 @@ def bitstream(pin, encoding, timing, buf):
 
 
 def reset():
+    """Reset the board: the virtual board starts again from power-on, on the
+    same console (a real board's USB port goes away for a moment); the next
+    ``reset_cause()`` is ``WDT_RESET`` (``HARD_RESET`` on the ESP32)."""
     global _next_cause
     # the rp2 port resets through its watchdog; the ESP32's says HARD_RESET
     _next_cause = _ESP32["HARD_RESET"] if _chip() == "esp32" else WDT_RESET
@@ -463,18 +505,25 @@ def reset():
 
 
 def soft_reset():
+    """A soft reset, as ``sys.exit()`` or Ctrl-D: the REPL it came from
+    decides what runs next (``main.py`` after the friendly REPL)."""
     raise SystemExit  # as on a board: the REPL it came from decides what follows
 
 
 def bootloader():
+    """On a Pico: reboot into its USB drive. Here: say so and carry on."""
     print("the virtual board has no bootloader; it keeps running")
 
 
 def reset_cause():
+    """Why the board last started: ``PWRON_RESET``, ``WDT_RESET`` after
+    ``reset()`` (on the ESP32 also ``HARD_RESET``, ``SOFT_RESET``)."""
     return _cause
 
 
 def freq(*hz):
+    """``freq()``: the CPU clock in Hz; ``freq(hz)``: set it. Only remembered:
+    nothing runs faster, and PWM keeps the default clock's arithmetic."""
     global _cpu_hz
     if not hz:
         return _cpu_hz or (160000000 if _chip() == "esp32" else _F)
@@ -483,30 +532,36 @@ def freq(*hz):
 
 
 def unique_id():
+    """The board's ID bytes: the same fixed 8 (6 on the ESP32) on every
+    virtual board."""
     return b"\x00sim\x00\x01" if _chip() == "esp32" else b"\x00sim\x00\x00\x00\x01"
 
 
 def idle():
-    pass
+    """Wait for an interrupt on a board; returns at once here."""
 
 
 def lightsleep(ms=None):
+    """Sleep ``ms`` ms (None: 0 here, where a board sleeps until woken)."""
     import time
 
     time.sleep_ms(ms or 0)
 
 
 def deepsleep(ms=None):
+    """Sleep ``ms`` ms, then reset as the rp2 port wakes (``reset()``)."""
     lightsleep(ms)  # then a reset, as the rp2 port wakes
     reset()
 
 
 def disable_irq():
+    """Returns the state for ``enable_irq``; nothing to disable here (no
+    interrupts run beside the firmware)."""
     return 0
 
 
 def enable_irq(state=0):
-    pass
+    """Undo ``disable_irq``: nothing to do here."""
 
 
 PWRON_RESET = 1

@@ -1,6 +1,6 @@
 """The virtual board's wires to the simulator on the host.
 
-The ROM and the hardware doubles talk to ``host_tools.sim`` over two pipes:
+The ROM and the hardware doubles talk to ``host_tools.sim_board`` over two pipes:
 
 * board to host, text lines: ``L <ms> <hex>`` (the bytes the LED chain
   latched), ``T <ms> <hz>`` (the buzzer's tone, 0 for silence), ``I 1 <n>``
@@ -27,11 +27,8 @@ from binascii import hexlify
 import sys
 import time
 
-# Exit statuses the host reads as "start me again" (see host_tools.sim).
-SOFT_FRIENDLY = 3  # soft reset (Ctrl-D, sys.exit()): boot.py, main.py, REPL
-SOFT_RAW = 4  # soft reset from the raw REPL: boot.py, then the raw REPL
-HARD = 5  # machine.reset(): power on again
-OFF = 6  # the replay is over
+# Exit statuses the host reads as "start me again" (or "off").
+from simexit import SOFT_FRIENDLY, SOFT_RAW, HARD, OFF  # noqa: F401
 
 
 class Reset(BaseException):

@@ -16,14 +16,15 @@ from hypothesis import HealthCheck, settings
 settings.register_profile("no_clock", deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile("no_clock")
 
+from host_tools import solver
+from tactictoe import rules, table
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, ROOT)
-
-import host_tools  # noqa: E402,F401  (puts firmware/ on sys.path)
-from host_tools import solver  # noqa: E402
-import rules  # noqa: E402
-
+# The folder holding the firmware's package: what a MicroPython run puts on
+# its path, as a board has /lib.
 FIRMWARE = os.path.join(ROOT, "firmware")
+PACKAGE = os.path.join(FIRMWARE, "tactictoe")
+TABLES = table.TABLES  # where a flash holds the tables: lib/tactictoe
 MPY_SCRIPTS = os.path.join(ROOT, "tests", "mpy")
 MICROPYTHON = os.path.join(os.path.dirname(sys.executable), "micropython")
 
@@ -87,9 +88,19 @@ def cross_compile(sources, out):
     mpy-cross, as a board gets its modules."""
     from host_tools import flash
 
+    os.makedirs(str(out), exist_ok=True)
     for src in sources:
         name = os.path.basename(src)[:-3]
         subprocess.run(flash.mpy_cross_command(src, os.path.join(str(out), name + ".mpy"), name), check=True)
+
+
+def compile_package(out):
+    """The firmware's package cross-compiled into ``out``/tactictoe/, as it
+    sits in a board's /lib; returns that folder."""
+    folder = os.path.join(str(out), "tactictoe")
+    os.makedirs(folder, exist_ok=True)
+    cross_compile(py_files(PACKAGE), folder)
+    return folder
 
 
 def py_files(folder):
@@ -107,7 +118,7 @@ DOUBLES = os.path.join(ROOT, "tests", "doubles")
 FW = os.path.join(ROOT, "tests", "fw")
 # CPython's stand-in for the ``micropython`` module (const), for CPython runs
 # of the firmware.
-CPYTHON = host_tools.CPYTHON_DIR
+CPYTHON = os.path.join(ROOT, "host_tools", "cpython")
 BOARDS = os.path.join(FIRMWARE, "boards")
 
 
@@ -131,19 +142,20 @@ def flash(table_files, tmp_path_factory):
         d = root / name
         d.mkdir()
         (d / "board.json").write_text(cfg if isinstance(cfg, str) else json.dumps(cfg))
+        (d / TABLES).mkdir(parents=True)
         for g in games:
-            shutil.copy(tables[g], d / (g + ".tbl"))
+            shutil.copy(tables[g], d / TABLES / (g + ".tbl"))
         if damage:
             damage(d)
         return str(d)
 
     def flip(d):
-        data = bytearray((d / "tactictoe.tbl").read_bytes())
+        data = bytearray((d / TABLES / "tactictoe.tbl").read_bytes())
         data[1000] ^= 1
-        (d / "tactictoe.tbl").write_bytes(bytes(data))
+        (d / TABLES / "tactictoe.tbl").write_bytes(bytes(data))
 
     def wrong_game(d):
-        shutil.copy(tables["classic"], d / "tactictoe.tbl")
+        shutil.copy(tables["classic"], d / TABLES / "tactictoe.tbl")
 
     return {
         "buttons": make("buttons", _board_json("pico-buttons")),

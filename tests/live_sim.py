@@ -12,8 +12,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PY = sys.executable
 MPREMOTE = os.path.join(os.path.dirname(sys.executable), "mpremote")
 
-import host_tools  # noqa: E402,F401
-import rules  # noqa: E402
+from tactictoe import rules  # noqa: E402
 
 MENU_TAPS = {rules.CLASSIC: 3, rules.TACTICTOE: 5}
 

@@ -8,14 +8,13 @@ plus ``tone MS HZ`` and ``power MS WHY``.
 
 import os
 
-import host_tools  # noqa: F401
-from host_tools import pico, sim
-import rules
+from host_tools import pico, sim_frames, sim_headless, sim_script
+from tactictoe import rules
 
 from live_sim import MENU_TAPS, is_menu  # noqa: F401  (the same menu, the same frames)
 
 STEP_MS = 50  # how far the chip runs between looks at what it said
-TAP_MS = sim.TAP_MS
+TAP_MS = sim_script.TAP_MS
 
 
 class PicoRun:
@@ -33,14 +32,14 @@ class PicoRun:
         self.lines = []
         self.wires = []  # the bytes on the wire of each frame line, in order
         self.seen = 0  # lines already looked at by wait()
-        self._out = sim._Lines(self.lines.append)
+        self._out = sim_headless.SerialLines(self.lines.append)
         self.chip = pico.EmulatedPico(flash_file, board, console=console, uf2=uf2,
                                       on_frame=self._frame, on_output=self._out,
                                       on_event=self._event, runtime=runtime)
         self.chip.start(live=False)
 
     def _frame(self, ms, cells):
-        self.lines.append(sim.frame_line(ms, cells, self.chip.cfg))
+        self.lines.append(sim_frames.frame_line(ms, cells, self.chip.cfg))
         self.wires.append(self.chip.wire)
 
     def _event(self, words):
@@ -126,8 +125,8 @@ def play(board, game, choose, limit_ms=20000):
 
 def perfect(game, table_path):
     """A chooser that plays perfectly, with the firmware's own AI on the host."""
-    import ai
-    import table
+    from tactictoe import ai
+    from tactictoe import table
 
     t = table.Table(table_path, game)
     rng = ai.Rng(1)

@@ -10,13 +10,13 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
-import ai
-import fallback
-import rules
-import rules_extra
-import table
-from rules import CLASSIC, TACTICTOE, Position
-from conftest import FIRMWARE, MICROPYTHON, MPY_SCRIPTS, cross_compile, py_files
+from tactictoe import ai
+from tactictoe import fallback
+from tactictoe import rules
+from tactictoe import rules_extra
+from tactictoe import table
+from tactictoe.rules import CLASSIC, TACTICTOE, Position
+from conftest import FIRMWARE, MICROPYTHON, MPY_SCRIPTS, compile_package
 
 
 def _after(sol, pos, cell):
@@ -245,8 +245,8 @@ def test_easy_is_beatable_but_medium_blocks():
 
 def test_rng_is_deterministic_and_in_range():
     a, b = ai.Rng(99), ai.Rng(99)
-    seq = [a.randrange(9) for _ in range(2000)]
-    assert seq == [b.randrange(9) for _ in range(2000)]
+    seq = [a.bits16() % 9 for _ in range(2000)]
+    assert seq == [b.bits16() % 9 for _ in range(2000)]
     assert set(seq) == set(range(9))
     assert ai.Rng(0).bits16() != 0  # a zero seed is replaced, not stuck
 
@@ -291,7 +291,7 @@ def test_micropython_perfect_in_every_canonical_position(solutions, table_files,
 def compiled_firmware(tmp_path_factory):
     """firmware/*.py cross-compiled with mpy-cross, as a board runs them."""
     out = tmp_path_factory.mktemp("mpy")
-    cross_compile(py_files(FIRMWARE), out)
+    compile_package(out)
     return str(out)
 
 

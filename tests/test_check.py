@@ -1,5 +1,5 @@
 """The bring-up checks (firmware/check.py) on the virtual board, as a maker
-runs them: ``mpremote exec "import check; check.keys()"`` or the REPL, with
+runs them: ``mpremote exec "from tactictoe import check; check.keys()"`` or the REPL, with
 cells pressed through the simulator and its LED frames read back."""
 
 import json
@@ -55,7 +55,7 @@ def run_check(b, code, *steps, timeout=60):
 
 def test_keys_prints_each_change_then_the_cells_never_pressed(board):
     b = board("pico-buttons")
-    out = run_check(b, "import check; check.keys(3)",
+    out = run_check(b, "from tactictoe import check; check.keys(3)",
                     ("press each cell", ["press 0", "wait 150", "press 4", "wait 150", "release 0", "wait 150",
                                          "release 4", "wait 150", "tap 8"]))
     assert out[0].startswith("press each cell in turn (0 1 2 / 3 4 5 / 6 7 8 from the top left)")
@@ -94,7 +94,7 @@ def test_keys_at_the_repl_ends_on_ctrl_c_and_names_a_bad_config(board, tmp_path)
     con = Console(b.port)
     con.type("\x03")  # stop the game
     con.expect(">>> ")
-    con.type("import check; check.keys()\r")
+    con.type("from tactictoe import check; check.keys()\r")
     out = con.expect("for 30 s (Ctrl-C ends sooner)\n").splitlines()
     assert out[1:] == [BAD_CONFIG, "press each cell in turn (0 1 2 / 3 4 5 / 6 7 8 from the top left); each change"
                                    " of the cells held prints a line, for 30 s (Ctrl-C ends sooner)"]
@@ -117,7 +117,7 @@ def lit(frame):
 def test_leds_walks_the_chain_in_its_own_order(board):
     b = board("pico-matrix")  # serpentine: the middle row's pixels run right to left
     n = len(b.lines)
-    out = run_check(b, "import check; check.leds(0.25)")
+    out = run_check(b, "from tactictoe import check; check.leds(0.25)")
     assert out[0] == "lighting pixels 0 to 8 along the chain, 0.25 s each: note the cell each one lights"
     assert out[1:10] == ["pixel %d" % p for p in range(9)]
     assert out[10] == "all off; board.json has leds.order [0, 1, 2, 5, 4, 3, 6, 7, 8] (order[cell] = pixel)"
@@ -142,7 +142,7 @@ def test_touch_board_shows_its_pads_and_marks_the_touched_one(board):
     b = board("esp32-touch")
     with open(os.path.join(BOARDS, "esp32-touch.json")) as f:
         pins = json.load(f)["input"]["pins"]
-    out = run_check(b, "import check; check.keys(1.5); check.touch(1.6)",
+    out = run_check(b, "from tactictoe import check; check.keys(1.5); check.touch(1.6)",
                     ("press each cell", ["wait 100", "press 2", "wait 200", "release 2"]),
                     ("reading", ["press 6", "wait 1000", "release 6"]))
     assert out[0] == "calibrating the touch pads: keep fingers off them"

@@ -10,9 +10,8 @@ import sys
 import pytest
 
 from conftest import ROOT
-import host_tools  # noqa: F401
 from host_tools import circuitpy, fat, flash, uf2
-import rules
+from tactictoe import rules
 
 
 def cli(*args, cwd=ROOT):
@@ -40,13 +39,13 @@ def test_make_circuitpy_stages_exactly_what_the_drive_needs(tmp_path, tables):
     assert r.returncode == 0, r.stderr
     got = tree(tmp_path)
     assert got == dict(circuitpy.drive_files(tables_dir=tables))
-    assert got["code.py"] == b"import main\nmain.run()\n"
+    assert got["code.py"] == b"from tactictoe import main\nmain.run()\n"
     with open(os.path.join(ROOT, "firmware", "boards", "circuitpython-pico.json"), "rb") as f:
         assert got["board.json"] == f.read()
     fw = circuitpy.LAYOUT["firmware"]
-    modules = {n[len(fw) + 1:-3] for n in got if n.startswith(fw + "/") and "/" not in n[len(fw) + 1:]
-               and n.endswith(".py")} - {"neopixel", "adafruit_ticks"}
-    assert modules == set(circuitpy.MODULES)
+    assert fw == "lib/tactictoe"
+    modules = {n[len(fw) + 1:-3] for n in got if n.startswith(fw + "/") and n.endswith(".py")}
+    assert modules == set(circuitpy.MODULES) and "__init__" in modules and "main" in modules
     assert "hw_circuitpython" in modules and "hw_machine" not in modules
     for game in rules.GAMES:
         with open(os.path.join(tables, game + ".tbl"), "rb") as f:
@@ -160,4 +159,4 @@ def test_micropython_uf2_refuses_the_circuitpython_config(tmp_path):
 def test_flash_module_list_and_circuitpy_agree():
     # The CircuitPython board gets every module a MicroPython board does,
     # with its own hardware layer.
-    assert set(circuitpy.MODULES) == set(flash.MODULES) - {"hw_machine"} | {"hw_circuitpython", "main"}
+    assert set(circuitpy.MODULES) == set(flash.MODULES) - {"hw_machine"} | {"hw_circuitpython"}

@@ -12,7 +12,7 @@ import sys
 
 import pytest
 
-from conftest import CPYTHON, FIRMWARE, FW, ROOT, run_scenario, transcript
+from conftest import CPYTHON, FIRMWARE, FW, ROOT, TABLES, run_scenario, transcript
 
 DOUBLES_CP = os.path.join(ROOT, "tests", "doubles_cp")
 CP_PATH = [DOUBLES_CP, FW, FIRMWARE, CPYTHON]
@@ -45,8 +45,9 @@ def cp_flash(table_files, tmp_path_factory):
         d = root / name
         d.mkdir()
         (d / "board.json").write_text(json.dumps(cfg))
-        shutil.copy(table_files[0], d / "classic.tbl")
-        shutil.copy(table_files[1], d / "tactictoe.tbl")
+        (d / TABLES).mkdir(parents=True)
+        shutil.copy(table_files[0], d / TABLES / "classic.tbl")
+        shutil.copy(table_files[1], d / TABLES / "tactictoe.tbl")
         out[name] = str(d)
     return out
 
@@ -80,7 +81,8 @@ def test_scenarios_through_the_circuitpython_layer(cp_flash, flash, name, board)
 
 BYTES_SCRIPT = r"""
 import json, sys
-import config, frames, hw_circuitpython, neopixel_write
+import neopixel_write
+from tactictoe import config, frames, hw_circuitpython
 cfg = config.validate(json.loads(sys.argv[1]))
 hw = hw_circuitpython.Hardware(cfg)
 cv = frames.Canvas()

@@ -18,9 +18,8 @@ import os
 import pytest
 
 from pico_board import PicoRun, is_menu, perfect, play, start_game
-import host_tools  # noqa: F401
 from host_tools import circuitpy, fat, pico, uf2
-import rules
+from tactictoe import rules
 
 LEVEL = 63  # full colour at the shipped configs' brightness cap (0.25)
 BOARD = "circuitpython-pico"

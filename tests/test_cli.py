@@ -9,7 +9,7 @@ import zlib
 import pytest
 
 from conftest import ROOT, one_line_error, run_cli
-import rules
+from tactictoe import rules
 
 
 run = run_cli
@@ -135,7 +135,28 @@ def test_solve_through_a_symlink_keeps_the_link(tmp_path):
 
 def test_describe():
     from host_tools.cli import describe
-    import ai
+    from tactictoe import ai
     assert describe(ai.WIN | 13) == "wins in 13"
     assert describe(12) == "loses in 12"
     assert describe(0) == "draw"
+
+
+def test_an_os_error_becomes_one_line_with_its_reason(tmp_path):
+    from host_tools.oserrors import reported
+
+    class Mistake(Exception):
+        pass
+
+    with pytest.raises(Mistake) as e:
+        with reported(Mistake, "cannot write %s" % tmp_path):
+            open(tmp_path, "w")
+    assert str(e.value) == "cannot write %s: Is a directory" % tmp_path
+    assert e.value.__cause__ is None and e.value.__suppress_context__  # no chained traceback
+    with reported(Mistake, "cannot write"):  # nothing raised: nothing to report
+        pass
+
+
+def test_solve_reports_an_unwritable_output_in_one_line():
+    r = run_cli("solve", "--game", "classic", "-o", "/proc/c.tbl")  # no new files there, even for root
+    line = one_line_error(r)
+    assert line.startswith("error: cannot write /proc/c.tbl: "), line

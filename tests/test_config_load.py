@@ -10,10 +10,10 @@ import subprocess
 import sys
 
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, assume, given, settings, strategies as st
 
-import config
-from conftest import CPYTHON, FIRMWARE, MICROPYTHON, MPY_SCRIPTS, cross_compile
+from tactictoe import config
+from conftest import CPYTHON, FIRMWARE, PACKAGE, MICROPYTHON, MPY_SCRIPTS, cross_compile
 
 SCRIPT = os.path.join(MPY_SCRIPTS, "config_load.py")
 HEAP = "32k"  # far less than a board has: a load must not need much
@@ -24,7 +24,7 @@ def compiled(tmp_path_factory):
     """config.py cross-compiled, as a board gets it (compiling the source
     would take more heap than loading a config)."""
     out = tmp_path_factory.mktemp("mpy")
-    cross_compile([os.path.join(FIRMWARE, "config.py")], out)
+    cross_compile([os.path.join(PACKAGE, "__init__.py"), os.path.join(PACKAGE, "config.py")], out / "tactictoe")
     return str(out)
 
 json_values = st.recursive(
@@ -88,7 +88,8 @@ def _load_all(tmp_path, files, platform, interpreter, compiled):
     r = subprocess.run(cmd, capture_output=True, env=env, timeout=120)
     r.stdout, r.stderr = (b.decode(errors="backslashreplace") for b in (r.stdout, r.stderr))
     assert r.returncode == 0, "config.load raised:\n" + r.stdout[-500:] + r.stderr[-2000:]
-    lines = r.stdout.splitlines()
+    # (a warning about sloppy JSON starts with the file's path; results with its name)
+    lines = [line for line in r.stdout.splitlines() if not line.startswith(str(folder))]
     assert len(lines) == len(files)
     return [line.split(" ", 2) for line in lines]
 
@@ -161,7 +162,7 @@ def test_host_tools_say_what_is_wrong_with_a_config_in_one_line(tmp_path, comman
 def _power_on(folder, monkeypatch, refuse):
     """startup.power_on with the hardware layer replaced: ``refuse(cfg)``
     says whether it fails to start with ``cfg``."""
-    import startup
+    from tactictoe import startup
 
     opened = []
 
@@ -201,3 +202,47 @@ def test_a_default_the_hardware_refuses_is_said_and_raised(tmp_path, monkeypatch
     (tmp_path / "board.json").write_text("{")  # a broken file: load() already fell back to the default
     with pytest.raises(ValueError):
         _power_on(tmp_path, monkeypatch, lambda c: True)
+
+
+@given(value=json_values, indent=st.sampled_from([None, 0, 2]))
+def test_strict_json_is_never_called_sloppy(value, indent):
+    assert config.strict_problem(json.dumps(value, indent=indent)) is None
+
+
+@given(value=json_values, which=st.integers(0, 10**6), cut=st.sampled_from([",", ":"]))
+def test_a_dropped_comma_or_colon_is_named(value, which, cut):
+    text = json.dumps(value, indent=1)
+    # Only the separators outside strings: json.dumps puts ", " / ": " there,
+    # and with indent=1 every comma ends its line.
+    at = [i for i in range(len(text)) if text[i] == cut and text[i + 1:i + 2] in ("\n", " ")
+          and (cut == "," and text[i + 1] == "\n" or cut == ":" and text[i - 1] == '"')]
+    assume(at)
+    i = at[which % len(at)]
+    problem = config.strict_problem(text[:i] + text[i + 1:])
+    assert problem and ("missing comma" in problem if cut == "," else "missing colon" in problem), problem
+
+
+PINS = b'"pins": [2, 3, 4, 5, 6, 7, 8, 9, 10]'
+SLOPPY = [
+    (b'{"leds": {"pin": 16} "input": {"kind": "buttons", ' + PINS + b'}}', "a missing comma, line 1"),
+    (b'{"leds": {"pin": 16},,\n "input": {"kind": "buttons", ' + PINS + b'}}', "an extra comma, line 1"),
+    (b'{"leds": {"pin": 16},\n "input": {"kind" "buttons", ' + PINS + b'}}', "a missing colon, line 2"),
+]
+
+
+def test_the_board_warns_of_json_only_micropython_reads(tmp_path, compiled):
+    """MicroPython's json reads these as meant; the host's tools refuse them,
+    so the board says so at power-on, naming the line."""
+    folder = tmp_path / "sloppy"
+    folder.mkdir()
+    for i, (data, _) in enumerate(SLOPPY):
+        (folder / ("%d.json" % i)).write_bytes(data)
+    r = subprocess.run([MICROPYTHON, "-X", "heapsize=" + HEAP, SCRIPT, str(folder), "rp2"], capture_output=True,
+                       text=True, env=dict(os.environ, MICROPYPATH=compiled), timeout=120)
+    assert r.returncode == 0, r.stderr
+    for i, (_, words) in enumerate(SLOPPY):
+        assert "%d.json used -" % i in r.stdout, r.stdout
+        assert "%s/%d.json: not strict JSON (%s): this board reads it, but make flash and other tools will refuse it" % (
+            folder, i, words) in r.stdout, r.stdout
+        with pytest.raises(ValueError):  # as the host's tools do
+            json.loads(SLOPPY[i][0])

@@ -11,11 +11,11 @@ import sys
 import pytest
 from hypothesis import given, settings, strategies as st
 
-import ai
-import rules
-import fallback
-import table
-from rules import CLASSIC, TACTICTOE, O, X, Position
+from tactictoe import ai
+from tactictoe import rules
+from tactictoe import fallback
+from tactictoe import table
+from tactictoe.rules import CLASSIC, TACTICTOE, O, X, Position
 from conftest import CPYTHON, FIRMWARE, MICROPYTHON, MPY_SCRIPTS
 from test_ai import Oracle, _decide, _immediate_wins, compiled_firmware, midgame  # noqa: F401 (a fixture)
 

@@ -10,7 +10,8 @@ import sys
 
 import pytest
 
-from conftest import CPYTHON, DOUBLES, FIRMWARE, FW, MICROPYTHON, _board_json, cross_compile, py_files, run_scenario, transcript
+from conftest import (CPYTHON, DOUBLES, FIRMWARE, FW, MICROPYTHON, TABLES, _board_json, compile_package, cross_compile,
+                      py_files, run_scenario, transcript)
 
 CASES = [
     ("selftest", "buttons"), ("menu", "buttons"), ("two-classic", "buttons"),
@@ -59,13 +60,15 @@ def compiled_board(tmp_path_factory, table_files):
     """firmware/ and the hardware doubles cross-compiled with mpy-cross, as a
     board holds them, plus a flash folder with quick timings."""
     root = tmp_path_factory.mktemp("compiled")
-    cross_compile(py_files(FIRMWARE) + py_files(DOUBLES) + [os.path.join(FW, "heap_games.py")], root)
+    compile_package(root)
+    cross_compile(py_files(DOUBLES) + [os.path.join(FW, "heap_games.py")], root)
     flash = tmp_path_factory.mktemp("quickflash")
     cfg = _board_json("pico-buttons")
     cfg["timing"] = {"think_ms": 30, "long_press_ms": 1000, "debounce_ms": 10}
     (flash / "board.json").write_text(json.dumps(cfg))
-    shutil.copy(table_files[0], flash / "classic.tbl")
-    shutil.copy(table_files[1], flash / "tactictoe.tbl")
+    (flash / TABLES).mkdir(parents=True)
+    shutil.copy(table_files[0], flash / TABLES / "classic.tbl")
+    shutil.copy(table_files[1], flash / TABLES / "tactictoe.tbl")
     return str(root), str(flash)
 
 

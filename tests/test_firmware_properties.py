@@ -14,10 +14,10 @@ from conftest import DOUBLES, FW
 sys.path.insert(0, FW)
 sys.path.insert(0, DOUBLES)  # before site-packages, which has Adafruit's neopixel
 
-import ai  # noqa: E402
-import app  # noqa: E402
-import rules  # noqa: E402
-import rules_extra  # noqa: E402
+from tactictoe import ai  # noqa: E402
+from tactictoe import app  # noqa: E402
+from tactictoe import rules  # noqa: E402
+from tactictoe import rules_extra  # noqa: E402
 import sim  # noqa: E402
 
 

@@ -12,11 +12,11 @@ import zlib
 import pytest
 
 from live_sim import ROOT, LiveSim, mpremote, next_game, play, start_game
-import host_tools  # noqa: F401
 from host_tools import flash as flash_tool, verify
-import ai
-import rules
-import table
+from tactictoe import ai
+from tactictoe import rules
+from tactictoe import table
+from tactictoe.table import TABLES
 
 PY = sys.executable
 
@@ -54,14 +54,14 @@ def perfect(host_table):
 def test_flash_tables_then_play_win_draw_and_refuse_a_corrupt_one(bare_board, tmp_path, monkeypatch):
     b = bare_board()
     flash = tmp_path / "flash"
-    assert not (flash / "classic.tbl").exists()
-    b.serial("classic: table classic.tbl not found")  # said at power-on
+    assert not (flash / TABLES / "classic.tbl").exists()
+    b.serial("classic: table lib/tactictoe/classic.tbl not found")  # said at power-on
     # make flash-table: mpremote copies it, the board checks it, then resets.
     r = make("flash-table", "GAME=classic", "PORT=" + b.port)
     assert r.returncode == 0, r.stdout + r.stderr
     assert re.search(r"classic\.tbl +2524 bytes +crc [0-9a-f]{8} +ok", r.stdout), r.stdout
     assert "the board is restarting" in r.stdout
-    assert (flash / "classic.tbl").read_bytes() == (open(os.path.join(ROOT, "build", "classic.tbl"), "rb").read())
+    assert (flash / TABLES / "classic.tbl").read_bytes() == (open(os.path.join(ROOT, "build", "classic.tbl"), "rb").read())
     r = mpremote(b.port, "reset")
     assert r.returncode == 0, r.stderr
     start_game(b, rules.CLASSIC)
@@ -98,11 +98,11 @@ def test_flash_tables_then_play_win_draw_and_refuse_a_corrupt_one(bare_board, tm
     # board's own reader refuses the staged copy and deletes it.
     with monkeypatch.context() as m:
         m.setattr(verify, "first_wrong", lambda data: None)
-        with pytest.raises(flash_tool.FlashError, match=r"the board refused classic.tbl \(table corrupt: CRC-32"):
+        with pytest.raises(flash_tool.FlashError, match=r"the board refused lib/tactictoe/classic.tbl \(table corrupt: CRC-32"):
             flash_tool.flash(b.port, games=("classic",), firmware=False, tables_dir=str(bad), reset=False,
                              say=lambda line: None)
-    assert (flash / "classic.tbl").read_bytes() == classic_bytes()
-    assert not (flash / "classic.tbl.tmp").exists()
+    assert (flash / TABLES / "classic.tbl").read_bytes() == classic_bytes()
+    assert not (flash / TABLES / "classic.tbl.tmp").exists()
     r = mpremote(b.port, "reset")
     start_game(b, rules.CLASSIC)
     pos, result = play(b, rules.CLASSIC, perfect(classic))
@@ -117,12 +117,20 @@ def classic_bytes():
 def test_make_flash_installs_firmware_config_and_tables(bare_board, tmp_path):
     b = bare_board()
     flash = tmp_path / "flash"
-    (flash / "rules.py").write_text("raise ImportError('a stale source that would hide rules.mpy')\n")
-    r = make("flash", "PORT=" + b.port, "BOARD=pico-matrix")
+    (flash / TABLES / "rules.py").write_text("raise ImportError('a stale source that would hide rules.mpy')\n")
+    # What the firmware before the package left at the root: removed, its
+    # table moved where the board now looks.
+    (flash / "app.mpy").write_bytes(b"an old module")
+    (flash / "classic.tbl").write_bytes(classic_bytes())
+    r = make("flash", "PORT=" + b.port, "BOARD=pico-matrix", "GAMES=tactictoe")
     assert r.returncode == 0, r.stdout + r.stderr
     assert "firmware: compiled with mpy-cross" in r.stdout
+    assert "removed 1 firmware file an older flash left at the root" in r.stdout
+    assert "classic.tbl: moved to /lib/tactictoe" in r.stdout
     names = sorted(os.listdir(flash))
-    assert "rules.py" not in names and "rules.mpy" in names
+    assert names == ["board.json", "lib", "main.py"], names
+    names = sorted(os.listdir(flash / TABLES))
+    assert "rules.py" not in names and "rules.mpy" in names and "__init__.mpy" in names
     assert not [n for n in names if n.endswith(".tmp")]
     assert "classic.tbl" in names and "tactictoe.tbl" in names
     assert (flash / "board.json").read_bytes() == open(os.path.join(ROOT, "firmware", "boards", "pico-matrix.json"),
@@ -144,7 +152,7 @@ def test_a_cable_pulled_mid_copy_leaves_the_old_files(bare_board, tmp_path):
     old = (flash / "main.py").read_bytes()
     proc = subprocess.Popen([PY, "-m", "host_tools", "flash", "--port", b.port, "--table", "tactictoe"],
                             cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    tmp = flash / "tactictoe.tbl.tmp"
+    tmp = flash / TABLES / "tactictoe.tbl.tmp"
     end = time.monotonic() + 30
     while not (tmp.exists() and tmp.stat().st_size > 0) and time.monotonic() < end:
         time.sleep(0.001)
@@ -152,18 +160,19 @@ def test_a_cable_pulled_mid_copy_leaves_the_old_files(bare_board, tmp_path):
     out, err = proc.communicate(timeout=60)
     assert proc.returncode == 1
     assert err.count("\n") == 1 and "lost the board" in err, err
-    assert not (flash / "tactictoe.tbl").exists()  # never half-written under its own name
+    assert not (flash / TABLES / "tactictoe.tbl").exists()  # never half-written under its own name
     assert (flash / "main.py").read_bytes() == old
     assert tmp.exists()
     # Power on again: the board removes the staged copy and says so.
     b = bare_board()
-    b.serial("removed tactictoe.tbl.tmp, left by an interrupted flash")
+    b.serial("removed lib/tactictoe/tactictoe.tbl.tmp, left by an interrupted flash")
     assert not tmp.exists()
     # A flash cut short while the board ran: the next flash removes what it left.
-    (flash / "app.mpy.tmp").write_bytes(b"half a file")
+    (flash / TABLES / "app.mpy.tmp").write_bytes(b"half a file")
+    (flash / "board.json.tmp").write_bytes(b"half a file")
     r = flash_cli("--port", b.port, "--table", "classic")
     assert r.returncode == 0, r.stderr
-    assert "removed app.mpy.tmp, left by an interrupted flash" in r.stdout
+    assert "removed board.json.tmp, lib/tactictoe/app.mpy.tmp, left by an interrupted flash" in r.stdout
     assert not [n for n in os.listdir(flash) if n.endswith(".tmp")]
 
 
@@ -204,10 +213,10 @@ def test_a_busy_port_is_named(bare_board):
 def test_a_config_for_another_runtime_is_refused_before_anything_is_written(bare_board, tmp_path):
     b = bare_board()
     flash = tmp_path / "flash"
-    before = {n: (flash / n).read_bytes() for n in os.listdir(flash)}
+    before = {p: p.read_bytes() for p in flash.rglob("*") if p.is_file()}
     r = flash_cli("--port", b.port, "--board", "circuitpython-pico")
     assert r.returncode == 1
     assert r.stderr == ("error: circuitpython-pico is a config for circuitpython, but the board at %s runs"
                         " MicroPython: pick a MicroPython config (shipped: esp32-touch, pico-buttons, pico-matrix)\n"
                         % b.port)
-    assert {n: (flash / n).read_bytes() for n in os.listdir(flash)} == before
+    assert {p: p.read_bytes() for p in flash.rglob("*") if p.is_file()} == before

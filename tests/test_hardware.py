@@ -11,9 +11,11 @@ import xml.etree.ElementTree as ET
 import pytest
 from hypothesis import given, settings, strategies as st
 
-import config
+from tactictoe import config
 from conftest import DOUBLES, FIRMWARE, MICROPYTHON, MPY_SCRIPTS, ROOT, one_line_error, run_cli
 from host_tools import hardware
+from host_tools.hardware import boards, wiring
+from host_tools.hardware.page import page as board_page
 
 HARDWARE = os.path.join(ROOT, "hardware")
 BOARDS = sorted(f[:-5] for f in os.listdir(os.path.join(FIRMWARE, "boards")) if f.endswith(".json"))
@@ -147,14 +149,57 @@ def test_pin_table_matches_the_config(name):
     assert "more than %d mA" % round(540 * raw["leds"]["brightness"]) in page
 
 
+# Real parts that fit, spelled out here (not imported) so a typo in the
+# generator's part numbers fails: each was looked up in its maker's datasheet
+# or a distributor's listing.
+PART_NUMBERS = {
+    "SC0915": "Raspberry Pi Pico", "ESP32-DevKitC-32E": "ESP32 DevKit", "WS2812B": "WS2812B RGB pixels",
+    "B3F-1000": "6 x 6 mm", "B3F-4055": "push buttons", "1181": "touch pads", "SN74AHCT125N": "74AHCT125",
+    "ED14DT": "DIP-14 socket", "C320C104K5R5TA": "100 nF", "MFR-25FBF52-330R": "330 \u03a9 resistor",
+    "MFR-25FBF52-10K": "10 k\u03a9 resistor", "EEU-FR1A471": "470 \u00b5F", "PS1240P02BT": "piezo buzzer",
+    "PPPC201LFBN-RC": "female headers", "PRPC040SAAN-RC": "male header",
+}
+MATERIALS = ("USB data cable", "perfboard", "hook-up wire", "diffuser", "enclosure")
+
+
+@pytest.mark.parametrize("name", BOARDS)
+def test_every_part_has_a_part_number_and_a_source(name):
+    """Each line of the parts list names a real part number for that part
+    (or, for materials only, what to ask for) and where such parts are sold."""
+    raw = shipped(name)
+    with open(os.path.join(HARDWARE, name, "README.md")) as f:
+        text = f.read()
+    assert "| qty | part | part number | where to get it | notes |" in text
+    rows = table_rows(text, "## Parts")
+    numbers = []
+    for qty, part, number, where, notes in rows:
+        assert int(qty) > 0 and where and notes, part
+        if number.startswith("generic: "):
+            assert any(m in part for m in MATERIALS), "%s needs a part number" % part
+            continue
+        known = [n for n in re.findall(r"[\w-]+", number) if n in PART_NUMBERS]
+        assert known, "%s: %r is not a known part number" % (part, number)
+        assert all(PART_NUMBERS[n] in part for n in known), (part, number)
+        numbers += known
+    # the parts the pin table wires are all there
+    wanted = {"WS2812B", "SN74AHCT125N", "C320C104K5R5TA", "MFR-25FBF52-330R", "MFR-25FBF52-10K", "EEU-FR1A471"}
+    wanted.add("SC0915" if raw["board"] == "pico" else "ESP32-DevKitC-32E")
+    wanted.add("1181" if raw["input"]["kind"] == "touch" else "B3F-1000")
+    if raw.get("buzzer") is not None:
+        wanted.add("PS1240P02BT")
+    assert wanted <= set(numbers)
+    assert ("PS1240P02BT" in numbers) == (raw.get("buzzer") is not None)
+    assert any("diffuser" in r[1] for r in rows) and any("enclosure" in r[1] for r in rows)
+
+
 @pytest.mark.parametrize("name", BOARDS)
 def test_wiring_diagram_shows_every_pin_and_the_chain(name):
     cfg = config.validate(shipped(name))
     with open(os.path.join(HARDWARE, name, "wiring.svg")) as f:
         svg = f.read()
     words = " ".join(t for _, _, t in texts(svg))
-    for _, _, pin in hardware.signals(cfg):
-        assert hardware.pin_label(cfg, pin) in words
+    for _, _, pin in boards.signals(cfg):
+        assert boards.pin_label(cfg, pin) in words
     _check_chain(cfg, svg)
 
 
@@ -190,6 +235,57 @@ def _check_chain(cfg, svg):
                 x, y = x1 + (x2 - x1) * i / n, y1 + (y2 - y1) * i / n
                 assert not any(bx0 + 1 < x < bx1 - 1 and by0 + 1 < y < by1 - 1
                                for bx0, by0, bx1, by1 in boxes.values()), (x, y)
+    _check_capacitor(svg, boxes, chain[0], [din] + links)
+
+
+def _check_capacitor(svg, boxes, first, links):
+    """C1, the 470 uF, is drawn where the guide puts it: on the first pixel,
+    its + lead (red, the 5 V colour) and its - lead ending on that pixel's
+    edge, the symbol in the gap beside it, clear of every pixel and every
+    data line; nothing else in the drawing is a 470 uF."""
+    root = ET.fromstring(svg)
+    (group,) = [g for g in root.iter(SVG + "g") if g.get("id") == "bulk-capacitor"]
+    x0, y0, x1, y1 = boxes[first]
+    points, leads = [], []
+    for el in group:
+        if el.tag == SVG + "line":
+            pts = [(float(el.get("x1")), float(el.get("y1"))), (float(el.get("x2")), float(el.get("y2")))]
+        elif el.tag == SVG + "path":
+            pts = _path_points(el.get("d"))
+        else:
+            continue
+        points += pts
+        if any(x == x0 and y0 < y < y1 for x, y in pts):
+            leads.append(el.get("stroke"))
+    assert sorted(leads) == ["#20242a", "#c62828"], "a - lead and a + (red) lead on the first pixel's edge"
+    gx0, gy0 = min(x for x, _ in points), min(y for _, y in points)
+    gx1, gy1 = max(x for x, _ in points), max(y for _, y in points)
+    assert x0 - 30 <= gx0 and gx1 <= x0 and y0 < gy0 and gy1 < y1, "C1 sits in the gap beside the first pixel"
+    for bx0, by0, bx1, by1 in boxes.values():
+        assert gx1 <= bx0 or gx0 >= bx1 or gy1 <= by0 or gy0 >= by1, "C1 overlaps a pixel"
+    for pts in links:
+        for (ax, ay), (bx, by) in zip(pts, pts[1:]):
+            n = int(max(abs(bx - ax), abs(by - ay)) // 2) + 1
+            for i in range(n + 1):
+                x, y = ax + (bx - ax) * i / n, ay + (by - ay) * i / n
+                assert not (gx0 - 3 < x < gx1 + 3 and gy0 - 3 < y < gy1 + 3), ("a data line runs through C1", x, y)
+    words = [t for _, _, t in texts(svg)]
+    assert "C1" in [t.text for t in group.iter(SVG + "text")]
+    assert [t for t in words if "470" in t] == ["C1 (470 \u00b5F): on the first pixel's pads,"]
+
+
+def _path_points(d):
+    """The corner and control points of an M/H/V/Q path."""
+    points = []
+    for op, args in re.findall(r"([MHVQ])([^MHVQ]*)", d):
+        nums = [float(n) for n in args.split()]
+        if op == "H":
+            points.append((nums[0], points[-1][1]))
+        elif op == "V":
+            points.append((points[-1][0], nums[0]))
+        else:
+            points += list(zip(nums[::2], nums[1::2]))
+    return points
 
 
 def _pixel_boxes(svg):
@@ -238,6 +334,41 @@ def _on_edge(point, box, slack=3):
     return inside and not deep
 
 
+def test_layout_shows_a_button_in_front_of_each_pixel():
+    """layout.svg draws each cell's button where layout.md says, at its
+    size, inside the cell's opening and clear of a strip through the
+    pixels; and the buttons the parts lists ask for are that size."""
+    with open(os.path.join(HARDWARE, "layout.md")) as f:
+        notes = f.read()
+    pitch = float(re.search(r"\*\*Cell pitch ([\d.]+)\.\*\*", notes).group(1))
+    opening = float(re.search(r"A cell of ([\d.]+) fits", notes).group(1))
+    size, offset = (float(n) for n in re.search(
+        r"A (\d+) x \1 mm tactile button in each cell, its centre ([\d.]+) in front", notes).groups())
+    strip = float(re.search(r"clear of a ([\d.]+) mm strip", notes).group(1))
+    with open(os.path.join(HARDWARE, "layout.svg")) as f:
+        root = ET.fromstring(f.read())
+    groups = {g.get("id"): g.find(SVG + "rect") for g in root.iter(SVG + "g")}
+
+    def box(name):
+        r = groups[name]
+        x, y, w, h = (float(r.get(a)) for a in ("x", "y", "width", "height"))
+        return x + w / 2, y + h / 2, w, h
+
+    k = (box("pixel-1")[0] - box("pixel-0")[0]) / pitch  # px per mm
+    assert k > 0 and abs((box("pixel-3")[1] - box("pixel-0")[1]) / k - pitch) < 0.01
+    for cell in range(9):
+        px, py, _, _ = box("pixel-%d" % cell)
+        bx, by, w, h = box("button-%d" % cell)
+        assert abs(w / k - size) < 0.01 and abs(h / k - size) < 0.01
+        assert bx == px and abs((by - py) / k - offset) < 0.05, cell
+        assert (by - py + h / 2) / k < opening / 2 and (by - py - h / 2) / k >= strip / 2 + 1, cell
+    for name in BOARDS:
+        if shipped(name)["input"]["kind"] != "touch":
+            with open(os.path.join(HARDWARE, name, "README.md")) as f:
+                parts = [r[1] for r in table_rows(f.read(), "## Parts")]
+            assert "tactile push buttons, %d x %d mm, normally open" % (size, size) in parts, name
+
+
 def test_a_board_without_a_table_key_pins_are_still_drawn(tmp_path):
     raw = shipped("pico-matrix")
     del raw["board"]
@@ -271,7 +402,7 @@ def test_colour_order_table_fixes_what_the_self_test_shows():
 
 
 def test_bring_up_describes_the_firmware_self_test_and_pixel_order():
-    import app
+    from tactictoe import app
 
     with open(os.path.join(HARDWARE, "README.md")) as f:
         guide = f.read()
@@ -281,7 +412,7 @@ def test_bring_up_describes_the_firmware_self_test_and_pixel_order():
     walk, order = re.search(r"lights cells ([\d ]+) as pixels 0 to\s+8.*?`\"order\": (\[[\d, ]+\])`", guide,
                             re.S).groups()
     cfg = config.validate(dict(shipped("pico-buttons"), leds={"pin": 16, "order": json.loads(order)}))
-    assert hardware.chain(cfg) == [int(c) for c in walk.split()]
+    assert boards.chain(cfg) == [int(c) for c in walk.split()]
 
 
 # --- a config the board can't wire gets one line --------------------------------------
@@ -323,14 +454,14 @@ def test_unknown_board_and_invalid_config_get_one_line(tmp_path):
 
 def test_a_bright_config_is_warned_about_usb_power():
     cfg = config.validate(dict(shipped("pico-buttons"), leds=dict(shipped("pico-buttons")["leds"], brightness=1.0)))
-    page = hardware.page(cfg, "mine.json")
+    page = board_page(cfg, "mine.json")
     assert "no frame can draw more than 540 mA" in page and "more than a USB port should be asked for" in page
-    assert "USB port should" not in hardware.page(config.validate(shipped("pico-buttons")), "x.json")
+    assert "USB port should" not in board_page(config.validate(shipped("pico-buttons")), "x.json")
 
 
 # --- any valid Pico config draws right (hypothesis) ---------------------------------------
 
-HEADER = sorted(hardware.PICO_HEADER)
+HEADER = sorted(boards.PICO_HEADER)
 
 
 @st.composite
@@ -350,20 +481,20 @@ def pico_configs(draw):
 @settings(max_examples=40, deadline=None)
 @given(pico_configs())
 def test_any_pico_config_gets_a_consistent_page_and_diagram(cfg):
-    hardware.check(cfg)
-    page = hardware.page(cfg, "mine.json")
+    boards.check(cfg)
+    page = board_page(cfg, "mine.json")
     rows = table_rows(page, "## Pins")
     listed = [r[2] for r in rows if r[0] not in ("5 V from USB", "ground")]
-    assert sorted(listed) == sorted(hardware.pin_label(cfg, p) for _, _, p in hardware.signals(cfg))
+    assert sorted(listed) == sorted(boards.pin_label(cfg, p) for _, _, p in boards.signals(cfg))
     physical = [int(r[3].split()[1]) for r in rows if r[0] not in ("5 V from USB", "ground")]
     assert physical == sorted(physical)  # in the order you meet them along the header
-    svg = hardware.wiring_svg(cfg)
+    svg = wiring.wiring_svg(cfg)
     _check_chain(cfg, svg)
 
 
-TOUCH = sorted(hardware.ESP32_TOUCH)
-OUTPUTS = sorted(set(hardware.ESP32_GPIOS) - hardware.ESP32_FLASH - hardware.ESP32_INPUT_ONLY
-                 - set(hardware.ESP32_TOUCH) - {1, 3})
+TOUCH = sorted(boards.ESP32_TOUCH)
+OUTPUTS = sorted(set(boards.ESP32_GPIOS) - boards.ESP32_FLASH - boards.ESP32_INPUT_ONLY
+                 - set(boards.ESP32_TOUCH) - {1, 3})
 
 
 @settings(max_examples=25, deadline=None)
@@ -372,8 +503,8 @@ OUTPUTS = sorted(set(hardware.ESP32_GPIOS) - hardware.ESP32_FLASH - hardware.ESP
 def test_any_esp32_touch_config_gets_a_consistent_page_and_diagram(pads, leds, order):
     cfg = config.validate({"board": "esp32-devkit", "leds": {"pin": leds, "order": order},
                            "input": {"kind": "touch", "pins": pads}})
-    hardware.check(cfg)
-    rows = table_rows(hardware.page(cfg, "mine.json"), "## Pins")
+    boards.check(cfg)
+    rows = table_rows(board_page(cfg, "mine.json"), "## Pins")
     pads_listed = {int(r[1]): r[2] for r in rows if r[0] == "touch pad"}
-    assert pads_listed == {c: "GPIO%d (T%d)" % (p, hardware.ESP32_TOUCH[p]) for c, p in enumerate(pads)}
-    _check_chain(cfg, hardware.wiring_svg(cfg))
+    assert pads_listed == {c: "GPIO%d (T%d)" % (p, boards.ESP32_TOUCH[p]) for c, p in enumerate(pads)}
+    _check_chain(cfg, wiring.wiring_svg(cfg))

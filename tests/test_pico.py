@@ -13,9 +13,8 @@ import os
 import pytest
 
 from pico_board import PicoRun, flash_image, perfect, play, start_game
-import host_tools  # noqa: F401
 from host_tools import pico
-import rules
+from tactictoe import rules
 
 LEVEL = 63  # full colour at the shipped configs' brightness cap (0.25)
 
@@ -95,12 +94,12 @@ def test_a_corrupt_table_is_refused_and_the_game_still_plays(board, tmp_path, ta
     bad = bytearray(good)
     bad[1000] ^= 0xFF
     img = flash_image(tmp_path / "flash.lfs", tables_dir=os.path.dirname(table_files[rules.CLASSIC]),
-                      extra=[("tactictoe.tbl", bytes(bad))])
+                      extra=[("lib/tactictoe/tactictoe.tbl", bytes(bad))])
     b = board(img)
     start_game(b, rules.TACTICTOE)
     # The console says why, the red X blinks before play, then the fallback
     # AI plays.
-    b.serial("tactictoe: table tactictoe.tbl: table corrupt: CRC-32 of records is", 3000)
+    b.serial("tactictoe: table lib/tactictoe/tactictoe.tbl: table corrupt: CRC-32 of records is", 3000)
     b.wait(lambda line: line.startswith("frame ") and line.split()[2] == "R.R/.R./R.R", 3000, "the red X")
     b.wait(lambda line: line.startswith("frame ") and line.split()[2] == "xxx/xxx/xxx", 5000, "the game")
     b.tap(1)

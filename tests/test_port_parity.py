@@ -25,8 +25,7 @@ import time
 import pytest
 
 from conftest import DOUBLES, MICROPYTHON, cross_compile
-import host_tools  # noqa: F401
-from host_tools import pico, picofs, sim
+from host_tools import pico, picofs, sim_board
 
 BOARD = "pico-matrix"  # rows 2 3 4 (open drain), columns 5 6 7 (pull-ups), buzzer 15, LEDs 16
 HELD = 1  # cell 0 held throughout: row 2 joined to column 5
@@ -600,7 +599,7 @@ def on_the_virtual_board(tmp_path_factory, probe_mpy):
     flash = tmp_path_factory.mktemp("virtual")
     (flash / "probe.mpy").write_bytes(probe_mpy)
     buf = bytearray()
-    board = sim.VirtualBoard(str(flash), BOARD, seed=1, console=False, on_output=buf.extend)
+    board = sim_board.VirtualBoard(str(flash), BOARD, seed=1, console=False, on_output=buf.extend)
     board.start()
     try:
         board.hold(HELD)

@@ -3,9 +3,9 @@
 import pytest
 from hypothesis import given, settings, strategies as st
 
-import rules
-import rules_extra
-from rules import CLASSIC, TACTICTOE, X, O, Position
+from tactictoe import rules
+from tactictoe import rules_extra
+from tactictoe.rules import CLASSIC, TACTICTOE, X, O, Position
 
 games = st.sampled_from([CLASSIC, TACTICTOE])
 

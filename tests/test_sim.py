@@ -10,9 +10,8 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from live_sim import ROOT, Console, LiveSim, mpremote, play, start_game
-import host_tools  # noqa: F401
-from host_tools import sim
-import rules
+from host_tools import sim_script
+from tactictoe import rules
 
 PY = sys.executable
 
@@ -87,7 +86,7 @@ def test_timeline_follows_the_script(commands):
         lines.append({"tap": "tap %d", "press": "press %d", "release": "release %d"}.get(name, "") % cell
                      if name in ("tap", "press", "release") else
                      ("hold %d %d" % (cell, ms) if name == "hold" else "wait %d" % ms))
-    changes, end = sim.timeline(lines)
+    changes, end = sim_script.timeline(lines)
     times = [t for t, _ in changes]
     assert times == sorted(times)
     assert all(0 <= m < 512 for _, m in changes)
@@ -133,11 +132,14 @@ def test_sim_refuses_a_board_it_cannot_be(tmp_path):
 def test_mpremote_lists_copies_runs_and_resets(live, tmp_path):
     b = live()
     b.wait(lambda line: line.startswith("frame "), 30, "a frame")
-    r = mpremote(b.port, "ls")
+    r = mpremote(b.port, "ls", "+", "ls", ":lib/tactictoe")
     assert r.returncode == 0, r.stderr
-    sizes = {line.split()[1]: int(line.split()[0]) for line in r.stdout.splitlines()[1:]}
+    root, package = r.stdout.split("ls :lib/tactictoe")
+    sizes = {line.split()[1]: int(line.split()[0]) for line in root.splitlines()[1:]}
+    assert sizes["main.py"] > 0 and sizes["lib/"] == 0
+    sizes = {line.split()[1]: int(line.split()[0]) for line in package.splitlines()[1:]}
     assert sizes["classic.tbl"] == 2524 and sizes["tactictoe.tbl"] == 58088
-    assert sizes["main.py"] > 0 and "rules.mpy" in sizes
+    assert "rules.mpy" in sizes
     note = tmp_path / "note.txt"
     note.write_bytes(bytes(range(256)) * 3)
     r = mpremote(b.port, "cp", str(note), ":note.bin", "+", "exec", "import os; print(os.stat('note.bin')[6])")

@@ -14,10 +14,10 @@ import uuid
 
 import pytest
 
-from conftest import FIRMWARE, ROOT
-from host_tools import sim, sim_terminal as st
+from conftest import FIRMWARE, PACKAGE, ROOT, TABLES
+from host_tools import sim_board, sim_terminal as st
 from host_tools.screens import as_seen
-import rules
+from tactictoe import rules
 
 WAIT_S = 90  # CI has two slow cores: the board boots in seconds, not 90
 
@@ -28,23 +28,23 @@ LAUNCHER = """\
 import os, sys, termios, time
 root, flash, trigger, mode = sys.argv[1:]
 sys.path.insert(0, root)
-from host_tools import sim, sim_terminal
+from host_tools import sim_board, sim_terminal
 before = termios.tcgetattr(0)
-board = sim.VirtualBoard(flash, "pico-buttons", seed=1)
+board = sim_board.VirtualBoard(flash, "pico-buttons", seed=1)
 poll = board.poll
 
 def poll_until_triggered(timeout):
     poll(timeout)
     if mode == "fail" and os.path.exists(trigger):
-        raise sim.SimError("the test broke the board")
+        raise sim_board.SimError("the test broke the board")
     if mode == "stop" and os.path.exists(trigger):
-        board.status = sim.OFF
+        board.status = sim_board.OFF
 
 board.poll = poll_until_triggered
 board.start()
 try:
     rc = sim_terminal.run(board)
-except sim.SimError as e:
+except sim_board.SimError as e:
     print("error: %s" % e)
     rc = 2
 finally:
@@ -60,12 +60,15 @@ def flash(tmp_path, table_files):
     """A flash folder with the firmware, the pico-buttons wiring and both tables."""
     d = tmp_path / "flash"
     d.mkdir()
-    for name in os.listdir(FIRMWARE):
+    package = d / TABLES  # the package and its tables: lib/tactictoe
+    package.mkdir(parents=True)
+    for name in os.listdir(PACKAGE):
         if name.endswith(".py") and name != "hw_circuitpython.py":
-            shutil.copy(os.path.join(FIRMWARE, name), d)
+            shutil.copy(os.path.join(PACKAGE, name), package)
+    shutil.copy(os.path.join(FIRMWARE, "main.py"), d)
     shutil.copy(os.path.join(FIRMWARE, "boards", "pico-buttons.json"), d / "board.json")
     for game, path in table_files.items():
-        shutil.copy(path, d / (rules.GAMES[game] + ".tbl"))
+        shutil.copy(path, package / (rules.GAMES[game] + ".tbl"))
     return str(d)
 
 
@@ -260,6 +263,32 @@ def test_plays_the_board_in_80x24(pane):
     ended(pane, "run returned 0")
 
 
+def test_mpremote_on_the_console_shows_as_lines_under_the_heading(pane, tmp_path):
+    from live_sim import mpremote
+
+    pane.wait("the menu", first_menu)
+    port = re.search(r"serial console: (/dev/pts/\d+)", pane.text()).group(1)
+    note = tmp_path / "note.txt"
+    note.write_text("x" * 5000)  # a few raw-paste windows of traffic
+    r = mpremote(port, "cp", str(note), ":note.txt", "+", "exec", "print(6 * 7)")
+    assert r.returncode == 0 and "42" in r.stdout, r.stderr
+
+    def heading_above(lines):
+        rows = pane.text().splitlines()
+        return "console output" in rows[st.GRID_TOP] and all(line in "\n".join(rows) for line in lines)
+
+    pane.wait("a line for mpremote's turn, under the panel's heading",
+              lambda p: heading_above([r"[mpremote had the REPL: "]))
+    assert st.REPL_NOTICE.strip() in pane.text()  # it left the board at the REPL
+    assert "raw REPL" not in pane.text() and not re.search(r"\bOK\b", pane.text())
+    r = mpremote(port, "reset")
+    assert r.returncode == 0, r.stderr
+    pane.wait("the game again, and the line saying mpremote reset the board",
+              lambda p: first_menu(p) and heading_above(["; reset]"]) and st.REPL_NOTICE.strip() not in p.text())
+    pane.keys("Escape")
+    ended(pane, "run returned 0")
+
+
 def test_resizing_below_80x24_shows_a_notice_until_it_is_enlarged(pane):
     pane.wait("the menu", first_menu)
     pane.tmux("resize-window", "-t", "sim", "-x", "60", "-y", "20")
@@ -295,7 +324,7 @@ def test_a_small_terminal_gets_a_one_line_error(pane):
 def test_no_terminal_is_an_error():
     r, w = os.pipe()
     try:
-        with pytest.raises(sim.SimError, match="needs a terminal.*--headless"):
+        with pytest.raises(sim_board.SimError, match="needs a terminal.*--headless"):
             st.run(None, infd=r, out=io.StringIO())
     finally:
         os.close(r)
@@ -410,6 +439,44 @@ def test_the_screen_says_when_the_repl_has_the_board():
     c(b">>> ")
     c.note("--- power-cycled ---")  # r
     assert not c.at_repl() and not notice(c)
+
+
+def test_the_raw_repl_shows_as_one_line_that_counts_its_runs():
+    c = st.ConsoleLines()
+    c(b"classic: X 4\r\n")
+    # mpremote connects: two Ctrl-Cs (one bare prompt shows), then Ctrl-A
+    c(b"Traceback (most recent call last):\r\nKeyboardInterrupt: \r\n>>> \r\n>>> \r\n")
+    c(b"raw REPL; CTRL-B to exit\r\n>")
+    assert c.at_repl()
+    assert c.last(40, 3) == ["KeyboardInterrupt:", ">>>", "[mpremote has the REPL: 0 runs]"]
+    c(b"OKhello\r\n\x04")  # a run in the raw REPL: its output, then its error, each ended by Ctrl-D
+    c(b"\x04>")
+    # raw paste: its window and flow control, the end's ack, then as above
+    c(b"R\x01\x00\x08\x01\x01\x04(1, 2)\r\n\x04Traceback (most recent call last):\r\nOSError: 2\r\n\x04>")
+    assert c.last(40, 2) == [">>>", "[mpremote has the REPL: 2 runs]"]
+    assert c.at_repl()
+    c(b"OK\r\n")  # Ctrl-D: a soft reset, back into the raw REPL
+    c.board_reset()
+    c(b"MPY: soft reboot\r\nraw REPL; CTRL-B to exit\r\n>OK\x04\x04>")
+    assert c.at_repl() and c.last(40, 1) == ["[mpremote has the REPL: 3 runs]"]
+    # Ctrl-B: the friendly REPL again, and the line says what happened
+    c(b"\r\nMicroPython v1.29.0 on the tactictoe simulator\r\nType \"help()\" for more information.\r\n>>> ")
+    assert c.last(40, 5) == ["[mpremote had the REPL: 3 runs]", "MicroPython v1.29.0 on the tactictoe",
+                             "simulator", 'Type "help()" for more information.', ">>>"]
+    assert c.at_repl()
+    # mpremote reset: machine.reset() never ends its run; the game's lines follow the reset
+    c(b"\r\n>>> \r\nraw REPL; CTRL-B to exit\r\n>OK")
+    c.board_reset()
+    assert not c.at_repl() and c.last(40, 1) == ["[mpremote had the REPL: 0 runs; reset]"]
+    c(b"classic: O 2\r\n")
+    assert not c.at_repl() and c.last(40, 2) == ["[mpremote had the REPL: 0 runs; reset]", "classic: O 2"]
+    assert not any("raw REPL" in line or "OK" in line or "hello" in line for line in c.lines)
+    c(b"raw REPL; CTRL-B to exit\r\n>")
+    for _ in range(1000):  # copying a file off the board: answers with no newline
+        c(b"OK" + b"ab" * 500 + b"\x04\x04>")
+    assert c.runs == 1000 and len(c._raw_line) <= st.RAW_LINE_KEPT
+    c.note("--- power-cycled ---")  # r: the board starts afresh
+    assert not c.at_repl() and c.last(40, 2) == ["[mpremote had the REPL: 1000 runs]", "--- power-cycled ---"]
 
 
 def test_the_readme_picture_hides_the_console_number():

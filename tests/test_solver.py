@@ -7,10 +7,10 @@ import zlib
 import numpy as np
 import pytest
 
-import ai
-import rules
-import rules_extra
-from rules import CLASSIC, TACTICTOE, Position
+from tactictoe import ai
+from tactictoe import rules
+from tactictoe import rules_extra
+from tactictoe.rules import CLASSIC, TACTICTOE, Position
 from host_tools import solver
 
 

@@ -8,12 +8,12 @@ import zlib
 import pytest
 from hypothesis import given, settings, strategies as st
 
-import crc32
-import rules
-import rules_extra
-import table
-import table_extra
-from rules import CLASSIC, TACTICTOE, Position
+from tactictoe import crc32
+from tactictoe import rules
+from tactictoe import rules_extra
+from tactictoe import table
+from tactictoe import table_extra
+from tactictoe.rules import CLASSIC, TACTICTOE, Position
 
 
 def _reheader(data, **fields):

@@ -13,9 +13,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from conftest import MICROPYTHON, ROOT, one_line_error, run_cli
-import host_tools  # noqa: F401
 from host_tools import flash, picofs, uf2
-import rules
+from tactictoe import rules
 
 MP_BLOCKS = 1327  # the vendored MicroPython UF2's blocks
 FS_BLOCKS = picofs.FS_SIZE // 256
@@ -99,10 +98,10 @@ def test_the_filesystem_is_what_make_flash_installs(blocks, tables_dir, table_fi
         assert files["board.json"] == f.read()
     for game, path in table_files.items():
         with open(path, "rb") as f:
-            assert files[rules.GAMES[game] + ".tbl"] == f.read()
-    assert {n for n in files if n.endswith(".mpy")} == {m + ".mpy" for m in flash.MODULES}
+            assert files["lib/tactictoe/" + rules.GAMES[game] + ".tbl"] == f.read()
+    assert {n for n in files if n.endswith(".mpy")} == {"lib/tactictoe/" + m + ".mpy" for m in flash.MODULES}
     for name in flash.MODULES:
-        assert files[name + ".mpy"][:2] == b"M\x06"  # .mpy version 6 (v1.28 loads 6.3)
+        assert files["lib/tactictoe/" + name + ".mpy"][:2] == b"M\x06"  # .mpy version 6 (v1.28 loads 6.3)
     with open(os.path.join(ROOT, "firmware", "main.py"), "rb") as f:
         assert files["main.py"] == f.read()
     assert len(files) == len(flash.MODULES) + 4
@@ -201,10 +200,15 @@ class Flash:  # rp2.Flash's block protocol, over the image file
 with open(sys.argv[1], 'rb') as f:
     data = bytearray(f.read())
 vfs.mount(vfs.VfsLfs2(Flash(data), progsize=256), '/pico')  # as ports/rp2/modules/_boot.py
-for name in sorted(os.listdir('/pico')):
-    with open('/pico/' + name, 'rb') as f:
-        b = f.read()
-    print(name, len(b), binascii.crc32(b))
+def walk(folder, prefix):
+    for name in sorted(os.listdir(folder)):
+        if os.stat(folder + '/' + name)[0] & 0x4000:
+            walk(folder + '/' + name, prefix + name + '/')
+            continue
+        with open(folder + '/' + name, 'rb') as f:
+            b = f.read()
+        print(prefix + name, len(b), binascii.crc32(b))
+walk('/pico', '')
 with open('/pico/note.txt', 'w') as f:
     f.write('written on MicroPython')
 vfs.umount('/pico')
@@ -242,14 +246,17 @@ def test_the_uf2_boots_on_the_emulated_pico(tmp_path, tables_dir):
         b.type("\x03")
         b.run(300)
         with open(os.path.join(flash.BOARDS, "pico-matrix.json")) as f:
-            b.type("import os; print('FILES', sorted(os.listdir()), open('board.json').read() == %r)\r\n"
-                   % f.read())
+            b.type("import os; print('FILES', sorted(os.listdir()), sorted(os.listdir('lib/tactictoe')),"
+                   " open('board.json').read() == %r)\r\n" % f.read())
         line = b.wait(lambda x: x.startswith("serial FILES "), 3000, "the listing")
         console = [x for x in b.lines if x.startswith("serial ")]
     finally:
         b.close()
     names = sorted(n for n, _ in picofs.board_files("pico-matrix", tables_dir=tables_dir))
-    assert line == "serial FILES %r True" % names
+    root = sorted({n.split("/")[0] for n in names})
+    package = [n[len("lib/tactictoe/"):] for n in names if n.startswith("lib/tactictoe/")]
+    assert root == ["board.json", "lib", "main.py"]
+    assert line == "serial FILES %r %r True" % (root, package)
     # Until Ctrl-C stopped it, the firmware said nothing: both tables
     # opened, the config valid (each problem is a console line).
     assert console.index("serial Traceback (most recent call last):") == 0
@@ -262,7 +269,8 @@ def test_cli_says_what_it_wrote(written):
     out = r.stdout.splitlines()
     assert out[0] == "board:    pico-buttons"
     assert "MicroPython v1.28.0" in out[1] and "0x100a0000" in out[1] and "%d files" % (len(flash.MODULES) + 4) in out[1]
-    assert "main.py, board.json, classic.tbl, tactictoe.tbl" in out[2]
+    assert out[2] == "          /lib/tactictoe: %d firmware modules (.mpy), classic.tbl, tactictoe.tbl; /: main.py, board.json" % (
+        len(flash.MODULES))
     assert out[3] == "size:     %d bytes (6960 blocks)" % len(data)
     assert out[4].startswith("written:  ") and out[4].endswith("tactictoe-pico-buttons.uf2")
     assert "BOOTSEL" in out[5] and "RPI-RP2" in out[5]
@@ -305,7 +313,7 @@ def test_one_game_only(tmp_path, tables_dir):
     assert r.returncode == 0, r.stderr
     files = picofs.read_image(b"".join(b.payload for b in uf2.parse((tmp_path / "t.uf2").read_bytes())
                                        if b.address >= uf2.FS_ADDRESS))
-    assert "tactictoe.tbl" in files and "classic.tbl" not in files
+    assert "lib/tactictoe/tactictoe.tbl" in files and "lib/tactictoe/classic.tbl" not in files
 
 
 # --- the pieces ------------------------------------------------------------

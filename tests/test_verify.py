@@ -10,12 +10,12 @@ import zlib
 
 import pytest
 
-from conftest import FIRMWARE, MICROPYTHON, MPY_SCRIPTS, ROOT, cross_compile, py_files
-import ai
-import rules
-import rules_extra
-import table_extra
-from rules import CLASSIC, TACTICTOE
+from conftest import MICROPYTHON, MPY_SCRIPTS, ROOT, TABLES, compile_package
+from tactictoe import ai
+from tactictoe import rules
+from tactictoe import rules_extra
+from tactictoe import table_extra
+from tactictoe.rules import CLASSIC, TACTICTOE
 
 
 def _sealed(game, records):
@@ -109,7 +109,7 @@ def test_a_wrong_table_is_refused_naming_the_record(solutions, tmp_path, game):
 @pytest.fixture(scope="module")
 def compiled_firmware(tmp_path_factory):
     out = tmp_path_factory.mktemp("mpy")
-    cross_compile(py_files(FIRMWARE), out)
+    compile_package(out)
     return str(out)
 
 
@@ -124,9 +124,9 @@ CHECK_HEAP = "48k"  # the board's REPL has far more; the check streams the file
 
 def test_the_boards_check_tables_proves_them_in_a_small_heap(solutions, table_files, tmp_path, compiled_firmware):
     good = tmp_path / "good"
-    good.mkdir()
+    (good / TABLES).mkdir(parents=True)
     for path in table_files.values():
-        (good / os.path.basename(path)).write_bytes(open(path, "rb").read())
+        (good / TABLES / os.path.basename(path)).write_bytes(open(path, "rb").read())
     r = _check_on_micropython(good, compiled_firmware)
     assert r.returncode == 0, r.stdout + r.stderr
     assert r.stdout.splitlines()[-1] == "ok True"
@@ -134,9 +134,9 @@ def test_the_boards_check_tables_proves_them_in_a_small_heap(solutions, table_fi
     assert "tactictoe.tbl: right: every record canonical" in r.stdout
     # A value altered, CRC made to fit: the board names the record, as the host does.
     bad = tmp_path / "bad"
-    bad.mkdir()
+    (bad / TABLES).mkdir(parents=True)
     records, words = _altered(solutions, CLASSIC)["value flipped"]
-    (bad / "classic.tbl").write_bytes(_sealed(CLASSIC, records))
+    (bad / TABLES / "classic.tbl").write_bytes(_sealed(CLASSIC, records))
     r = _check_on_micropython(bad, compiled_firmware)
     assert r.returncode == 0, r.stdout + r.stderr
     assert r.stdout.splitlines()[-1] == "ok False"

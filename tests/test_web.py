@@ -16,9 +16,9 @@ import threading
 
 import pytest
 
-import ai
-import rules
-import table
+from tactictoe import ai
+from tactictoe import rules
+from tactictoe import table
 from host_tools import web
 from conftest import one_line_error, run_cli
 
@@ -37,8 +37,8 @@ def test_web_build_only_writes_a_self_contained_site(table_files, tmp_path):
     firmware = set()
     for name in web.flash.micropython_boards():
         firmware |= {n for n, _ in web.flash.firmware_files(web.flash.board_config(name)[1], True)}
-    assert set(manifest["flash"]) == firmware | {"classic.tbl", "tactictoe.tbl"}
-    assert "main.py" in firmware and "app.mpy" in firmware and "touchpads.mpy" in firmware
+    assert set(manifest["flash"]) == firmware | {"lib/tactictoe/classic.tbl", "lib/tactictoe/tactictoe.tbl"}
+    assert {"main.py", "lib/tactictoe/app.mpy", "lib/tactictoe/touchpads.mpy"} <= firmware
     for name in manifest["flash"]:
         assert (out / "flash" / name).is_file()
     assert manifest["boards"] == ["esp32-touch", "pico-buttons", "pico-matrix"]
@@ -279,12 +279,12 @@ def test_a_long_press_returns_to_the_menu(board):
 def test_a_corrupt_table_gives_the_red_x_and_the_game_still_plays(board, tables):
     # Damage the table on the board's flash, then power-cycle it.
     board.page.evaluate("""() => {
-        const t = board.readFile("tactictoe.tbl");
+        const t = board.readFile("lib/tactictoe/tactictoe.tbl");
         t[1000] ^= 1;
-        board.writeFile("tactictoe.tbl", t);
+        board.writeFile("lib/tactictoe/tactictoe.tbl", t);
         return board.powerCycle();
     }""")
-    at, line = board.wait_line("tactictoe: table tactictoe.tbl: ")
+    at, line = board.wait_line("tactictoe: table lib/tactictoe/tactictoe.tbl: ")
     assert "hints are off" in line
     red_below = GAME_EXTRA + " && leds[8][0] > 0 && leds[8][1] === 0"  # red under tactic-toe
     board.wait_lit(GAME_SCREEN + [8], red_below)

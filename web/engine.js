@@ -20,11 +20,13 @@ window.boot = async function boot(opts) {
   mp = await loading;
   mp.FS.mkdir("/flash");
   mp.FS.mkdir("/hw");
-  for (const [name, data] of opts.flash) mp.FS.writeFile("/flash/" + name, data);
+  for (const [name, data] of opts.flash) writeInto(name, data);
   for (const [name, data] of opts.hw) mp.FS.writeFile("/hw/" + name, data);
   mp.FS.chdir("/flash"); // the board's root folder, where main.py looks
   mp.registerJsModule("webbus", { held: opts.held, leds: opts.leds, tone: opts.tone });
-  mp.runPython("import sys\nsys.path.append('/hw')");
+  // A board's sys.path ends in /lib, where the firmware's package is: here
+  // the flash is /flash, not the root.
+  mp.runPython("import sys\nsys.path.append('/flash/lib')\nsys.path.append('/hw')");
   rom = mp.pyimport("rom");
   const wiring = JSON.parse(rom.wire(opts.boardJson));
   opts.interpreterReady?.();
@@ -41,18 +43,34 @@ window.powerOff = function powerOff() {
     console.warn(e);
   }
   const files = [];
-  for (const name of mp.FS.readdir("/flash")) {
-    if (name !== "." && name !== "..") files.push([name, mp.FS.readFile("/flash/" + name)]);
-  }
+  const walk = (folder) => {
+    for (const name of mp.FS.readdir("/flash/" + folder)) {
+      if (name === "." || name === "..") continue;
+      const path = folder + name;
+      if (mp.FS.isDir(mp.FS.stat("/flash/" + path).mode)) walk(path + "/");
+      else files.push([path, mp.FS.readFile("/flash/" + path)]);
+    }
+  };
+  walk("");
   mp = rom = null;
   return files;
 };
+
+// Write a flash file, making its folders (lib/tactictoe/...) as needed.
+function writeInto(name, data) {
+  let folder = "/flash";
+  for (const part of name.split("/").slice(0, -1)) {
+    folder += "/" + part;
+    if (!mp.FS.analyzePath(folder).exists) mp.FS.mkdir(folder);
+  }
+  mp.FS.writeFile("/flash/" + name, data);
+}
 
 // A file written to the flash while the board runs (as mpremote cp does);
 // false if there is no interpreter (yet).
 window.writeFile = function writeFile(name, data) {
   if (!mp) return false;
-  mp.FS.writeFile("/flash/" + name, data);
+  writeInto(name, data);
   return true;
 };
 

@@ -29,10 +29,11 @@ def wire(wiring):
     """Set the board's real wiring from a board.json's text; returns it as
     the firmware's ``config.validate`` reads it (JSON), so that the page
     lays the pixels out as the firmware does."""
-    import config
+    from tactictoe import config
 
     simbus.wiring = config.validate(json.loads(wiring))
-    del sys.modules["config"]  # the firmware loads its own, as at any power-on
+    # The firmware loads its own, as at any power-on.
+    del sys.modules["tactictoe.config"], sys.modules["tactictoe"]
     return json.dumps(simbus.wiring)
 
 
@@ -41,7 +42,7 @@ def power_on():
     ``run()``, which returns once its loop is running as tasks."""
     asyncio.create_task = _task
     asyncio.run = _task
-    import main
+    from tactictoe import main
 
     main.run()
 

@@ -1,7 +1,7 @@
 """The virtual board's wires to the web page: what ``simulator/machine.py``
 and ``simulator/neopixel.py`` (the same doubles ``make sim`` runs) need from
 the board around them, with the page at the other end instead of
-``host_tools.sim``.
+``host_tools.sim_board``.
 
 The page registers a JavaScript module ``webbus`` with ``held()`` (the mask
 of the cells a finger is on), ``leds(hex)`` (the bytes the LED chain
@@ -15,11 +15,8 @@ import time
 
 import webbus
 
-# Exit statuses (simulator/simbus.py's; a page's board only ever powers off)
-SOFT_FRIENDLY = 3
-SOFT_RAW = 4
-HARD = 5
-OFF = 6
+# Exit statuses, the simulator's own (a page's board only ever powers off)
+from simexit import SOFT_FRIENDLY, SOFT_RAW, HARD, OFF  # noqa: F401
 
 
 class Reset(BaseException):

@@ -6,10 +6,10 @@
 import sys
 import time
 
-import ai
-import fallback
-import rules
-import table
+from tactictoe import ai
+from tactictoe import fallback
+from tactictoe import rules
+from tactictoe import table
 
 t = table.Table(sys.argv[1])
 rng = ai.Rng(int(sys.argv[2]))
@@ -20,7 +20,7 @@ def positions():
     out = []
     while len(out) < count:
         pos = rules.Position(t.game)
-        for _ in range(rng.randrange(16)):
+        for _ in range(rng.bits16() % 16):
             moves = pos.legal_moves()
             if not moves:
                 break

@@ -13,9 +13,9 @@
 import gc
 import time
 
-import ai
-import rules
-import table
+from tactictoe import ai
+from tactictoe import rules
+from tactictoe import table
 
 try:
     ticks_us = time.ticks_us
@@ -34,7 +34,10 @@ def _alloc():
 
 
 def _open(game):
-    return table.Table(rules.GAMES[game] + ".tbl", game)
+    try:  # where a board keeps it
+        return table.Table(table.path("", rules.GAMES[game]), game)
+    except OSError:  # the host's run, in build/
+        return table.Table(rules.GAMES[game] + ".tbl", game)
 
 
 def _timed(fn, pos, arg, rng):
@@ -51,7 +54,7 @@ def _perfect(pos, t, rng):
 
 
 def _fallback(pos, _, rng):
-    import fallback
+    from tactictoe import fallback
 
     return fallback.move(pos, rng)
 

@@ -12,12 +12,12 @@ import gc
 import sys
 
 import machine
-import main
+from tactictoe import main
 
 machine.wire({"kind": "buttons", "pins": [2, 3, 4, 5, 6, 7, 8, 9, 10]})  # as board.json says
 
-from app import MENU, NOTICE, OVER, PLAY, SELFTEST_MS  # noqa: E402
-from keys import LONG, TAP  # noqa: E402
+from tactictoe.app import MENU, NOTICE, OVER, PLAY, SELFTEST_MS  # noqa: E402
+from tactictoe.keys import LONG, TAP  # noqa: E402
 
 CAP = 300  # plies: a game still going after this many is stopped (counted as capped)
 PAUSE_MS = 2500  # app's pause between demo games
@@ -26,7 +26,7 @@ PAUSE_MS = 2500  # app's pause between demo games
 def main_():
     folder, games, every = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
     block = int(sys.argv[4]) if len(sys.argv) > 4 else 25
-    import ai
+    from tactictoe import ai
 
     runner = main.boot(folder, rng=ai.Rng(11), log=lambda line: None)
     app = runner.app

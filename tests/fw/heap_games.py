@@ -9,7 +9,7 @@
 import sys
 
 import machine
-import main
+from tactictoe import main
 
 machine.wire({"kind": "buttons", "pins": [2, 3, 4, 5, 6, 7, 8, 9, 10]})  # as board.json says
 errors = []

@@ -10,13 +10,13 @@ transcripts. Exit status 1 and "FAIL ..." on a failed check.
 
 import sys
 
-import ai
-import app
-import rules
-import rules_extra
+from tactictoe import ai
+from tactictoe import app
+from tactictoe import rules
+from tactictoe import rules_extra
 import sim
 from sim import fingers, strip
-from match import DEMO, TWO, YOU_O, YOU_X
+from tactictoe.match import DEMO, TWO, YOU_O, YOU_X
 
 # Menu cells (see README, "The menu")
 GAME_CELL = {rules.CLASSIC: 3, rules.TACTICTOE: 5}
@@ -421,8 +421,8 @@ def config_problem(folder):
 
 
 def safe_mode(folder):
-    import config
-    import main
+    from tactictoe import config
+    from tactictoe import main
     cfg, _ = config.load(folder + "/board.json")
     fingers.wire(cfg["input"])
     fingers.held = 1 << 4  # the centre held at power-on

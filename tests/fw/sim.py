@@ -6,10 +6,10 @@ Runs under MicroPython and CPython alike, with only the hardware modules
 ``board.json`` and the tables.
 """
 
-import ai
-import app as appmod
-import config
-import main
+from tactictoe import ai
+from tactictoe import app as appmod
+from tactictoe import config
+from tactictoe import main
 
 try:  # the doubles of MicroPython's machine hold the simulated fingers...
     import machine as fingers

@@ -2,6 +2,6 @@
 # Usage: check_tables.py FOLDER     Prints check's lines, then "ok True|False".
 import sys
 
-import check
+from tactictoe import check
 
 print("ok", check.tables(sys.argv[1]))

@@ -1,8 +1,8 @@
 # Print the software CRC-32 and binascii's of each file argument.
 import sys
 
-import crc32
-import table
+from tactictoe import crc32
+from tactictoe import table
 
 for path in sys.argv[1:]:
     with open(path, "rb") as f:

@@ -12,11 +12,11 @@
 import sys
 import time
 
-import ai
-import match
-import rules
-import fallback
-import table
+from tactictoe import ai
+from tactictoe import match
+from tactictoe import rules
+from tactictoe import fallback
+from tactictoe import table
 
 try:
     ticks_us = time.ticks_us

@@ -3,11 +3,11 @@
 # Usage: lookup_images.py PATH SEED
 import sys
 
-import ai
-import rules
-import rules_extra
-import table
-import table_extra
+from tactictoe import ai
+from tactictoe import rules
+from tactictoe import rules_extra
+from tactictoe import table
+from tactictoe import table_extra
 
 t = table.Table(sys.argv[1])
 rng = ai.Rng(int(sys.argv[2]))
@@ -15,7 +15,7 @@ g = t.game
 for i in range(t.count):
     key, value = table_extra.record(t, i)
     pos = rules_extra.from_code(g, key >> 1, key & 1)
-    sym = rules_extra.SYMMETRIES[rng.randrange(8)]
+    sym = rules_extra.SYMMETRIES[rng.bits16() % 8]
     img = rules.Position(g, rules_extra.side_transform(g, pos.sides[0], sym),
                          rules_extra.side_transform(g, pos.sides[1], sym), pos.turn)
     got = t.value(img)

@@ -2,11 +2,11 @@
 # Usage: perfect_all.py PATH SEED   Prints "<record index> <cell>" per record.
 import sys
 
-import ai
-import rules
-import rules_extra
-import table
-import table_extra
+from tactictoe import ai
+from tactictoe import rules
+from tactictoe import rules_extra
+from tactictoe import table
+from tactictoe import table_extra
 
 t = table.Table(sys.argv[1])
 rng = ai.Rng(int(sys.argv[2]))

@@ -3,8 +3,8 @@
 # Each line: game turn code canonical vanishing winner legal-moves
 import sys
 
-import ai
-import rules
+from tactictoe import ai
+from tactictoe import rules
 
 rng = ai.Rng(int(sys.argv[1]))
 for n in range(int(sys.argv[2])):
@@ -18,6 +18,6 @@ for n in range(int(sys.argv[2])):
         if not moves:
             break
         pos.push(rng.choice(moves))
-        if rng.randrange(5) == 0:  # now and then take a move back and replay it
+        if rng.bits16() % 5 == 0:  # now and then take a move back and replay it
             cell = pos.pop()
             pos.push(cell)

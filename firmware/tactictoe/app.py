@@ -11,12 +11,12 @@ from micropython import const
 
 import gc
 
-import ai
-import rules
-import table as table_mod
-from frames import ALL, CORNERS, CROSS, FULL, Canvas, blink, pulse
-from keys import CELL, LONG, TAP
-from match import DEMO, TWO, YOU_O, YOU_X, Match, ring
+from . import ai
+from . import rules
+from . import table as table_mod
+from .frames import ALL, CORNERS, CROSS, FULL, Canvas, blink, pulse
+from .keys import CELL, LONG, TAP
+from .match import DEMO, TWO, YOU_O, YOU_X, Match, ring
 
 # States
 _SELFTEST = const(0)
@@ -95,6 +95,7 @@ class App:
                          % (rules.GAMES[game], self.problems.get(game, "no table")))
 
     def to_menu(self, now):
+        """Back to the game menu at time ``now``: the match and any notices are dropped."""
         self.state, self.t0 = MENU, now
         self.screen = PICK_GAME
         self.match = None
@@ -237,7 +238,7 @@ class App:
                 return ai.choose_move(pos, ai.PERFECT, table, self.rng)
             except (table_mod.TableError, OSError) as e:
                 self._table_failed(e)
-        import fallback  # loaded only when needed
+        from . import fallback  # loaded only when needed
 
         return fallback.move(pos, self.rng)
 

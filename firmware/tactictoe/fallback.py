@@ -7,7 +7,7 @@ from array import array
 
 from micropython import const
 
-import rules
+from . import rules
 
 # An alpha-beta negamax over the two sides as small ints (no Position, no
 # lists per node, so a search allocates nothing but its one work array). It

@@ -117,6 +117,7 @@ class Hardware:
         return self._held
 
     def show(self, canvas):
+        """Send a ``frames.Canvas`` to the pixels (pixel order and brightness applied)."""
         src = canvas.buf
         scale = self._scale
         for cell in range(9):
@@ -127,6 +128,7 @@ class Hardware:
         self._np.show()
 
     def tone(self, freq):
+        """Sound the buzzer at ``freq`` Hz; 0 silences it. Nothing without a buzzer."""
         if self._pwm is None:
             return
         if freq:

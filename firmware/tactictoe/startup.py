@@ -11,6 +11,17 @@ import sys
 CENTRE = 4
 
 
+def unload(name):
+    """Forget this package's module ``name`` so its RAM can go: the package
+    holds each submodule as an attribute too, not only ``sys.modules``."""
+    package = __name__.rsplit(".", 1)[0]
+    sys.modules.pop(package + "." + name, None)
+    try:
+        delattr(sys.modules[package], name)
+    except (KeyError, AttributeError):
+        pass
+
+
 def platform():
     """"circuitpython" (where its ``supervisor`` module exists), else
     sys.platform ("rp2", "esp32", "linux", ...)."""
@@ -34,23 +45,24 @@ def runtime(cfg):
 
 
 def open_hardware(cfg):
+    """The hardware layer for this runtime, opened with the config ``cfg``."""
     if runtime(cfg) == "circuitpython":
-        import hw_circuitpython as layer
+        from . import hw_circuitpython as layer
     else:
-        import hw_machine as layer
+        from . import hw_machine as layer
     return layer.Hardware(cfg)
 
 
 def load_tables(folder=""):
     """``(tables, problems)``: an open Table or None per game, and a message
     for each game whose table can't be used."""
-    import rules
-    import table
+    from . import rules
+    from . import table
 
     tables = {}  # type: dict
     problems = {}  # type: dict
     for game in (rules.CLASSIC, rules.TACTICTOE):
-        path = (folder + "/" if folder else "") + rules.GAMES[game] + ".tbl"
+        path = table.path(folder, rules.GAMES[game])
         try:
             tables[game] = table.Table(path, game)
         except OSError:
@@ -59,7 +71,7 @@ def load_tables(folder=""):
         except table.TableError as e:
             tables[game] = None
             problems[game] = "table %s: %s" % (path, e)
-    sys.modules.pop("tablecheck", None)  # the checks are done: let their RAM go
+    unload("tablecheck")  # the checks are done: let their RAM go
     return tables, problems
 
 
@@ -68,13 +80,18 @@ def remove_stale(folder=""):
     file to a temporary name, then renames it): they only take up flash."""
     import os
 
-    try:
-        for name in os.listdir(folder) if folder else os.listdir():
-            if name.endswith(".tmp"):
-                os.remove((folder + "/" if folder else "") + name)
-                print("removed %s, left by an interrupted flash" % name)
-    except OSError as e:  # a read-only drive (CircuitPython's, while USB has it)
-        print("could not remove a stale .tmp file: %r" % (e,))
+    root = folder + "/" if folder else ""
+    from .table import TABLES
+
+    for where in ("", TABLES + "/"):
+        try:
+            for name in os.listdir(root + where if root + where else "."):
+                if name.endswith(".tmp"):
+                    os.remove(root + where + name)
+                    print("removed %s%s, left by an interrupted flash" % (where, name))
+        except OSError as e:  # read-only (CircuitPython's drive while USB has it), or no such folder
+            if where == "":
+                print("could not remove a stale .tmp file: %r" % (e,))
 
 
 def centre_held(hw, samples=5):
@@ -92,7 +109,7 @@ def power_on(folder=""):
     """Config, hardware, safe-mode check and tables. Returns
     ``(hw, cfg, tables, problems, config_problem)`` for ``loop.build``, or
     None in safe mode (after lighting the centre and saying so)."""
-    import config
+    from . import config
 
     cfg, problem = config.load((folder + "/" if folder else "") + "board.json", platform())
     is_default = problem is not None  # load() fell back to the default
@@ -101,7 +118,7 @@ def power_on(folder=""):
     # now packs it together, and that RAM becomes one free block instead of
     # many small ones (the game's modules need large blocks to load).
     del config
-    sys.modules.pop("config", None)
+    unload("config")
     import gc
 
     gc.collect()
@@ -116,11 +133,11 @@ def power_on(folder=""):
         # problem, load() has already fallen back to it.
         default = cfg
         if not is_default:
-            import config
+            from . import config
 
             default = config.validate(config.default_for(platform()))
             del config
-            sys.modules.pop("config", None)
+            unload("config")
         if cfg == default:
             print("the default %s config does not fit this board either (%r): write a board.json"
                   " for it (docs/board-config.md)" % (default["name"], e))
@@ -149,7 +166,8 @@ def _copy(v):
 
 
 def safe_mode(hw):
-    from frames import Canvas
+    """Light a dim blue centre, say why on the console, and leave the REPL free."""
+    from .frames import Canvas
 
     canvas = Canvas()
     canvas.set(CENTRE, (0, 0, 255), 64)  # a dim blue centre: safe mode

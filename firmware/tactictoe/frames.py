@@ -16,14 +16,19 @@ ALL = const(0x1FF)
 
 
 class Canvas:
+    """One frame of the 3x3 grid: 27 bytes, (r, g, b) per cell in cell
+    order, before the wiring's pixel order, colour order and brightness."""
+
     def __init__(self):
         self.buf = bytearray(27)
 
     def clear(self):
+        """All cells off."""
         for i in range(27):
             self.buf[i] = 0
 
     def set(self, cell, colour, level=FULL):
+        """Light ``cell`` with ``colour`` (r, g, b) at ``level`` (0-256, 256 full)."""
         i = 3 * cell
         b = self.buf
         b[i] = colour[0] * level >> 8
@@ -31,6 +36,7 @@ class Canvas:
         b[i + 2] = colour[2] * level >> 8
 
     def fill(self, mask, colour, level=FULL):
+        """``set`` each cell whose bit is set in ``mask``."""
         for c in range(9):
             if mask >> c & 1:
                 self.set(c, colour, level)

@@ -243,6 +243,63 @@ def one_line(text):
     return text
 
 
+def strict_problem(text):
+    """What makes ``text`` not strict JSON, or None. MicroPython's ``json``
+    reads a missing comma or colon, and an extra comma, as if they were
+    right; the host's tools (and other boards) refuse such a file."""
+    stack = []  # type: list  # the containers open at this point, "{" or "["
+    want = "value"
+    i, n = 0, len(text)
+    while i < n:
+        c = text[i]
+        if c in " \t\r\n":
+            i += 1
+            continue
+        at = i
+        if c == '"':
+            i += 1
+            while i < n and text[i] != '"':
+                i += 2 if text[i] == "\\" else 1
+            i += 1
+            kind = "string"
+        elif c in "{}[],:":
+            i += 1
+            kind = c
+        else:
+            while i < n and text[i] not in ' \t\r\n,:]}[{"':
+                i += 1
+            kind = "scalar"
+        closes = (want == "key}" and kind == "}") or (want in ("value]", ",]") and kind == "]") or (
+            want == ",}" and kind == "}")
+        if closes:
+            stack.pop()
+        elif want in ("value", "value]") and kind in ("string", "scalar", "{", "["):
+            if kind in "{[":
+                stack.append(kind)
+                want = "key}" if kind == "{" else "value]"
+                continue
+        elif want in ("key", "key}") and kind == "string":
+            want = ":"
+            continue
+        elif want == ":" and kind == ":":
+            want = "value"
+            continue
+        elif want in (",}", ",]") and kind == ",":
+            want = "key" if want == ",}" else "value"
+            continue
+        else:
+            line = text.count("\n", 0, at) + 1
+            if want in (",}", ",]", "end"):
+                return "a missing comma, line %d" % line if want != "end" else "text after the end, line %d" % line
+            if want == ":":
+                return "a missing colon, line %d" % line
+            if kind in (",", "}", "]"):
+                return "an extra comma, line %d" % line
+            return "%s where a key should be, line %d" % (kind, line)
+        want = "end" if not stack else ",}" if stack[-1] == "{" else ",]"
+    return None
+
+
 def load(path="board.json", platform=None):
     """``(config, problem)``: the board's config, or the default one for
     ``platform`` (see default_for) and a one-line message saying why the file
@@ -280,6 +337,10 @@ def _load(path, platform):
         raw = json.loads(text)
     except Exception as e:  # ValueError; also MemoryError or RecursionError for deep nesting
         return validate(default), "%s is not valid JSON (%s): %s" % (path, e, using)
+    sloppy = strict_problem(text)
+    if sloppy:  # read as meant here, but worth fixing before it meets another tool
+        print("%s: not strict JSON (%s): this board reads it, but make flash and other tools will refuse it"
+              % (path, sloppy))
     del data, text
     try:
         cfg = validate(raw)

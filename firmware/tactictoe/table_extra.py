@@ -6,8 +6,8 @@ rules_extra).
 
 import struct
 
-import table
-import tablecheck
+from . import table
+from . import tablecheck
 
 
 def pack_header(game, count, crc):

@@ -84,6 +84,7 @@ def has_line(mask):
 
 
 def empty_side(game):
+    """A side with no marks: 0xFFF in tactic-toe, 0 in classic."""
     return 0xFFF if game == TACTICTOE else 0
 
 
@@ -200,9 +201,11 @@ class Position:
         self._undo = []  # the mover's side before each pushed move
 
     def mask(self, player):
+        """The 9-bit mask of ``player``'s marks."""
         return side_mask(self.game, self.sides[player])
 
     def occupied(self):
+        """The 9-bit mask of every mark on the board."""
         return self.mask(X) | self.mask(O)
 
     def piece_at(self, cell):
@@ -256,6 +259,9 @@ class Position:
             raise IllegalMove("cell %d is occupied" % cell)
 
     def push(self, cell):
+        """Play ``cell`` for the side to move (in tactic-toe its oldest mark
+        goes if it already has three); ``pop()`` undoes it. IllegalMove if
+        the cell is taken or the game is over."""
         self.check_move(cell)
         side = self.sides[self.turn]
         self._undo.append(side)

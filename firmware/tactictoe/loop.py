@@ -34,6 +34,7 @@ class Clock:
         self.ms = 0
 
     def now(self):
+        """Milliseconds since the clock was made."""
         t = ticks_ms()
         self.ms += ticks_diff(t, self._last)
         self._last = t
@@ -52,13 +53,13 @@ def print_error(e):
 
 def build(hw, cfg, tables, problems, config_problem, rng=None, log=print):
     """The game for ``startup.power_on()``'s results, started at time 0."""
-    import ai
-    from app import App
-    from keys import Keys
+    from . import ai
+    from .app import App
+    from .keys import Keys
 
     sequencer = None
     if cfg["buzzer"] is not None:  # no buzzer, no tunes in RAM
-        from sound import Sequencer
+        from .sound import Sequencer
 
         sequencer = Sequencer(hw.tone)
     timing = cfg["timing"]
@@ -87,6 +88,7 @@ class Runner:
         self.app.to_menu(now)
 
     def scan(self, now):
+        """Read the keys once (the key task, every ``scan_ms``)."""
         try:
             held = self.hw.scan()
         except Exception as e:  # a flaky sensor must not stop the keys for good
@@ -98,6 +100,7 @@ class Runner:
         self.keys.update(now, held)
 
     def step(self, now):
+        """Advance the game flow to ``now`` with the keys' events (the main task)."""
         app = self.app
         try:
             if app.busy():  # the board's turn: presses now must not become moves
@@ -111,6 +114,7 @@ class Runner:
                 self.sequencer.play(name, now)
 
     def draw(self, now):
+        """Show the frame for ``now`` (the LED task, every ``frame_ms``)."""
         try:
             self.hw.show(self.app.frame(now))
         except Exception as e:
@@ -130,13 +134,20 @@ async def _every(asyncio, ms, fn, clock):
             await asyncio.sleep(seconds)
 
 
+def asyncio_module():
+    """asyncio, imported only when the loop starts (its RAM is not needed
+    before): ``uasyncio`` on older MicroPython."""
+    try:
+        import asyncio
+    except ImportError:
+        import uasyncio as asyncio
+    return asyncio
+
+
 async def run(runner, clock):
     """The cooperative loop: keys and LEDs as two tasks, the game flow in
     this coroutine."""
-    try:
-        import asyncio
-    except ImportError:  # older MicroPython
-        import uasyncio as asyncio
+    asyncio = asyncio_module()
     # Two tasks and this coroutine itself (gather would pull in one more
     # asyncio module, and RAM is scarce).
     asyncio.create_task(_every(asyncio, runner.timing["scan_ms"], runner.scan, clock))

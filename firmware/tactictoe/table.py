@@ -13,7 +13,7 @@ only one table keeps its file open, so that one reopens its own.
 
 from micropython import const
 
-import rules
+from . import rules
 
 MAGIC = b"TTTB"
 VERSION = const(1)
@@ -21,6 +21,15 @@ HEADER_SIZE = const(16)
 RECORD_SIZE = const(4)
 _HEADER = ">4sBBHII"  # magic, version, game, reserved, count, crc32
 BUCKET = const(128)  # records per bucket: the index holds every BUCKET-th key
+# Where every install puts the tables, from the flash's root: beside the
+# package's code in /lib, as mip installs a package's files.
+TABLES = "lib/tactictoe"
+
+
+def path(folder, game):
+    """The table file of ``game`` (a name in ``rules.GAMES``) on the flash
+    whose root is ``folder`` ("" on a board)."""
+    return (folder + "/" if folder else "") + TABLES + "/" + game + ".tbl"
 
 # The last bucket read, by any table (one lookup at a time): which table,
 # which bucket, and its records; the three bytes a lookup searches for; and
@@ -38,7 +47,7 @@ class TableError(Exception):
 try:
     from binascii import crc32
 except ImportError:  # binascii.crc32 is optional in MicroPython builds
-    from crc32 import crc32
+    from .crc32 import crc32
 
 
 class Table:
@@ -58,7 +67,7 @@ class Table:
         self._f = None
         self._f = self._file() if self._own else source
         try:
-            import tablecheck
+            from . import tablecheck
 
             _held[0] = None  # the check reads through the bucket buffer
             self.game, self.count, self.crc, self.size, self._index = tablecheck.check(
@@ -85,6 +94,7 @@ class Table:
         return f
 
     def close(self):
+        """Close the table's file (if it opened it); lookups fail after."""
         if _held[0] is self:
             _held[0] = None
         if _held[4] is self:

@@ -7,7 +7,7 @@ board's RAM: every function a game module holds costs RAM for good, even
 one the board never calls (docs/performance.md).
 """
 
-import rules
+from . import rules
 
 # SYMMETRIES[k][c] is where symmetry k takes cell c (docs/table-format.md
 # lists them; rules._IMAGES holds the same maps, 16 bytes apart).

@@ -31,7 +31,7 @@ class Hardware:
             self._rows = [machine.Pin(p, machine.Pin.OPEN_DRAIN, value=1) for p in inp["rows"]]
             self._pins = [machine.Pin(p, machine.Pin.IN, machine.Pin.PULL_UP) for p in inp["cols"]]
         else:  # loaded only by touch boards
-            from touchpads import TouchPads
+            from .touchpads import TouchPads
 
             self._pads = TouchPads(inp["pins"], inp["threshold"], inp["direction"])
         self._pwm = None
@@ -72,6 +72,7 @@ class Hardware:
         self._np.write()
 
     def tone(self, freq):
+        """Sound the buzzer at ``freq`` Hz; 0 silences it. Nothing without a buzzer."""
         if self._pwm is None:
             return
         if freq:

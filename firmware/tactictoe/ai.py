@@ -10,7 +10,7 @@ the player the value belongs to.
 from micropython import const
 
 
-import rules
+from . import rules
 
 EASY = const(0)
 MEDIUM = const(1)
@@ -47,10 +47,8 @@ class Rng:
         self._x = x
         return x
 
-    def randrange(self, n):
-        return self.bits16() % n
-
     def choice(self, seq):
+        """One item of the non-empty sequence ``seq``."""
         return seq[self.bits16() % len(seq)]
 
 
@@ -208,6 +206,6 @@ def choose_move(pos, level=PERFECT, table=None, rng=None):
         if table is None:
             raise ValueError("the perfect level needs a table")
         return rng.choice(best_moves(table, pos))
-    import simple_ai  # loaded only when a weaker level plays
+    from . import simple_ai  # loaded only when a weaker level plays
 
     return simple_ai.weak_move(pos, moves, level == MEDIUM, rng)

@@ -7,9 +7,9 @@ module afterwards (its code and messages are not needed again).
 import struct
 from array import array
 
-from table import BUCKET, HEADER_SIZE, MAGIC, RECORD_SIZE, VERSION, _HEADER, TableError, crc32
+from .table import BUCKET, HEADER_SIZE, MAGIC, RECORD_SIZE, VERSION, _HEADER, TableError, crc32
 
-import rules
+from . import rules
 
 # Records in each game's table (rules.GAMES order): its canonical positions
 # that are not over, with each side to move that can arise.

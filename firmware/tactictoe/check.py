@@ -1,6 +1,6 @@
 """Bring-up checks for a board being built, run from the REPL:
 
-    mpremote connect /dev/ttyACM0 exec "import check; check.keys()"
+    mpremote connect /dev/ttyACM0 exec "from tactictoe import check; check.keys()"
 
 ``keys()`` prints the cells held each time that changes, ``touch()`` the
 touch pads' raw readings, ``leds()`` lights the pixels one at a time in the
@@ -12,13 +12,13 @@ checks sleep between readings: they are for a person at the REPL.
 
 from time import sleep  # seconds; a float on every runtime
 
-from loop import ticks_diff, ticks_ms  # the game's clock, on any runtime
+from .loop import ticks_diff, ticks_ms  # the game's clock, on any runtime
 
 
 def _config():
     """The board's config, as at power-on (saying what is wrong with it)."""
-    import config
-    import startup
+    from . import config
+    from . import startup
 
     cfg, problem = config.load("board.json", startup.platform())
     if problem:
@@ -28,7 +28,7 @@ def _config():
 
 def _open(cfg):
     """The hardware layer for ``cfg``, as at power-on."""
-    import startup
+    from . import startup
 
     if cfg["input"]["kind"] == "touch":
         print("calibrating the touch pads: keep fingers off them")
@@ -98,7 +98,7 @@ def touch(seconds=30):
         print("check.touch: this board's input is %s, not MicroPython touch pads: use check.keys()"
               % cfg["input"]["kind"])
         return
-    from touchpads import _read  # a pad's reading; a read error (a touch) reads -1
+    from .touchpads import _read  # a pad's reading; a read error (a touch) reads -1
 
     _pad_table(cfg, pads)
     start = ticks_ms()
@@ -118,7 +118,7 @@ def leds(seconds=1):
     ``leds.order`` says, dim white for ``seconds`` each, printing each
     number; then all off. Note the cell each one lights: ``leds.order`` is
     that list by cell (``order[cell] = pixel``)."""
-    import frames
+    from . import frames
 
     cfg = dict(_config())
     order = cfg["leds"]["order"]
@@ -145,13 +145,13 @@ def tables(folder=""):
     """Prove each table on the flash right, record by record (``tableverify``:
     canonical, reachable, each value the best of its moves'), with a progress
     line; about a minute for tactic-toe on a Pico. Returns True if both are."""
-    import rules
-    import table
-    import tableverify
+    from . import rules
+    from . import table
+    from . import tableverify
 
     ok = True
     for game in (rules.CLASSIC, rules.TACTICTOE):
-        path = (folder + "/" if folder else "") + rules.GAMES[game] + ".tbl"
+        path = table.path(folder, rules.GAMES[game])
         try:
             t = table.Table(path, game)
         except OSError:

@@ -8,7 +8,7 @@ from micropython import const
 
 from array import array
 
-import rules
+from . import rules
 
 # Modes: who is at the board.
 YOU_X = const(0)  # you play X, the board plays O

@@ -27,6 +27,7 @@ class Sequencer:
         self._until = now
 
     def update(self, now):
+        """Move the tune on to time ``now``: call it often (the LED task does)."""
         if self._i >= len(self._tune) or now < self._until:
             return
         self._i += 1

@@ -10,11 +10,11 @@ One source for the host (``inspect --verify``, ``flash``) and the board
 board's small heap. The game never imports it.
 """
 
-import ai
-import rules
-import rules_extra
-import table
-import table_extra
+from . import ai
+from . import rules
+from . import rules_extra
+from . import table
+from . import table_extra
 
 
 def describe(value):

@@ -1,0 +1,48 @@
+"""What runs when the board powers up: the board's two-line ``/main.py``
+(``code.py`` on CircuitPython) imports this module and calls ``run()``.
+
+``startup`` does the one-off work (config, hardware, safe mode, tables) and
+is unloaded before the game is built, so its RAM is free for play; ``loop``
+then runs the game for good.
+"""
+
+import gc
+
+
+def boot(folder="", rng=None, log=print):
+    """Power on and build the game: a ``loop.Runner``, or None in safe mode."""
+    from . import startup
+
+    parts = startup.power_on(folder)
+    startup.unload("startup")
+    del startup
+    gc.collect()
+    if parts is None:
+        return None
+    from . import loop
+
+    return loop.build(*parts, rng=rng, log=log)
+
+
+def run(folder="", beside=None, log=print):
+    """Power on and play for good. ``beside``, if given, is an async
+    function of the runner run next to the loop (the simulator and the tests
+    drive the board with it); run() returns when it does."""
+    runner = boot(folder, log=log)
+    if runner is None:
+        return
+    gc.collect()  # boot's leftovers, before asyncio takes its share
+    from . import loop
+
+    asyncio = loop.asyncio_module()
+
+    async def both():
+        asyncio.create_task(loop.run(runner, loop.Clock()))
+        await beside(runner)
+
+    try:
+        asyncio.run(loop.run(runner, loop.Clock()) if beside is None else both())
+    finally:
+        # Stopped (Ctrl-C from mpremote, an error): silence the buzzer, which
+        # the rp2 port's soft reset leaves playing.
+        runner.hw.tone(0)

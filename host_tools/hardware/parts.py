@@ -1,0 +1,105 @@
+"""The parts list of a board: what to buy, a manufacturer part number that
+fits, where such parts are sold, and why each part is there.
+
+The part numbers are real parts that fit the build (looked up in makers'
+datasheets and distributors' listings), not the only ones: any part of the same value, package
+and pin spacing does. Where no one part number means anything (wire,
+perfboard, acrylic) the row says ``generic:`` and what to ask for.
+"""
+
+from host_tools.hardware import boards, layout
+
+RESISTOR = "330 \u03a9"
+CAPACITOR = "470 \u00b5F"
+PULL_DOWN = "10 k\u03a9"
+SHIFTER = "74AHCT125"
+
+# Shops, by kind of part: distributors' names, not their order codes, which
+# change more often than the makers' part numbers.
+DISTRIBUTORS = "DigiKey, Mouser, Farnell"
+MAKER_SHOPS = "Adafruit, Pimoroni, SparkFun"
+
+BOARD_PARTS = {
+    "pico": ("Raspberry Pi SC0915 (Pico)", "Raspberry Pi resellers (Pimoroni, The Pi Hut, Adafruit), " + DISTRIBUTORS),
+    "esp32-devkit": ("Espressif ESP32-DevKitC-32E", DISTRIBUTORS + ", Espressif's own shops"),
+}
+
+
+def parts(cfg):
+    """The bill of materials: ``[(quantity, part, part number, where to get
+    it, why/notes)]``."""
+    info = boards.board_info(cfg)
+    kind = cfg["input"]["kind"]
+    out = []
+    if info:
+        mpn, where = BOARD_PARTS[cfg["board"]]
+        out.append((1, info["title"], mpn, where, info["variants"]))
+    else:
+        out.append((1, "a development board", "generic: the board your board.json is written for", "-",
+                    "whatever your board.json is written for"))
+    out.append((9, "WS2812B RGB pixels (5 V)", "Worldsemi WS2812B (the LED on each breakout or strip)",
+                "as NeoPixels: " + MAKER_SHOPS + "; strips from most LED shops",
+                "single-pixel breakout boards, or three 3-pixel pieces cut from a 30 LEDs/m strip (33 mm apart, the"
+                " cell pitch); RGB, not RGBW"))
+    buttons = ("Omron B3F-1000 (6 x 6 mm, 4.3 mm tall); 12 x 12 mm for a keypad: Omron B3F-4055", DISTRIBUTORS
+               + "; packs of generic ones from " + MAKER_SHOPS)
+    if kind == "buttons":
+        out.append((9, "tactile push buttons, 6 x 6 mm, normally open") + buttons
+                   + ("one per cell, in front of its pixel (see the layout); 12 x 12 mm ones only fit on a keypad"
+                      " beside the grid",))
+    elif kind == "matrix":
+        out.append((9, "tactile push buttons, 6 x 6 mm, normally open") + buttons
+                   + ("one per cell, wired as a 3 x 3 matrix; no diodes needed (the game reads one press at a time"
+                      " and the rows are open-drain)",))
+    else:
+        out.append((9, "touch pads, 15 to %d mm square" % layout.TOUCH_PAD,
+                    "3M 1181 (copper foil tape, conductive adhesive), 25 mm wide", DISTRIBUTORS + ", craft shops",
+                    "copper tape (or aluminium foil, or copper-clad board) with a wire soldered on; about 0.3 m of"
+                    " 25 mm copper tape does all nine"))
+    out.append((1, "%s quad buffer (DIP-14)" % SHIFTER, "Texas Instruments SN74AHCT125N",
+                DISTRIBUTORS + ", Adafruit", "lifts the 3.3 V data signal to the 5 V the pixels need"))
+    out.append((1, "DIP-14 socket", "On Shore Technology ED14DT", DISTRIBUTORS,
+                "for the %s, so a chip that was wired wrong can be swapped; optional" % SHIFTER))
+    out.append((1, "100 nF ceramic capacitor, 50 V", "KEMET C320C104K5R5TA", DISTRIBUTORS,
+                "across the %s's pins 14 and 7, as close to the chip as it goes" % SHIFTER))
+    out.append((1, "%s resistor, 1/4 W" % RESISTOR, "Yageo MFR-25FBF52-330R", DISTRIBUTORS,
+                "in the data line, at the first pixel's DIN"))
+    out.append((1, "%s resistor, 1/4 W" % PULL_DOWN, "Yageo MFR-25FBF52-10K", DISTRIBUTORS,
+                "from the %s's input (pin 2) to GND: holds the data line low until the firmware drives it, so the"
+                " pixels don't flash at power-on" % SHIFTER))
+    out.append((1, "%s electrolytic capacitor, 10 V or more" % CAPACITOR,
+                "Panasonic EEU-FR1A471 (470 \u00b5F, 10 V)", DISTRIBUTORS,
+                "across 5 V and GND at the first pixel, + to 5 V; 220 to 1000 \u00b5F all work (more makes a bigger"
+                " surge when it is plugged in)"))
+    if cfg["buzzer"] is not None:
+        out.append((1, "passive piezo buzzer (about 12 mm)", "TDK PS1240P02BT", DISTRIBUTORS,
+                    "a passive one plays the firmware's tunes; an 'active' buzzer only beeps one tone, and a"
+                    " magnetic one needs a transistor"))
+    if cfg["board"] == "pico":
+        out.append((2, "20-pin female headers, 2.54 mm", "Sullins PPPC201LFBN-RC", DISTRIBUTORS + ", " + MAKER_SHOPS,
+                    "soldered to the perfboard, so the Pico plugs in and can come out again"))
+        out.append((1, "40-pin male header strip, 2.54 mm", "Sullins PRPC040SAAN-RC", DISTRIBUTORS + ", " + MAKER_SHOPS,
+                    "cut in two and soldered to the Pico; not needed with a Pico H, which has its headers"))
+    elif cfg["board"] == "esp32-devkit":
+        out.append((2, "20-pin female headers, 2.54 mm", "Sullins PPPC201LFBN-RC", DISTRIBUTORS + ", " + MAKER_SHOPS,
+                    "cut to the DevKit's rows (19 pins on a 38-pin DevKitC, 15 on a 30-pin one) and soldered to the"
+                    " perfboard, so the DevKit plugs in; it comes with its headers"))
+    out.append((1, "USB data cable, %s" % (info["usb"] if info else "for your board"),
+                "generic: a data cable, not charge-only", "any", "to flash and power the board; a charge-only cable"
+                " powers it but shows no serial port"))
+    out.append((1, "perfboard or stripboard, about 110 x 110 mm", "generic: 2.54 mm pitch, FR-4, 1.6 mm",
+                DISTRIBUTORS + ", " + MAKER_SHOPS, "the LED board, under the grid"))
+    out.append((1, "hook-up wire, 22-26 AWG", "generic: solid core for the board, stranded for the pads and the"
+                " controller", DISTRIBUTORS + ", " + MAKER_SHOPS,
+                "red for 5 V, black for GND, another colour for data helps"))
+    v = layout.layout_values()
+    out.append((1, "diffuser, %s mm opal acrylic, %s mm square" % (layout.mm(layout.DIFFUSER), layout.mm(v["grid"])),
+                "generic: opal (milky white) cast acrylic sheet", "plastics suppliers, laser-cutting services",
+                "on top of the walls; white 3D print about 1 mm thick or tracing paper on clear acrylic also work"
+                " (see the layout)"))
+    box = "about %s x %s x %s mm" % (layout.mm(v["outside"]), layout.mm(v["outside"]), layout.mm(round(v["height"])))
+    out.append((1, "grid walls and enclosure, " + box, "generic: 3D-printed PLA or PETG; the box may be 3 mm plywood",
+                "a 3D printer, a makerspace, a laser-cutting service",
+                "opaque walls %s mm thick (black, or white inside for a brighter cell); the layout has the sizes"
+                % layout.mm(layout.WALL)))
+    return out

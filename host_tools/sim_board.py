@@ -1,0 +1,507 @@
+"""The virtual board: the firmware in the real MicroPython interpreter, with
+only the hardware simulated, and a serial console that ``mpremote`` talks to.
+
+``VirtualBoard`` runs ``simulator/rom.py`` under the MicroPython Unix port
+with the board's flash folder mounted as ``/``. The ROM plays the part of
+MicroPython's C code (boot, ``main.py``, REPL, raw REPL) and the doubles in
+``simulator/`` that of the chips. This side of the wires:
+
+* the console: a pseudo-terminal (``/dev/pts/N``) that ``mpremote`` opens
+  like a USB serial port. Ctrl-C interrupts running code, as a board's USB
+  stack does, by sending the interpreter SIGINT;
+* the LEDs and the buzzer: reported by the doubles over a pipe;
+* the keys: the mask of cells a finger is on, sent over another pipe;
+* resets: the ROM exits with a status saying which reset, and is started
+  again on the same console, so every reset gets a fresh heap.
+
+Front-ends (``sim_terminal``, ``sim_headless``) drive it with ``poll()``
+and ``hold()``.
+"""
+
+import errno
+import fcntl
+import importlib.util
+import os
+import selectors
+import signal
+import struct
+import subprocess
+import sys
+import tempfile
+import termios
+import time
+import tty
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROM_DIR = os.path.join(ROOT, "simulator")
+MICROPYTHON = os.path.join(os.path.dirname(sys.executable), "micropython")
+HEAP = "512k"  # 64-bit objects are twice a Pico's: about its ~200 KiB free heap
+BUFFER = 65536  # console bytes held in each direction before the writer must wait
+
+
+def _exit_statuses():
+    # Which reset ended a run: the ROM's own simulator/simexit.py, loaded
+    # from its file (simulator/ is the board's sys.path, not the host's).
+    spec = importlib.util.spec_from_file_location("simexit", os.path.join(ROM_DIR, "simexit.py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.SOFT_FRIENDLY, module.SOFT_RAW, module.HARD, module.OFF
+
+
+SOFT_FRIENDLY, SOFT_RAW, HARD, OFF = _exit_statuses()
+
+
+def die_with_parent():
+    """In the child, before it runs: if the simulator dies, so does the
+    board (a busy loop in the REPL would otherwise spin on, orphaned)."""
+    if sys.platform.startswith("linux"):
+        try:
+            import ctypes
+
+            ctypes.CDLL(None).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+        except (OSError, AttributeError):
+            pass
+
+
+class SimError(Exception):
+    """A problem starting or running the virtual board, as one line."""
+
+
+def wiring(board):
+    """The virtual board's real wiring: a shipped board name or a path to a
+    board.json. Returns ``(path, validated config)``."""
+    from host_tools import flash
+
+    try:
+        path, cfg, _ = flash.board_config(board)
+    except flash.FlashError as e:
+        raise SimError(str(e))
+    if cfg["runtime"] == "circuitpython":
+        raise SimError("the simulator runs MicroPython boards only; %s is a CircuitPython board"
+                       " (try pico-buttons, pico-matrix or esp32-touch)" % cfg["name"])
+    return path, cfg
+
+
+def cells_of(wire, cfg):
+    """The (r, g, b) each cell shows, from the bytes the LED chain latched,
+    undoing the wiring's pixel order and colour order."""
+    leds = cfg["leds"]
+    pick = [leds["colour_order"].index(ch) for ch in "RGB"]
+    out = []
+    for cell in range(9):
+        p = 3 * leds["order"][cell]
+        px = wire[p:p + 3]
+        out.append(tuple(px[i] for i in pick) if len(px) == 3 else (0, 0, 0))
+    return out
+
+
+class VirtualBoard:
+    """One virtual board.
+
+    :param flash: the host folder that is its flash.
+    :param board: a shipped board name or a board.json path: its real wiring.
+    :param seed: seed for its hardware random numbers (None: random).
+    :param console: give it a serial console (a pseudo-terminal).
+    :param replay: ``(timeline, end_ms)``: run on a virtual clock with the
+        keys following ``timeline`` ([(ms, mask)]) and power off at
+        ``end_ms``; None for a live board.
+    :param on_frame: called with ``(ms, cells)`` whenever the LEDs change.
+    :param on_output: called with bytes the board writes to its console.
+    """
+
+    def __init__(self, flash, board="pico-buttons", seed=None, console=True, replay=None,
+                 on_frame=None, on_output=None, heap=HEAP):
+        self.flash = os.path.abspath(flash)
+        self.wiring_path, self.cfg = wiring(board)
+        self.seed = seed
+        self.replay = replay
+        self.heap = heap
+        self.on_frame = on_frame
+        self.on_output = on_output
+        self.sel = selectors.DefaultSelector()
+        self.proc = None
+        self.held = 0
+        self.armed = False  # Ctrl-C interrupts running code now
+        self.frame = [(0, 0, 0)] * 9
+        self.tone = 0
+        self.status = None  # the last run's exit status, once it powers off
+        self.resets = 0
+        self._bus = b""
+        self._crashes = []  # times of recent crashes: three in 5 s and it stays off
+        self._cr = False  # the console output so far ended with "\r"
+        self._out_buf = bytearray()  # console output the client hasn't taken yet
+        self._out_since = 0.0
+        self._in_buf = bytearray()  # console input the board hasn't taken yet
+        self._queued = 0  # console bytes passed on to the board so far (this connection)
+        self._key_ctrl_c = None  # where in them a Ctrl-C passed on as a key is, until it interrupts
+        self._missed = False  # the board said it took a Ctrl-C too late: the next run's
+        self._timeline_file = None
+        self._bus_out = self._bus_in = None
+        self.port = None
+        self._master = self._slave = None
+        self._con_in = self._con_out = None
+        if console:
+            self._master, self._slave = os.openpty()
+            tty.setraw(self._slave)  # no echo, no line editing: a serial line
+            os.set_blocking(self._master, False)
+            self.port = os.ttyname(self._slave)
+            self.sel.register(self._master, selectors.EVENT_READ, self._from_client)
+
+    # --- power -------------------------------------------------------------
+
+    def start(self):
+        """Power on."""
+        if not os.path.exists(MICROPYTHON):
+            raise SimError("micropython is missing at %s: run `make sim`, which installs it" % MICROPYTHON)
+        os.makedirs(self.flash, exist_ok=True)
+        if self.replay is not None:
+            fd, self._timeline_file = tempfile.mkstemp(prefix="sim-replay-", suffix=".txt")
+            with os.fdopen(fd, "w") as f:
+                for t, mask in self.replay[0]:
+                    f.write("%d %d\n" % (t, mask))
+        self._spawn("friendly", "power", new_console=True)
+
+    def _spawn(self, mode, reason, new_console, held=False):
+        """Start the ROM. ``held``: a Ctrl-C the last run did not act on,
+        which interrupts as soon as code runs (or is a key for the REPL)."""
+        if new_console:
+            self._close_console_pipes()
+            self._con_in = os.pipe()  # console bytes to the board; kept across soft resets
+            self._con_out = os.pipe()
+            os.set_blocking(self._con_in[1], False)
+            self.sel.register(self._con_out[0], selectors.EVENT_READ, self._from_board)
+        bus_out = os.pipe()
+        bus_in = os.pipe()
+        argv = [MICROPYTHON, "-X", "heapsize=" + self.heap, os.path.join(ROM_DIR, "rom.py"),
+                self.flash, self.wiring_path, mode, reason, "-" if self.seed is None else str(self.seed),
+                str(bus_out[1]), str(bus_in[0])]
+        if self.replay is not None:
+            argv += [self._timeline_file, str(self.replay[1])]
+        else:
+            argv += ["-"]
+        env = dict(os.environ, MICROPYPATH=ROM_DIR + os.pathsep + ".frozen")
+        # A replay has no console: at the end of its input the ROM powers off.
+        stdin = subprocess.DEVNULL if self.replay is not None else self._con_in[0]
+        # In a replay its console shares the bus pipe, so that printed lines
+        # and frames keep their order (see simulator/simbus.py).
+        stdout = bus_out[1] if self.replay is not None else self._con_out[1]
+        self.proc = subprocess.Popen(argv, stdin=stdin, stdout=stdout,
+                                     stderr=stdout, pass_fds=(bus_out[1], bus_in[0]),
+                                     env=env, cwd=ROM_DIR, preexec_fn=die_with_parent)
+        os.close(bus_out[1])
+        os.close(bus_in[0])
+        self._bus_out = bus_out[0]
+        self._bus_in = bus_in[1]
+        os.set_blocking(self._bus_in, False)
+        self._bus = b""
+        self.armed = False
+        self._booting = True  # until the ROM first says where Ctrl-C goes
+        self._held_intr = held  # and any Ctrl-C that comes while it boots
+        self._missed = False
+        self._signalled = False  # it has been sent a SIGINT
+        self.sel.register(self._bus_out, selectors.EVENT_READ, self._from_bus)
+        if self.replay is None:
+            self._send_keys()
+
+    def power_cycle(self):
+        """Pull the plug and plug it in again."""
+        self._stop_process()
+        self._spawn("friendly", "power", new_console=True)
+
+    def _stop_process(self):
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.kill()
+        if self.proc is not None:
+            self.proc.wait()
+        self._drop_bus()
+
+    def _drop_bus(self):
+        self._forget(self._bus_out, self._bus_in)
+        self._bus_out = self._bus_in = None
+
+    def _forget(self, *fds):
+        """Stop watching and close each fd (None: nothing to do)."""
+        for fd in fds:
+            if fd is not None:
+                self._reading(fd, None, False)
+                os.close(fd)
+
+    def _close_console_pipes(self):
+        self._in_buf.clear()  # a new USB connection: nothing in flight survives
+        self._queued = 0
+        self._key_ctrl_c = None
+        if self._con_out is not None:
+            self._forget(*self._con_in, *self._con_out)
+        self._con_in = self._con_out = None
+
+    def close(self):
+        """Power off for good and let go of the console."""
+        self._stop_process()
+        self._close_console_pipes()
+        self._forget(self._master, self._slave)
+        self._master = self._slave = None
+        if self._timeline_file:
+            os.remove(self._timeline_file)
+            self._timeline_file = None
+        self.sel.close()
+
+    @property
+    def running(self):
+        return self.status is None
+
+    # --- keys --------------------------------------------------------------
+
+    def hold(self, mask):
+        """Put fingers on the cells in ``mask`` (and lift the others)."""
+        self.held = mask & 0x1FF
+        self._send_keys()
+
+    def _send_keys(self):
+        self._send_bus(b"K" + bytes((self.held & 0xFF, self.held >> 8)))
+
+    def _send_bus(self, msg):
+        if self._bus_in is None:
+            return
+        try:
+            os.write(self._bus_in, msg)
+        except OSError:
+            pass  # resetting (the next start sends the keys), or not reading them now
+
+    # --- the loop ----------------------------------------------------------
+
+    def poll(self, timeout=None):
+        """Handle what the board and the console client have sent, waiting
+        up to ``timeout`` seconds for something to arrive."""
+        if self._out_buf or self._in_buf:  # retry the writes soon
+            timeout = 0.005 if timeout is None else min(timeout, 0.005)
+        for key, _ in self.sel.select(timeout):
+            # A reset earlier in this batch may have closed this fd (and a
+            # new pipe may have its number): act only on live registrations.
+            if self.sel.get_map().get(key.fd) is key:
+                key.data(key.fileobj)
+        self._flush()
+
+    def _flush(self):
+        """Pass on buffered console bytes both ways. Like a USB serial line,
+        a full buffer makes the writer wait (we stop reading it) instead of
+        losing bytes; output that no client takes for 2 s is dropped, as a
+        board with no USB host drops it."""
+        if self._out_buf:
+            try:
+                n = os.write(self._master, self._out_buf) if self._master is not None else len(self._out_buf)
+                del self._out_buf[:n]
+                self._out_since = time.monotonic()
+            except OSError as e:
+                if e.errno not in (errno.EAGAIN, errno.EIO):
+                    raise
+                if time.monotonic() - self._out_since > 2.0:
+                    self._out_buf.clear()
+        if self._in_buf and self._con_in is not None:
+            try:
+                n = os.write(self._con_in[1], self._in_buf)
+                del self._in_buf[:n]
+            except BlockingIOError:
+                pass
+        if self._con_out is not None:
+            self._reading(self._con_out[0], self._from_board, len(self._out_buf) < BUFFER)
+        if self._master is not None:
+            self._reading(self._master, self._from_client, len(self._in_buf) < BUFFER)
+
+    def _reading(self, fd, callback, on):
+        registered = fd in self.sel.get_map()
+        if on and not registered:
+            self.sel.register(fd, selectors.EVENT_READ, callback)
+        elif not on and registered:
+            self.sel.unregister(fd)
+
+    def _from_bus(self, fd):
+        try:
+            data = os.read(fd, 65536)
+        except OSError:
+            data = b""
+        if not data:
+            self._ended()
+            return
+        self._bus += data
+        while True:
+            if self.replay is not None:  # console text, then a line marked \x1e
+                mark = self._bus.find(b"\x1e")
+                text = self._bus if mark < 0 else self._bus[:mark]
+                if text:
+                    self._bus = self._bus[len(text):]
+                    self._output(text)
+                if mark < 0:
+                    break
+            end = self._bus.find(b"\n")
+            if end < 0:
+                break
+            line, self._bus = self._bus[:end].lstrip(b"\x1e"), self._bus[end + 1:]
+            kind, _, rest = line.partition(b" ")
+            if kind == b"L":
+                t, _, hexed = rest.partition(b" ")
+                self.frame = cells_of(bytes.fromhex(hexed.decode()), self.cfg)
+                if self.on_frame:
+                    self.on_frame(int(t), self.frame)
+            elif kind == b"T":
+                self.tone = int(rest.split()[1])
+            elif kind == b"I":
+                on, _, number = rest.partition(b" ")
+                self._interrupts(on == b"1", int(number))
+            elif kind == b"H":
+                self._missed = True
+
+    def _interrupts(self, on, number):
+        self.armed = on
+        self._booting = False
+        if on:
+            # Code starts. A Ctrl-C held since boot interrupts it, and so
+            # does one passed on as a key that the board has not read: the
+            # board reads in order and has read the code, so it was typed
+            # after the code was sent, and on a board would have come while
+            # the code ran (here, the board may not have said "I 1" yet).
+            # The board raises it itself as the code starts ("S"): a SIGINT
+            # would land wherever the code had got to, perhaps in the GC.
+            unread = self._ctrl_c_unread()  # (asked every time: it is used up once it interrupts)
+            stop = self._held_intr or unread
+            self._held_intr = False
+            self._send_bus((b"S" if stop else b"G") + struct.pack("<H", number))
+            return
+        self._send_bus(b"A" + struct.pack("<H", number))  # acknowledged: no SIGINT can follow now
+        if self._held_intr:  # no code ran after all: it is a key for the REPL
+            self._held_intr = False
+            self._to_board(b"\x03")
+
+    def _ctrl_c_unread(self):
+        """Whether a Ctrl-C passed on as a key still waits, unread, in the
+        board's input (and has not interrupted code already). The pipe's
+        unread bytes are the last ones written to it; a query, so the board
+        may go on reading."""
+        if self._key_ctrl_c is None:
+            return False
+        waiting = len(self._in_buf)
+        if self._con_in is not None:
+            waiting += struct.unpack("i", fcntl.ioctl(self._con_in[0], termios.FIONREAD, b"\0\0\0\0"))[0]
+        if self._key_ctrl_c < self._queued - waiting:
+            self._key_ctrl_c = None  # read: it did what a key does
+            return False
+        self._key_ctrl_c = None  # it interrupts now, once
+        return True
+
+    def _sigint(self):
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGINT)
+            self._signalled = True
+            self._send_bus(b"C\x00\x00")
+
+    def _ended(self):
+        # The ROM closed its end of the bus: it has exited. Read what it
+        # printed last, then start it again the way its status says.
+        self._drain_output()
+        status = self.proc.wait()
+        self._drop_bus()
+        if status == OFF or (status == SOFT_FRIENDLY and self.replay is not None):
+            self.status = status
+            return
+        self.resets += 1
+        # The console outlives the reset, so a Ctrl-C this run took too late
+        # to act on, or one it never read, is the next run's: on a board it
+        # would have come once the port was back (or after a soft reset).
+        held = self._ctrl_c_unread() or self._missed
+        if status == SOFT_FRIENDLY:
+            self._spawn("friendly", "soft", new_console=False, held=held)
+        elif status == SOFT_RAW:
+            self._spawn("raw", "soft", new_console=False, held=held)
+        elif status == HARD:  # the console keeps what is in flight: a port is the same port
+            self._spawn("friendly", "power", new_console=False, held=held)
+        elif self._signalled:
+            # The Unix port raises KeyboardInterrupt from its signal handler
+            # wherever the interpreter is; in its garbage collector, that
+            # leaves the heap locked (MemoryError ever after) or worse, and
+            # the board dies of it. A board's Ctrl-C never does that: start
+            # again on the same console with the Ctrl-C held, so the next
+            # code stops as it starts (the REPL's banner comes as it would).
+            self._output(b"\r\n[virtual board: a Ctrl-C landed in the interpreter's garbage collector;"
+                         b" starting again]\r\n")
+            self._spawn("friendly", "soft", new_console=False, held=True)
+        else:
+            self._output(b"\r\n[virtual board crashed with status %d; powering on again]\r\n" % status)
+            now = time.monotonic()
+            self._crashes = [t for t in self._crashes if now - t < 5] + [now]
+            if len(self._crashes) >= 3:
+                self.status = status
+                raise SimError("the virtual board crashed three times in a row (status %d)" % status)
+            self._spawn("friendly", "power", new_console=True)
+
+    def _drain_output(self):
+        if self._con_out is None:
+            return
+        os.set_blocking(self._con_out[0], False)
+        try:
+            while True:
+                data = os.read(self._con_out[0], 65536)
+                if not data:
+                    break
+                self._output(data)
+        except BlockingIOError:
+            pass
+        finally:
+            os.set_blocking(self._con_out[0], True)
+
+    def _from_board(self, fd):
+        data = os.read(fd, 65536)
+        if data:
+            self._output(data)
+
+    def _output(self, data):
+        # A board's stdout turns "\n" into "\r\n" (as MicroPython's
+        # mp_hal_stdout_tx_strn_cooked does); the Unix port leaves that to
+        # the terminal, so do it here.
+        if self._cr and data.startswith(b"\n"):  # the "\r\n" straddles two reads
+            data = data[1:]
+            if self.on_output:
+                self.on_output(b"\n")
+            self._write_client(b"\n")
+        self._cr = data.endswith(b"\r")
+        data = data.replace(b"\r\n", b"\n").replace(b"\n", b"\r\n")
+        if self.on_output:
+            self.on_output(data)
+        self._write_client(data)
+
+    def _write_client(self, data):
+        if not self._out_buf:
+            self._out_since = time.monotonic()
+        self._out_buf += data
+        self._flush()
+
+    def _from_client(self, fd):
+        try:
+            data = os.read(fd, 65536)
+        except OSError:  # EIO: no client right now
+            return
+        self.type(data)
+
+    def _to_board(self, data):
+        if data and self._con_in is not None:
+            at = data.rfind(b"\x03")
+            if at >= 0:
+                self._key_ctrl_c = self._queued + at
+            self._queued += len(data)
+            self._in_buf += data
+            self._flush()
+
+    def type(self, data):
+        """Bytes from the console client (or a front-end typing)."""
+        if (self.armed or self._booting) and b"\x03" in data:
+            # The interrupt character: as a board's USB stack does, raise
+            # KeyboardInterrupt in the running code instead of passing it on
+            # (during boot, as soon as boot.py or main.py starts). Several
+            # at once are one interrupt, as on a board (and a second SIGINT
+            # before the interpreter takes the first would kill it).
+            self._to_board(data.replace(b"\x03", b""))
+            if self.armed:
+                self._sigint()
+            else:
+                self._held_intr = True
+            return
+        self._to_board(data)
+

@@ -1,0 +1,35 @@
+"""The virtual board's flash: a host folder holding what ``make flash``
+would put on a board."""
+
+import os
+
+from host_tools.sim_board import ROOT
+from tactictoe import rules
+
+
+def default_flash(cfg):
+    """``build/sim/BOARD``: where ``make sim`` keeps a board's flash."""
+    return os.path.join(ROOT, "build", "sim", cfg["name"])
+
+
+def prepare_flash(folder, cfg, wiring_path, update=True, tables_dir=os.path.join(ROOT, "build")):
+    """Make the flash folder a working board: the firmware (what ``make
+    flash`` would copy, refreshed from firmware/ when ``update``), and the
+    board config and tables when it has none. Returns what was written."""
+    from host_tools import flash
+
+    files = []
+    if os.path.isdir(folder):
+        flash.tidy_folder(folder)
+    if update or not os.path.exists(os.path.join(folder, "main.py")):
+        files += flash.firmware_files(cfg, compile_mpy=True)
+    if not os.path.exists(os.path.join(folder, "board.json")):
+        with open(wiring_path, "rb") as f:
+            files.append(("board.json", f.read()))
+    for game in rules.GAMES:
+        name = flash.ON_BOARD + "/" + game + ".tbl"
+        source = os.path.join(tables_dir, game + ".tbl")
+        if not os.path.exists(os.path.join(folder, name)) and os.path.exists(source):
+            with open(source, "rb") as f:
+                files.append((name, f.read()))
+    return flash.install(folder, files)

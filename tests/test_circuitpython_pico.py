@@ -156,7 +156,7 @@ def test_a_corrupt_table_is_refused_and_the_game_plays_on(corrupt_board):
     b.chip.power_cycle()
     b.wait(is_menu, 12000, "the menu")
     start_game(b, rules.TACTICTOE)
-    b.serial("tactictoe: table tactictoe.tbl: table corrupt: CRC-32 of records is", 3000)
+    b.serial("tactictoe: table lib/tactictoe/tactictoe.tbl: table corrupt: CRC-32 of records is", 3000)
     b.wait(lambda line: line.startswith("frame ") and line.split()[2] == "R.R/.R./R.R", 3000, "the red X")
     b.wait(lambda line: line.startswith("frame ") and line.split()[2] == "xxx/xxx/xxx", 5000, "the game")
     b.tap(1)

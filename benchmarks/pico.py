@@ -73,7 +73,8 @@ def image(path, firmware=flash.FIRMWARE, extra=()):
         # (an older firmware may lack some of today's modules)
         for src, where in [s for s in sources if os.path.exists(s[0])] + [(e, "") for e in extra]:
             name = os.path.basename(src)[:-3]
-            files.append((where + name + ".mpy", _compile(src, os.path.join(tmp, name + ".mpy"), name)))
+            files.append((where + name + ".mpy", _compile(src, os.path.join(tmp, name + ".mpy"),
+                                                         "/" + where + name if where else name)))
     with open(os.path.join(firmware, "main.py"), "rb") as f:
         files.append(("main.py", f.read()))
     with open(path, "wb") as f:

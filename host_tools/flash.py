@@ -136,7 +136,7 @@ def compiled(name, cache):
     if not os.path.exists(out) or os.path.getmtime(out) < max(os.path.getmtime(src), os.path.getmtime(__file__)):
         os.makedirs(cache, exist_ok=True)
         tmp = out + ".tmp"
-        r = subprocess.run(mpy_cross_command(src, tmp, name), capture_output=True, text=True)
+        r = subprocess.run(mpy_cross_command(src, tmp, "/" + ON_BOARD + "/" + name), capture_output=True, text=True)
         if r.returncode:
             raise FlashError("mpy-cross failed on %s: %s" % (src, r.stderr.strip()))
         os.replace(tmp, out)

@@ -12,7 +12,7 @@ PORT_STUBS   := rp2:micropython-rp2-stubs==1.29.0.post1 esp32:micropython-esp32-
 PIP    := $(PY) -m pip install --quiet --disable-pip-version-check
 GAMES  := classic tactictoe
 TABLES := $(GAMES:%=build/%.tbl)
-SOLVER_SOURCES := firmware/rules.py firmware/table.py host_tools/solver.py host_tools/cli.py
+SOLVER_SOURCES := firmware/tactictoe/rules.py firmware/tactictoe/table.py host_tools/solver.py host_tools/cli.py
 
 .PHONY: all help venv node test lint table bench screens hardware sim sim-picture flash flash-table uf2 web web-picture clean clean-sim
 

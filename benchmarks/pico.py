@@ -174,8 +174,8 @@ def expected_moves(game, seeds, firmware):
     """The decisions the firmware makes on the host for the same games
     (CPython, same generator): ``{(kind, seed, ply): move}``."""
     code = ("import sys; sys.path[:0] = [%r, %r, %r]; import os; os.chdir(%r); import pico_decide; "
-            "pico_decide.games(%d, %r)" % (firmware, os.path.join(ROOT, "host_tools", "cpython"), os.path.dirname(DECIDE), os.path.join(ROOT, "build"),
-                                          game, list(seeds)))
+            "pico_decide.games(%d, %r)" % (firmware, os.path.join(ROOT, "host_tools", "cpython"),
+                                          os.path.dirname(DECIDE), os.path.join(ROOT, "build"), game, list(seeds)))
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     return {(w[1], int(w[2]), int(w[3])): int(w[4]) for w in (line.split() for line in out.splitlines())
             if w[0] == "D"}

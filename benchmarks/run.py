@@ -193,7 +193,8 @@ def bench_flash(tmp):
 def main():
     with tempfile.TemporaryDirectory() as tmp:
         med, best, cli = bench_solve(tmp)
-        print("| solve + write tactictoe table, in process (median of 15) | %.0f ms (best %.0f ms) |" % (med * 1e3, best * 1e3))
+        print("| solve + write tactictoe table, in process (median of 15) | %.0f ms (best %.0f ms) |"
+              % (med * 1e3, best * 1e3))
         print("| `python -m host_tools solve --game tactictoe` wall time (median of 5) | %.0f ms |" % (cli * 1e3))
         firmware = os.path.join(tmp, "mpy")
         os.mkdir(firmware)
@@ -214,7 +215,8 @@ def main():
                 ("tactictoe", "o", 50, "board", 0, "as O after X's corner opening, the board's repetition draw")):
             won, drawn, lost, n, med, worst = fallback_record(firmware, game, side, count, rule, opening)
             print("| %s no-table fallback vs perfect, %s (%d seeded games) | %d won, %d drawn, %d lost;"
-                  " %d decisions, median / worst %d us / %d us |" % (game, what, count, won, drawn, lost, n, med, worst))
+                  " %d decisions, median / worst %d us / %d us |"
+                  % (game, what, count, won, drawn, lost, n, med, worst))
         print("| smallest heap for a tactictoe move decision (`-X heapsize`, .mpy firmware) | %d KiB |"
               % smallest_heap(os.path.join(ROOT, "build", "tactictoe.tbl"), firmware))
         print("| smallest heap for a tactictoe no-table fallback decision (same) | %d KiB |"

@@ -146,8 +146,9 @@ def page(cfg, source):
                 "1. Install %s: %s; %s." % (runtime, info[cfg["runtime"] or "micropython"] or info["micropython"],
                                             info["install"])]
         if cfg["runtime"] == "circuitpython":
-            out.append("2. Copy the firmware to the CIRCUITPY drive as [the README](../../README.md#putting-it-on-a-board)"
-                       " says (`make flash` doesn't write to CircuitPython's drive), with `%s` as `board.json`,"
+            out.append("2. Copy the firmware to the CIRCUITPY drive as"
+                       " [the README](../../README.md#putting-it-on-a-board) says"
+                       " (`make flash` doesn't write to CircuitPython's drive), with `%s` as `board.json`,"
                        " and delete the drive's `code.py`: CircuitPython runs it before `main.py`." % source)
         else:
             out.append("2. `make flash PORT=%s BOARD=%s` (`mpremote connect list` names the port)."

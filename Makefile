@@ -12,9 +12,9 @@ PORT_STUBS   := rp2:micropython-rp2-stubs==1.29.0.post1 esp32:micropython-esp32-
 PIP    := $(PY) -m pip install --quiet --disable-pip-version-check
 GAMES  := classic tactictoe
 TABLES := $(GAMES:%=build/%.tbl)
-SOLVER_SOURCES := firmware/rules.py firmware/table.py host_tools/solver.py host_tools/cli.py
+SOLVER_SOURCES := firmware/tactictoe/rules.py firmware/tactictoe/table.py host_tools/solver.py host_tools/cli.py
 
-.PHONY: all help venv node test table bench screens hardware sim sim-picture flash flash-table uf2 circuitpy web web-picture clean clean-sim
+.PHONY: all help venv node test lint table bench screens hardware sim sim-picture flash flash-table uf2 circuitpy web web-picture clean clean-sim
 
 ## the default: solve both games into build/classic.tbl and build/tactictoe.tbl
 all: table
@@ -56,6 +56,10 @@ test: $(STAMP) $(NODE_STAMP)
 	@command -v chromium >/dev/null 2>&1 || echo "chromium is missing (apt-get install chromium): the web page's tests (tests/test_web.py) will fail" >&2
 	@command -v tmux >/dev/null 2>&1 || echo "tmux is missing (apt-get install tmux): the terminal front-end's tests (tests/test_sim_terminal.py) will fail" >&2
 	$(PY) -m pytest
+
+## ruff over the repo's Python (pyproject.toml's settings; make test runs it too)
+lint: $(STAMP)
+	$(PY) -m ruff check .
 
 ## solve both games into build/classic.tbl and build/tactictoe.tbl
 table: $(TABLES)

@@ -73,7 +73,8 @@ def image(path, firmware=flash.FIRMWARE, extra=()):
         # (an older firmware may lack some of today's modules)
         for src, where in [s for s in sources if os.path.exists(s[0])] + [(e, "") for e in extra]:
             name = os.path.basename(src)[:-3]
-            files.append((where + name + ".mpy", _compile(src, os.path.join(tmp, name + ".mpy"), name)))
+            files.append((where + name + ".mpy", _compile(src, os.path.join(tmp, name + ".mpy"),
+                                                         "/" + where + name if where else name)))
     with open(os.path.join(firmware, "main.py"), "rb") as f:
         files.append(("main.py", f.read()))
     with open(path, "wb") as f:
@@ -173,8 +174,8 @@ def expected_moves(game, seeds, firmware):
     """The decisions the firmware makes on the host for the same games
     (CPython, same generator): ``{(kind, seed, ply): move}``."""
     code = ("import sys; sys.path[:0] = [%r, %r, %r]; import os; os.chdir(%r); import pico_decide; "
-            "pico_decide.games(%d, %r)" % (firmware, os.path.join(ROOT, "host_tools", "cpython"), os.path.dirname(DECIDE), os.path.join(ROOT, "build"),
-                                          game, list(seeds)))
+            "pico_decide.games(%d, %r)" % (firmware, os.path.join(ROOT, "host_tools", "cpython"),
+                                          os.path.dirname(DECIDE), os.path.join(ROOT, "build"), game, list(seeds)))
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     return {(w[1], int(w[2]), int(w[3])): int(w[4]) for w in (line.split() for line in out.splitlines())
             if w[0] == "D"}

@@ -95,24 +95,30 @@ def board_folders(tmp, script, timing=None):
 
 
 def smallest_heap_for_games(tmp):
-    """Smallest -X heapsize (KiB) in which the whole firmware plays four
-    complete games through its asyncio loop (tests/fw/heap_games.py)."""
+    """Smallest -X heapsize in which the whole firmware plays four complete
+    games through its asyncio loop (tests/fw/heap_games.py): ``(KiB, bytes)``,
+    the second to the nearest 128 bytes."""
     code, flash = board_folders(tmp, os.path.join(ROOT, "tests", "fw", "heap_games.py"),
                                 {"think_ms": 30, "long_press_ms": 1000, "debounce_ms": 10})
 
-    def ok(kib):
+    def ok(size):
         # From the .mpy folder, as a board imports them (tests/test_firmware.py).
-        r = subprocess.run([MICROPYTHON, "-X", "heapsize=%dk" % kib, "-m", "heap_games", flash, "4"],
+        r = subprocess.run([MICROPYTHON, "-X", "heapsize=%d" % size, "-m", "heap_games", flash, "4"],
                            capture_output=True, text=True, cwd=code, env=dict(os.environ, MICROPYPATH=".frozen"))
         return r.returncode == 0 and r.stdout.split()[-1:] == ["PASS"]
 
     lo, hi = 32, 96
-    if not ok(hi):
+    if not ok(hi * 1024):
         raise SystemExit("the firmware does not play in %d KiB" % hi)
     while hi - lo > 1:
         mid = (lo + hi) // 2
+        lo, hi = (lo, mid) if ok(mid * 1024) else (mid, hi)
+    kib = hi
+    lo, hi = lo * 1024, hi * 1024
+    while hi - lo > 128:
+        mid = (lo + hi) // 256 * 128
         lo, hi = (lo, mid) if ok(mid) else (mid, hi)
-    return hi
+    return kib, hi
 
 
 def fallback_record(firmware, game, side, count, rule="cap", opening=-1):
@@ -193,7 +199,8 @@ def bench_flash(tmp):
 def main():
     with tempfile.TemporaryDirectory() as tmp:
         med, best, cli = bench_solve(tmp)
-        print("| solve + write tactictoe table, in process (median of 15) | %.0f ms (best %.0f ms) |" % (med * 1e3, best * 1e3))
+        print("| solve + write tactictoe table, in process (median of 15) | %.0f ms (best %.0f ms) |"
+              % (med * 1e3, best * 1e3))
         print("| `python -m host_tools solve --game tactictoe` wall time (median of 5) | %.0f ms |" % (cli * 1e3))
         firmware = os.path.join(tmp, "mpy")
         os.mkdir(firmware)
@@ -214,13 +221,14 @@ def main():
                 ("tactictoe", "o", 50, "board", 0, "as O after X's corner opening, the board's repetition draw")):
             won, drawn, lost, n, med, worst = fallback_record(firmware, game, side, count, rule, opening)
             print("| %s no-table fallback vs perfect, %s (%d seeded games) | %d won, %d drawn, %d lost;"
-                  " %d decisions, median / worst %d us / %d us |" % (game, what, count, won, drawn, lost, n, med, worst))
+                  " %d decisions, median / worst %d us / %d us |"
+                  % (game, what, count, won, drawn, lost, n, med, worst))
         print("| smallest heap for a tactictoe move decision (`-X heapsize`, .mpy firmware) | %d KiB |"
               % smallest_heap(os.path.join(ROOT, "build", "tactictoe.tbl"), firmware))
         print("| smallest heap for a tactictoe no-table fallback decision (same) | %d KiB |"
               % smallest_heap(os.path.join(ROOT, "build", "tactictoe.tbl"), firmware, "fallback"))
-        print("| smallest heap for the whole firmware playing 4 complete games (asyncio loop, .mpy) | %d KiB |"
-              % smallest_heap_for_games(tmp))
+        print("| smallest heap for the whole firmware playing 4 complete games (asyncio loop, .mpy) |"
+              " %d KiB (%d bytes) |" % smallest_heap_for_games(tmp))
         wall, games = bench_replay(tmp)
         print("| simulator replay: 120 s of demo-mode tactic-toe on the virtual clock (median of 3) | %.1f s wall,"
               " %d games |" % (wall, games))

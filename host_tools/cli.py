@@ -359,7 +359,8 @@ def build_parser():
     sp = sub.add_parser("sim-picture", help="capture make sim in tmux as an SVG picture (for the README)")
     sp.add_argument("-o", "--output", required=True, metavar="PATH")
     sp.set_defaults(func=cmd_sim_picture)
-    w = sub.add_parser("web", help="build the board in a browser (the firmware in MicroPython WebAssembly) and serve it")
+    w = sub.add_parser("web", help="build the board in a browser (the firmware in MicroPython WebAssembly)"
+                                   " and serve it")
     w.add_argument("-o", "--output", default=os.path.join("build", "web"), metavar="FOLDER",
                    help="where the static site goes (default build/web): a new or empty folder, or an earlier site")
     w.add_argument("--tables", default=os.path.join("build"), metavar="FOLDER",
@@ -369,7 +370,8 @@ def build_parser():
     w.add_argument("--build-only", action="store_true", help="build the site, do not serve it")
     w.add_argument("--port", type=int, default=8000, help="serve on localhost at this port (default 8000; 0: any)")
     w.set_defaults(func=cmd_web)
-    wp = sub.add_parser("web-picture", help="the page of `web` mid-game in headless Chromium, as a PNG (for the README)")
+    wp = sub.add_parser("web-picture", help="the page of `web` mid-game in headless Chromium,"
+                                            " as a PNG (for the README)")
     wp.add_argument("-o", "--output", required=True, metavar="PATH")
     wp.set_defaults(func=cmd_web_picture)
     fl = sub.add_parser("flash", help="flash firmware, board config and tables onto a board with mpremote")

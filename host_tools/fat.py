@@ -66,7 +66,9 @@ def _plain_short(name):
 
 def _alias(name, taken):
     base, _, ext = name.rpartition(".") if "." in name.lstrip(".") else (name, "", "")
-    clean = lambda s: "".join(c if c in _SHORT_OK else "_" for c in s.upper().replace(" ", "").replace(".", ""))
+    def clean(s):
+        return "".join(c if c in _SHORT_OK else "_" for c in s.upper().replace(" ", "").replace(".", ""))
+
     base, ext = clean(base) or "_", clean(ext)[:3]
     for n in range(1, 1000000):
         tail = "~%d" % n

@@ -136,7 +136,7 @@ def compiled(name, cache):
     if not os.path.exists(out) or os.path.getmtime(out) < max(os.path.getmtime(src), os.path.getmtime(__file__)):
         os.makedirs(cache, exist_ok=True)
         tmp = out + ".tmp"
-        r = subprocess.run(mpy_cross_command(src, tmp, name), capture_output=True, text=True)
+        r = subprocess.run(mpy_cross_command(src, tmp, "/" + ON_BOARD + "/" + name), capture_output=True, text=True)
         if r.returncode:
             raise FlashError("mpy-cross failed on %s: %s" % (src, r.stderr.strip()))
         os.replace(tmp, out)
@@ -436,7 +436,8 @@ def flash(port, board=None, games=(), firmware=True, tables_dir=os.path.join(ROO
         s.run(_HELPERS, "preparing the board")
         # What a flash cut short left behind: staged copies never renamed
         # into place (the firmware removes them at power-on too).
-        stale = s.eval("[n for n in os.listdir() if n.endswith('.tmp')] + [%r + n for n in _ls(%r) if n.endswith('.tmp')]"
+        stale = s.eval("[n for n in os.listdir() if n.endswith('.tmp')]"
+                       " + [%r + n for n in _ls(%r) if n.endswith('.tmp')]"
                        % (ON_BOARD + "/", ON_BOARD), "looking for an interrupted flash's files")
         if stale:
             s.run("\n".join("_rm(%r)" % n for n in stale), "removing an interrupted flash's files")

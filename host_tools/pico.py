@@ -24,7 +24,6 @@ import selectors
 import shutil
 import subprocess
 import sys
-import time
 import tty
 
 from host_tools import sim_headless, sim_terminal, uf2

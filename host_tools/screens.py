@@ -44,7 +44,8 @@ def svg(canvas, title):
         fill = "#%02x%02x%02x" % as_seen(rgb) if any(rgb) else "#1d2024"
         out.append('<rect x="%d" y="%d" width="%d" height="%d" rx="9" fill="%s" stroke="#2c3036" stroke-width="2"/>'
                    % (x, y, CELL, CELL, fill))
-    out.append('<text x="%d" y="%d" fill="#c8ccd2" font-family="sans-serif" font-size="13" text-anchor="middle">%s</text>'
+    out.append('<text x="%d" y="%d" fill="#c8ccd2" font-family="sans-serif" font-size="13"'
+               ' text-anchor="middle">%s</text>'
                % (size // 2, size + 12, title))
     out.append("</svg>")
     return "\n".join(out) + "\n"

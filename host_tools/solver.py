@@ -24,7 +24,6 @@ import numpy as np
 
 from tactictoe import rules
 from tactictoe import rules_extra
-from tactictoe import table
 from tactictoe import table_extra
 
 

@@ -10,14 +10,14 @@ import sys
 import pytest
 from hypothesis import HealthCheck, settings
 
+from host_tools import solver
+from tactictoe import rules, table
+
 # No test may depend on wall-clock speed: CI shares 2 cores, often with a
 # second suite beside it. Hypothesis's deadline and its too-slow health
 # check are both clocks, so every property test runs without them.
 settings.register_profile("no_clock", deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile("no_clock")
-
-from host_tools import solver
-from tactictoe import rules, table
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # The folder holding the firmware's package: what a MicroPython run puts on

@@ -16,7 +16,7 @@ from tactictoe import rules
 from tactictoe import rules_extra
 from tactictoe import table
 from tactictoe.rules import CLASSIC, TACTICTOE, Position
-from conftest import FIRMWARE, MICROPYTHON, MPY_SCRIPTS, compile_package
+from conftest import MICROPYTHON, MPY_SCRIPTS, compile_package
 
 
 def _after(sol, pos, cell):

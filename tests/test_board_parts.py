@@ -157,7 +157,8 @@ def feed(k, timeline, until, step=5):
 
 def test_a_bouncy_press_is_one_tap():
     k = keys.Keys(debounce_ms=25, long_ms=1500)
-    bounce = [(0, 0), (100, 1 << 4), (105, 0), (110, 1 << 4), (115, 0), (120, 1 << 4), (300, 0), (305, 1 << 4), (310, 0)]
+    bounce = [(0, 0), (100, 1 << 4), (105, 0), (110, 1 << 4), (115, 0), (120, 1 << 4),
+              (300, 0), (305, 1 << 4), (310, 0)]
     got = feed(k, bounce, 600)
     assert [e for _, e in got] == [keys.TAP | 4]
     assert got[0][0] >= 310 + 25  # sent once the release has settled

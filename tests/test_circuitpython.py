@@ -53,7 +53,8 @@ def cp_flash(table_files, tmp_path_factory):
 
 
 def test_the_real_library_is_used():
-    r = subprocess.run([sys.executable, "-c", "import neopixel, adafruit_pixelbuf; print(neopixel.__version__, neopixel.__file__)"],
+    r = subprocess.run([sys.executable, "-c",
+                        "import neopixel, adafruit_pixelbuf; print(neopixel.__version__, neopixel.__file__)"],
                        capture_output=True, text=True, env=dict(os.environ, PYTHONPATH=DOUBLES_CP))
     assert r.returncode == 0, r.stderr
     assert r.stdout.startswith("6.4.2") and "site-packages" in r.stdout

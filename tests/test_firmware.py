@@ -49,7 +49,8 @@ def test_scenario_checks_can_fail(flash, tmp_path):
     with open(os.path.join(DOUBLES, "neopixel.py")) as f:
         src = f.read()
     (tmp_path / "doubles" / "neopixel.py").write_text(src.replace(
-        "last = bytes(self.buf)", "last = bytes(b for i in range(self.n - 1, -1, -1) for b in self.buf[3 * i:3 * i + 3])"))
+        "last = bytes(self.buf)",
+        "last = bytes(b for i in range(self.n - 1, -1, -1) for b in self.buf[3 * i:3 * i + 3])"))
     r = run_scenario("micropython", str(folder), "selftest",
                      path=[str(tmp_path / "doubles"), DOUBLES, FW, FIRMWARE])
     assert r.returncode == 1 and "FAIL walk step 0" in r.stdout
@@ -104,6 +105,7 @@ def test_the_asyncio_loop_under_cpython(compiled_board):
     """The same loop on CPython's asyncio (the simulator's runtime)."""
     _, flash = compiled_board
     r = subprocess.run([sys.executable, os.path.join(FW, "heap_games.py"), flash, "2"], capture_output=True,
-                       text=True, timeout=120, env=dict(os.environ, PYTHONPATH=os.pathsep.join([DOUBLES, FW, FIRMWARE, CPYTHON])))
+                       text=True, timeout=120,
+                       env=dict(os.environ, PYTHONPATH=os.pathsep.join([DOUBLES, FW, FIRMWARE, CPYTHON])))
     assert r.returncode == 0, r.stdout + r.stderr
     assert r.stdout.split() == ["games", "2", "PASS"]

@@ -3,7 +3,6 @@ machine/neopixel doubles): random presses never crash it, tactic-toe never
 shows more than 3 marks of a player, and the perfect AI never turns a won or
 drawn position into a worse one."""
 
-import os
 import sys
 
 import pytest

@@ -61,7 +61,8 @@ def test_flash_tables_then_play_win_draw_and_refuse_a_corrupt_one(bare_board, tm
     assert r.returncode == 0, r.stdout + r.stderr
     assert re.search(r"classic\.tbl +2524 bytes +crc [0-9a-f]{8} +ok", r.stdout), r.stdout
     assert "the board is restarting" in r.stdout
-    assert (flash / TABLES / "classic.tbl").read_bytes() == (open(os.path.join(ROOT, "build", "classic.tbl"), "rb").read())
+    assert (flash / TABLES / "classic.tbl").read_bytes() == (
+        open(os.path.join(ROOT, "build", "classic.tbl"), "rb").read())
     r = mpremote(b.port, "reset")
     assert r.returncode == 0, r.stderr
     start_game(b, rules.CLASSIC)
@@ -98,7 +99,8 @@ def test_flash_tables_then_play_win_draw_and_refuse_a_corrupt_one(bare_board, tm
     # board's own reader refuses the staged copy and deletes it.
     with monkeypatch.context() as m:
         m.setattr(verify, "first_wrong", lambda data: None)
-        with pytest.raises(flash_tool.FlashError, match=r"the board refused lib/tactictoe/classic.tbl \(table corrupt: CRC-32"):
+        with pytest.raises(flash_tool.FlashError,
+                           match=r"the board refused lib/tactictoe/classic.tbl \(table corrupt: CRC-32"):
             flash_tool.flash(b.port, games=("classic",), firmware=False, tables_dir=str(bad), reset=False,
                              say=lambda line: None)
     assert (flash / TABLES / "classic.tbl").read_bytes() == classic_bytes()

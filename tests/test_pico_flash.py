@@ -186,7 +186,8 @@ def test_mpremote_ls_cp_exec_reset_on_the_real_port(board, tmp_path, tables):
     assert status == 0, err
     root, package = out.split("ls :lib/tactictoe")
     listed = dict((name, int(size)) for size, name in (line.split() for line in root.splitlines()[1:]))
-    listed.update(("lib/tactictoe/" + name, int(size)) for size, name in (line.split() for line in package.splitlines()[1:]))
+    listed.update(("lib/tactictoe/" + name, int(size))
+                  for size, name in (line.split() for line in package.splitlines()[1:]))
     assert listed == dict({name: len(data) for name, data in old.items()}, **{"lib/": 0})
     # cp both ways: every byte value, and the console's control bytes, arrive.
     blob = bytes(range(256)) * 24 + b"\x03\x04\x01\x02\r\n\n\r\x1b\x00\xff" * 20
@@ -222,7 +223,8 @@ def test_make_flash_into_a_blank_pico_then_make_flash_table_and_a_game(board, tm
     # A config for another chip is refused before anything is written.
     status, out, err = live(b, "make", "--no-print-directory", "flash", "PORT=" + b.chip.port, "BOARD=esp32-touch")
     assert status != 0 and ("error: esp32-touch is a config for esp32-devkit (an esp32 board), but the board at %s"
-                            " is an rp2: pick a config for it (shipped: pico-buttons, pico-matrix)" % b.chip.port) in err
+                            " is an rp2: pick a config for it"
+                            " (shipped: pico-buttons, pico-matrix)" % b.chip.port) in err
     assert files(path) == {}
     # The README's command.
     status, out, err = live(b, "make", "--no-print-directory", "flash", "PORT=" + b.chip.port, "BOARD=pico-buttons")

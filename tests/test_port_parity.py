@@ -622,7 +622,8 @@ def on_the_doubles(tmp_path_factory, probe_mpy):
     """The probe on tests/doubles under the Unix port, wired as BOARD."""
     folder = tmp_path_factory.mktemp("doubles")
     (folder / "probe.mpy").write_bytes(probe_mpy)
-    (folder / "run.py").write_text('import machine\nmachine.wire({"kind": "matrix", "rows": [2, 3, 4], "cols": [5, 6, 7]})'
+    (folder / "run.py").write_text('import machine\n'
+                                   'machine.wire({"kind": "matrix", "rows": [2, 3, 4], "cols": [5, 6, 7]})'
                                    "\nmachine.held = %d\nimport probe\n" % HELD)
     r = subprocess.run([MICROPYTHON, "run.py"], capture_output=True, text=True, timeout=60, cwd=str(folder),
                        env=dict(os.environ, MICROPYPATH=":".join((str(folder), DOUBLES, ".frozen"))))

@@ -163,7 +163,8 @@ def test_encode_decode_and_canonical(case, k):
     pos, _ = case
     g = pos.game
     assert rules_extra.decode(g, pos.code()) == tuple(pos.sides)
-    assert rules_extra.same(rules_extra.from_code(g, pos.code(), pos.turn), Position(g, pos.sides[0], pos.sides[1], pos.turn))
+    assert rules_extra.same(rules_extra.from_code(g, pos.code(), pos.turn),
+                            Position(g, pos.sides[0], pos.sides[1], pos.turn))
     sym = rules_extra.SYMMETRIES[k]
     image = Position(g, rules_extra.side_transform(g, pos.sides[0], sym),
                      rules_extra.side_transform(g, pos.sides[1], sym), pos.turn)

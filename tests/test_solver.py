@@ -8,7 +8,6 @@ import numpy as np
 import pytest
 
 from tactictoe import ai
-from tactictoe import rules
 from tactictoe import rules_extra
 from tactictoe.rules import CLASSIC, TACTICTOE, Position
 from host_tools import solver

@@ -193,7 +193,8 @@ def test_tables_opened_by_path_keep_one_file_open(solutions, table_files):
         rec = int(solutions[game].records[-1])
         assert t.lookup(rec >> 7) == rec & 0x7F
         assert t._f is not None and (b if t is a else a)._f is None
-    assert table_extra.record(a, 0) == (int(solutions[CLASSIC].records[0]) >> 7, int(solutions[CLASSIC].records[0]) & 0x7F)
+    assert table_extra.record(a, 0) == (int(solutions[CLASSIC].records[0]) >> 7,
+                                        int(solutions[CLASSIC].records[0]) & 0x7F)
     a.close()
     b.close()
     with pytest.raises(ValueError, match="closed"):

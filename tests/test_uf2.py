@@ -268,9 +268,10 @@ def test_cli_says_what_it_wrote(written):
     r, data = written
     out = r.stdout.splitlines()
     assert out[0] == "board:    pico-buttons"
-    assert "MicroPython v1.28.0" in out[1] and "0x100a0000" in out[1] and "%d files" % (len(flash.MODULES) + 4) in out[1]
-    assert out[2] == "          /lib/tactictoe: %d firmware modules (.mpy), classic.tbl, tactictoe.tbl; /: main.py, board.json" % (
-        len(flash.MODULES))
+    assert ("MicroPython v1.28.0" in out[1] and "0x100a0000" in out[1]
+            and "%d files" % (len(flash.MODULES) + 4) in out[1])
+    assert out[2] == ("          /lib/tactictoe: %d firmware modules (.mpy), classic.tbl, tactictoe.tbl;"
+                      " /: main.py, board.json" % len(flash.MODULES))
     assert out[3] == "size:     %d bytes (6960 blocks)" % len(data)
     assert out[4].startswith("written:  ") and out[4].endswith("tactictoe-pico-buttons.uf2")
     assert "BOOTSEL" in out[5] and "RPI-RP2" in out[5]

@@ -159,7 +159,8 @@ def validate(raw):
         raise ConfigError("leds.pin: missing (the GPIO of the first pixel's data input)")
     colour_order = leds.get("colour_order", "GRB")
     if not isinstance(colour_order, str) or sorted(colour_order) != ["B", "G", "R"]:
-        raise ConfigError("leds.colour_order: expected an order of R, G and B such as \"GRB\", got %r" % (colour_order,))
+        raise ConfigError("leds.colour_order: expected an order of R, G and B such as \"GRB\", got %r"
+                          % (colour_order,))
     out_leds = {
         "pin": _pin(leds["pin"], "leds.pin"),
         "order": pixel_order(leds.get("order", "row-major")),

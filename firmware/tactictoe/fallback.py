@@ -65,9 +65,10 @@ def _wins(stay, free):
 def _score(game, me, other, depth, alpha, beta, work):
     """The score (see above) of the position one ply into the decision:
     ``me`` to move, ``other`` just moved (and made no line), looking
-    ``depth`` plies into the decision (a win on ply ``depth`` is seen); exact between ``alpha`` and ``beta``, else only a
-    bound on that side. ``work[0]`` is the positions left to look at: when it
-    runs out the result is meaningless (the caller checks ``work[0]``).
+    ``depth`` plies into the decision (a win on ply ``depth`` is seen);
+    exact between ``alpha`` and ``beta``, else only a bound on that side.
+    ``work[0]`` is the positions left to look at: when it runs out the
+    result is meaningless (the caller checks ``work[0]``).
 
     A stack of the nodes on the current line of play, _SLOTS entries each
     from work[1]: the mover's side, the other side, the moves still to try
@@ -163,10 +164,10 @@ def move(pos, rng):
     """The perfect level's move when its table can't be used.
 
     Classic: the whole game tree is searched (540 positions at most once
-    a mark is down), so it never loses a drawn position or misses a win. Tactic-toe: deeper and deeper searches while the budget
-    lasts; as X it opens on an edge, the only winning opening, and from
-    there sees its whole win (docs/performance.md has its record against the
-    table)."""
+    a mark is down), so it never loses a drawn position or misses a win.
+    Tactic-toe: deeper and deeper searches while the budget lasts; as X it
+    opens on an edge, the only winning opening, and from there sees its
+    whole win (docs/performance.md has its record against the table)."""
     moves = pos.legal_moves()
     if not moves:
         raise rules.IllegalMove("the game is over")

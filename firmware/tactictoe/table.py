@@ -47,7 +47,7 @@ class TableError(Exception):
 try:
     from binascii import crc32
 except ImportError:  # binascii.crc32 is optional in MicroPython builds
-    from .crc32 import crc32
+    from .crc32 import crc32  # noqa: F401 (re-exported: tablecheck imports it from here)
 
 
 class Table:

@@ -60,7 +60,8 @@ def check(f, expected_game, check_crc, buf):
     if size < want:
         raise TableError("table truncated: header says %d records (%d bytes), file has %d bytes" % (count, want, size))
     if size > want:
-        raise TableError("record count mismatch: header says %d records (%d bytes), file has %d bytes" % (count, want, size))
+        raise TableError("record count mismatch: header says %d records (%d bytes), file has %d bytes"
+                         % (count, want, size))
     # One pass over the records, a bucket at a time: the CRC, and the key of
     # each bucket's first record for the index. The records must ascend:
     # each bucket's first key above the one before's last, and below its own
@@ -89,7 +90,8 @@ def check(f, expected_game, check_crc, buf):
             got = crc32(view[:want], got)
             last = key_at(buf, want - RECORD_SIZE)
             if want > RECORD_SIZE and last <= first:
-                raise TableError("table records out of order in records %d-%d" % (i * BUCKET, i * BUCKET + want // 4 - 1))
+                raise TableError("table records out of order in records %d-%d"
+                                 % (i * BUCKET, i * BUCKET + want // 4 - 1))
             _value(buf, want - RECORD_SIZE, i * BUCKET + want // 4 - 1, game)
         else:
             last = first

@@ -162,7 +162,8 @@ def page(cfg, source):
             out += ["", "Or steps 1 and 2 in one file: `make uf2 RUNTIME=circuitpython BOARD=%s`, then hold BOOTSEL"
                         " while plugging the Pico in and drag `build/tactictoe-%s.uf2` onto the RPI-RP2 drive: it"
                         " holds CircuitPython 10.2.1 for the Pico (RP2040; not the Pico W or Pico 2) and a CIRCUITPY"
-                        " drive with the game, and replaces every file on the Pico's flash." % (cfg["name"], cfg["name"])]
+                        " drive with the game, and replaces every file on the Pico's flash."
+                        % (cfg["name"], cfg["name"])]
     return "\n".join(out) + "\n"
 
 

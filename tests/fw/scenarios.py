@@ -181,7 +181,8 @@ def two_players(folder, game=rules.CLASSIC):
     check(p[0] == "X" and p[1] == "X" and p[3] == "O" and p[4] == "O", "marks: " + p)
     check(p[2] == "x", "X to move glows in X colour: " + p)
     b.press(4)  # occupied: refused
-    check(b.app.match.pos.turn == rules.X and len(rules_extra.marks(b.app.match.pos, rules.X)) == 2, "refused press changed the game")
+    check(b.app.match.pos.turn == rules.X and len(rules_extra.marks(b.app.match.pos, rules.X)) == 2,
+          "refused press changed the game")
     flashes = set()
     for _ in range(6):
         b.run(30)
@@ -494,7 +495,8 @@ SCENARIOS = {
     "demo-tactictoe": lambda f: demo(f, rules.TACTICTOE), "hints": hints, "long-press": long_press,
     "fallback": fallback, "config-problem": config_problem, "safe-mode": safe_mode, "crash": crash,
     "wiring": wiring, "wiring-rises": lambda f: wiring(f, True),
-    "touch-errors": touch_errors, "touch-errors-rises": lambda f: touch_errors(f, True), "ai-turn-press": ai_turn_press, "table-breaks": table_breaks, "key-errors": key_errors,
+    "touch-errors": touch_errors, "touch-errors-rises": lambda f: touch_errors(f, True),
+    "ai-turn-press": ai_turn_press, "table-breaks": table_breaks, "key-errors": key_errors,
 }
 
 def main(folder, name):

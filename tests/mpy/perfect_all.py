@@ -3,7 +3,6 @@
 import sys
 
 from tactictoe import ai
-from tactictoe import rules
 from tactictoe import rules_extra
 from tactictoe import table
 from tactictoe import table_extra

@@ -71,7 +71,8 @@ build/%.tbl: $(STAMP) $(SOLVER_SOURCES)
 # The virtual board in this terminal (BOARD= pico-buttons, pico-matrix or
 # esp32-touch; SIM_FLASH= its flash folder, default build/sim/BOARD).
 # CHIP=rp2040: the real MicroPython rp2 port in an emulated RP2040 instead
-# (pico boards; SIM_FLASH= its littlefs image, default build/sim/rp2040-BOARD.lfs).
+# (pico boards; SIM_FLASH= its littlefs image, default build/sim/rp2040-BOARD.lfs),
+# or with BOARD=circuitpython-pico real CircuitPython on make circuitpy's drive.
 ## play on a virtual board in this terminal (BOARD=, CHIP=rp2040, SIM_FLASH=)
 sim: $(STAMP) $(NODE_STAMP) $(TABLES)
 	@$(PY) -m host_tools sim --board $(or $(BOARD),pico-buttons) $(if $(CHIP),--chip "$(CHIP)") $(if $(SIM_FLASH),--flash "$(SIM_FLASH)")

@@ -385,18 +385,53 @@ def timing_problems(timing):
     return out
 
 
+def _runtime(board):
+    """"circuitpython" for a CircuitPython config, else "micropython"."""
+    from host_tools import flash
+
+    try:
+        cfg = flash.board_config(board)[1]
+    except flash.FlashError as e:
+        raise SimError(str(e))
+    return "circuitpython" if cfg["runtime"] == "circuitpython" else "micropython"
+
+
+def prepare_drive_file(path, board, tables_dir):
+    """Write the CIRCUITPY drive ``make circuitpy`` would stage for
+    ``board`` as a FAT image at ``path``, afresh: the emulated chip can't
+    write its own flash (rp2040js answers only the flash's status command),
+    so the drive is read-only there and nothing on it is the board's own."""
+    from host_tools import circuitpy, flash
+
+    try:
+        data = circuitpy.image(circuitpy.drive_files(board, tables_dir=tables_dir))
+    except flash.FlashError as e:
+        raise SimError(str(e))
+    os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+    with open(path + ".tmp", "wb") as f:
+        f.write(data)
+    os.replace(path + ".tmp", path)
+
+
 def main(args):
-    """``python -m host_tools sim --chip rp2040``."""
-    path, cfg = wiring(args.board)
-    flash_file = args.flash or default_flash_file(cfg)
+    """``python -m host_tools sim --chip rp2040``: MicroPython's rp2 port, or
+    CircuitPython for a CircuitPython config."""
+    runtime = _runtime(args.board)
+    path, cfg = runtime_wiring(args.board, runtime)
     tables = args.tables or os.path.join(ROOT, "build")
     if args.replay:
         raise SimError("--replay runs on the Unix-port board; with --chip rp2040 use --headless")
     if not args.headless and not (sys.stdin.isatty() and sys.stdout.isatty()):
         raise SimError("the simulator needs a terminal (stdin and stdout); for scripts use"
                        " python -m host_tools sim --chip rp2040 --headless (see docs/simulator.md)")
-    changed = prepare_flash_file(flash_file, cfg, path, update=not args.no_update, tables_dir=tables)
-    board = EmulatedPico(flash_file, args.board)
+    if runtime == "circuitpython":
+        flash_file = args.flash or os.path.join(ROOT, "build", "sim", "rp2040-%s.fat" % cfg["name"])
+        prepare_drive_file(flash_file, args.board, tables)
+        changed = ["the CIRCUITPY drive make circuitpy stages"]
+    else:
+        flash_file = args.flash or default_flash_file(cfg)
+        changed = prepare_flash_file(flash_file, cfg, path, update=not args.no_update, tables_dir=tables)
+    board = EmulatedPico(flash_file, args.board, runtime=runtime)
     try:
         say = sim_headless.emit if args.headless else print
         if changed:

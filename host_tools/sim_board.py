@@ -78,7 +78,8 @@ def wiring(board):
         raise SimError(str(e))
     if cfg["runtime"] == "circuitpython":
         raise SimError("the simulator runs MicroPython boards only; %s is a CircuitPython board"
-                       " (try pico-buttons, pico-matrix or esp32-touch)" % cfg["name"])
+                       " (try pico-buttons, pico-matrix or esp32-touch, or CHIP=rp2040 for real CircuitPython"
+                       " in the emulated RP2040)" % cfg["name"])
     return path, cfg
 
 

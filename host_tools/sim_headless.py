@@ -93,7 +93,11 @@ def run_live(board):
             if cmd:
                 queue.append(cmd)
 
-    board.sel.register(stdin.fileno(), selectors.EVENT_READ, read_stdin)
+    try:
+        board.sel.register(stdin.fileno(), selectors.EVENT_READ, read_stdin)
+    except PermissionError:  # a regular file (< script, < /dev/null) can't be waited on
+        raise SimError("--headless reads its commands from a pipe or a terminal, not a file: pipe them in"
+                       " (cat script | ...), or use --replay FILE")
     board.start()
     emit("port %s" % board.port)
     try:

@@ -70,7 +70,9 @@ LEAVE = RESET + "\x1b[?7h\x1b[?25h\x1b[?1049l"
 # application mode), and Esc + a character (Alt+key).
 _SEQUENCE = re.compile(rb"\x1b(\[[0-?]*[ -/]*[@-~]|O[ -~]|[^\x1b\[O])", re.S)
 _SEQUENCE_START = re.compile(rb"\x1b(\[[0-?]*[ -/]*|O)?")
-_TEXT_ESCAPES = re.compile(r"\x1b(\[[0-?]*[ -/]*[@-~]|.)", re.S)
+# CSI sequences, OSC ones (CircuitPython sets the terminal's title with
+# ESC ] 0; ... ESC \) and any other ESC + one character.
+_TEXT_ESCAPES = re.compile(r"\x1b(\][^\x07\x1b]*(?:\x07|\x1b\\)|\[[0-?]*[ -/]*[@-~]|.)", re.S)
 
 
 def _bg(rgb):

@@ -160,3 +160,23 @@ def test_flash_module_list_and_circuitpy_agree():
     # The CircuitPython board gets every module a MicroPython board does,
     # with its own hardware layer.
     assert set(circuitpy.MODULES) == set(flash.MODULES) - {"hw_machine"} | {"hw_circuitpython"}
+
+
+def test_the_emulated_chips_drive_is_what_make_circuitpy_stages(tmp_path, tables):
+    """make sim CHIP=rp2040 BOARD=circuitpython-pico boots this file (its
+    boot on real CircuitPython is tests/test_circuitpython_pico.py's)."""
+    from host_tools import pico
+
+    assert pico._runtime("circuitpython-pico") == "circuitpython"
+    assert pico._runtime("pico-buttons") == "micropython"
+    path = tmp_path / "sim" / "drive.fat"
+    pico.prepare_drive_file(str(path), "circuitpython-pico", tables)
+    assert path.read_bytes() == circuitpy.image(circuitpy.drive_files("circuitpython-pico", tables_dir=tables))
+    assert dict(fat.read_image(path.read_bytes())) == dict(circuitpy.drive_files("circuitpython-pico",
+                                                                               tables_dir=tables))
+    assert os.listdir(tmp_path / "sim") == ["drive.fat"]  # nothing half-written left
+    # What the user can fix is one line, before any emulator starts.
+    r = cli("sim", "--chip", "rp2040", "--board", "circuitpython-pico", "--headless", "--tables", tmp_path,
+            "--flash", tmp_path / "x.fat")
+    assert r.returncode == 1 and r.stderr.count("\n") == 1 and "classic.tbl" in r.stderr, r.stderr
+    assert not (tmp_path / "x.fat").exists()

@@ -127,6 +127,13 @@ def test_sim_refuses_a_board_it_cannot_be(tmp_path):
     assert r.returncode == 1 and "runs MicroPython boards only" in r.stderr
     r = run_sim("--board", "pico-nope", "--flash", str(tmp_path / "f"), "--headless", stdin="")
     assert r.returncode == 1 and "no board 'pico-nope'" in r.stderr and "pico-buttons" in r.stderr
+    # A file as --headless's input can't be waited on: one line, not a traceback.
+    with open(os.devnull) as nothing:
+        r = subprocess.run([PY, "-m", "host_tools", "sim", "--flash", str(tmp_path / "f"), "--headless"], cwd=ROOT,
+                           capture_output=True, text=True, stdin=nothing, timeout=120)
+    assert r.returncode == 1 and "Traceback" not in r.stderr, r.stderr
+    assert r.stderr.strip().splitlines()[-1] == ("error: --headless reads its commands from a pipe or a terminal,"
+                                                 " not a file: pipe them in (cat script | ...), or use --replay FILE")
 
 
 def test_mpremote_lists_copies_runs_and_resets(live, tmp_path):

@@ -413,6 +413,14 @@ def test_console_lines_are_plain_text_wrapped_to_the_panel():
     assert c.last(60, 3) == [">>> caf\u00e9", "x" * 50, "--- power-cycled ---"]
 
 
+def test_circuitpythons_title_sequences_are_not_console_text():
+    # CircuitPython writes its status into the terminal's title (OSC 0),
+    # ended by ESC \ or BEL: none of it is a line on the panel.
+    c = st.ConsoleLines()
+    c("\x1b]0;\U0001f40dcode.py | 10.2.1\x1b\\".encode() + b"code.py output:\r\n\x1b]0;t\x07ok\r\n")
+    assert c.last(40, 2) == ["code.py output:", "ok"]
+
+
 def test_the_screen_says_when_the_repl_has_the_board():
     board = types.SimpleNamespace(cfg={"name": "pico-buttons"}, port="/dev/pts/7", tone=0,
                                   frame=[(0, 0, 0)] * 9, held=0)

@@ -289,7 +289,7 @@ def test_micropython_perfect_in_every_canonical_position(solutions, table_files,
 
 @pytest.fixture(scope="module")
 def compiled_firmware(tmp_path_factory):
-    """firmware/*.py cross-compiled with mpy-cross, as a board runs them."""
+    """firmware/tactictoe/*.py cross-compiled with mpy-cross, as a board runs them."""
     out = tmp_path_factory.mktemp("mpy")
     compile_package(out)
     return str(out)

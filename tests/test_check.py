@@ -1,4 +1,4 @@
-"""The bring-up checks (firmware/check.py) on the virtual board, as a maker
+"""The bring-up checks (firmware/tactictoe/check.py) on the virtual board, as a maker
 runs them: ``mpremote exec "from tactictoe import check; check.keys()"`` or the REPL, with
 cells pressed through the simulator and its LED frames read back."""
 

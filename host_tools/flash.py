@@ -43,6 +43,7 @@ MODULES = ("__init__", "rules", "table", "tablecheck", "crc32", "ai", "simple_ai
 # flash now removes (they would only take up flash and slow every import).
 OLD_ROOT_FILES = tuple(n + e for n in MODULES + ("touchpads", "hw_circuitpython") if n not in ("__init__", "main")
                        for e in (".py", ".mpy"))
+OLD_ROOT_TABLES = tuple(g + ".tbl" for g in rules.GAMES)
 
 
 class FlashError(Exception):
@@ -224,36 +225,37 @@ def install(folder, files):
     return changed
 
 
+def old_layout(root, have):
+    """``(remove, move)``: what the firmware before the package left at a
+    board's root (``root``, the root's names), to remove, and its tables to
+    move into ON_BOARD. A table ON_BOARD already has (``have``: the names
+    there) wins: the root copy is removed instead."""
+    remove = [n for n in root if n in OLD_ROOT_FILES or n in OLD_ROOT_TABLES and n in have]
+    move = [n for n in root if n in OLD_ROOT_TABLES and n not in have]
+    return remove, move
+
+
 def tidy_files(files):
-    """Bring a board's files (a dict path -> bytes, as ``picofs.read_image``
-    gives) from the firmware before the package to today's layout: drop its
-    root modules, and move its root tables where the board looks for them
-    unless newer ones are there. Returns True if anything changed."""
-    changed = False
-    for name in list(files):
-        if name in OLD_ROOT_FILES:
-            del files[name]
-            changed = True
-        elif name in [g + ".tbl" for g in rules.GAMES]:
-            files.setdefault(ON_BOARD + "/" + name, files[name])
-            del files[name]
-            changed = True
-    return changed
+    """``old_layout`` applied to a board's files (a dict path -> bytes, as
+    ``picofs.read_image`` gives). Returns True if anything changed."""
+    have = [n[len(ON_BOARD) + 1:] for n in files if n.startswith(ON_BOARD + "/")]
+    remove, move = old_layout([n for n in files if "/" not in n], have)
+    for name in move:
+        files[ON_BOARD + "/" + name] = files[name]
+    for name in remove + move:
+        del files[name]
+    return bool(remove or move)
 
 
 def tidy_folder(folder):
-    """``tidy_files`` for a local folder (the virtual board's flash)."""
-    for name in os.listdir(folder):
-        path = os.path.join(folder, name)
-        if name in OLD_ROOT_FILES:
-            os.remove(path)
-        elif name in [g + ".tbl" for g in rules.GAMES]:
-            new = os.path.join(folder, ON_BOARD, name)
-            if os.path.exists(new):
-                os.remove(path)
-            else:
-                os.makedirs(os.path.dirname(new), exist_ok=True)
-                os.replace(path, new)
+    """``old_layout`` applied to a local folder (the virtual board's flash)."""
+    package = os.path.join(folder, ON_BOARD)
+    remove, move = old_layout(os.listdir(folder), os.listdir(package) if os.path.isdir(package) else [])
+    for name in remove:
+        os.remove(os.path.join(folder, name))
+    for name in move:
+        os.makedirs(package, exist_ok=True)
+        os.replace(os.path.join(folder, name), os.path.join(package, name))
 
 
 def crc(data):
@@ -505,23 +507,20 @@ def _install(s, files, say):
 
 
 def _tidy_old_layout(s, say):
-    """Remove what the firmware before the package left at the root, and
-    move its tables to where the board now looks for them (unless newer
-    ones are there already)."""
+    """``old_layout`` applied to the board, saying what it did."""
     root = s.eval("os.listdir()", "listing the board's files")
-    old = [n for n in root if n in OLD_ROOT_FILES]
-    tables = [g + ".tbl" for g in rules.GAMES if g + ".tbl" in root]
-    if not old and not tables:
+    if not any(n in OLD_ROOT_FILES or n in OLD_ROOT_TABLES for n in root):
         return
     have = s.eval("_ls(%r)" % ON_BOARD, "listing " + ON_BOARD)
-    code = ["_rm(%r)" % n for n in old]
-    for name in tables:
-        code.append("_rm(%r)" % name if name in have else "_mv(%r, %r)" % (name, ON_BOARD + "/" + name))
-    s.run("\n".join(code), "tidying the old layout")
+    remove, move = old_layout(root, have)
+    s.run("\n".join(["_rm(%r)" % n for n in remove] + ["_mv(%r, %r)" % (n, ON_BOARD + "/" + n) for n in move]),
+          "tidying the old layout")
+    old = [n for n in remove if n in OLD_ROOT_FILES]
     if old:
         say("removed %d firmware file%s an older flash left at the root" % (len(old), "" if len(old) == 1 else "s"))
-    for name in tables:
-        say("%s: %s" % (name, "an older copy at the root, removed" if name in have else "moved to /" + ON_BOARD))
+    for name in root:
+        if name in OLD_ROOT_TABLES:
+            say("%s: %s" % (name, "moved to /" + ON_BOARD if name in move else "an older copy at the root, removed"))
 
 
 def _board_cfg_on_board(s):

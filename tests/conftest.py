@@ -103,6 +103,16 @@ def compile_package(out):
     return folder
 
 
+def put_tables(flash, paths):
+    """Copy table files (paths) into a flash folder's lib/tactictoe/, where a
+    board keeps them; returns that folder."""
+    folder = os.path.join(str(flash), TABLES)
+    os.makedirs(folder, exist_ok=True)
+    for path in paths:
+        shutil.copy(path, folder)
+    return folder
+
+
 def py_files(folder):
     return sorted(os.path.join(folder, f) for f in os.listdir(folder) if f.endswith(".py"))
 
@@ -142,9 +152,7 @@ def flash(table_files, tmp_path_factory):
         d = root / name
         d.mkdir()
         (d / "board.json").write_text(cfg if isinstance(cfg, str) else json.dumps(cfg))
-        (d / TABLES).mkdir(parents=True)
-        for g in games:
-            shutil.copy(tables[g], d / TABLES / (g + ".tbl"))
+        put_tables(d, [tables[g] for g in games])
         if damage:
             damage(d)
         return str(d)

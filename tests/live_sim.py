@@ -90,6 +90,11 @@ def is_menu(line):
     return grid[3] in "Xx" and grid[5] in "Oo" and grid[4] == "."
 
 
+def is_self_test(line):
+    """The self-test's first frame: every power-on or reset shows it."""
+    return line.startswith("frame ") and line.split()[2] == "W../.../..."
+
+
 def start_game(sim, game, hints=False):
     """From the menu: the game, "you play X", perfect level, hints."""
     sim.wait(is_menu, 30, "the menu")

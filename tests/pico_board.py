@@ -143,3 +143,25 @@ def flash_image(path, board="pico-buttons", tables_dir=None, extra=()):
     with open(path, "wb") as f:
         f.write(picofs.image(sorted(files.items())))
     return os.fspath(path)
+
+
+LEVEL = 63  # full colour at the shipped configs' brightness cap (0.25)
+
+
+def solid(line):
+    """The one colour every cell of a frame line shows, or None."""
+    colours = set(line.split()[3].split(","))
+    return colours.pop() if len(colours) == 1 else None
+
+
+def check_self_test(b):
+    """The self-test, as decoded from the LED pin: each pixel alone, cells 0
+    to 8 in white, then red, green and blue; through the config's pixel
+    order and GRB byte order back to cells, and GRB on the wire itself."""
+    frames = b.frames()
+    walk = [f.split()[3].split(",") for f in frames[:9]]
+    for cell, colours in enumerate(walk):
+        assert colours == ["%02x%02x%02x" % (LEVEL, LEVEL, LEVEL) if c == cell else "000000" for c in range(9)]
+    assert [solid(f) for f in frames[9:12]] == ["3f0000", "003f00", "00003f"]
+    assert [b.wires[i][:3] for i in (9, 10, 11)] == [bytes([0, LEVEL, 0]), bytes([LEVEL, 0, 0]),
+                                                      bytes([0, 0, LEVEL])]

@@ -6,13 +6,12 @@ on CPython. Only the lowest call, neopixel_write, and the chip modules
 
 import json
 import os
-import shutil
 import subprocess
 import sys
 
 import pytest
 
-from conftest import CPYTHON, FIRMWARE, FW, ROOT, TABLES, run_scenario, transcript
+from conftest import CPYTHON, FIRMWARE, FW, ROOT, put_tables, run_scenario, transcript
 
 DOUBLES_CP = os.path.join(ROOT, "tests", "doubles_cp")
 CP_PATH = [DOUBLES_CP, FW, FIRMWARE, CPYTHON]
@@ -45,9 +44,7 @@ def cp_flash(table_files, tmp_path_factory):
         d = root / name
         d.mkdir()
         (d / "board.json").write_text(json.dumps(cfg))
-        (d / TABLES).mkdir(parents=True)
-        shutil.copy(table_files[0], d / TABLES / "classic.tbl")
-        shutil.copy(table_files[1], d / TABLES / "tactictoe.tbl")
+        put_tables(d, table_files.values())
         out[name] = str(d)
     return out
 

@@ -17,11 +17,10 @@ import os
 
 import pytest
 
-from pico_board import PicoRun, is_menu, perfect, play, start_game
+from pico_board import PicoRun, check_self_test, is_menu, perfect, play, start_game
 from host_tools import circuitpy, fat, pico, uf2
 from tactictoe import rules
 
-LEVEL = 63  # full colour at the shipped configs' brightness cap (0.25)
 BOARD = "circuitpython-pico"
 PROBE = os.path.join(os.path.dirname(__file__), "cp", "cp_probe.py")
 DOUBLES_CP = os.path.join(os.path.dirname(__file__), "doubles_cp")
@@ -65,24 +64,10 @@ def corrupt_board(tmp_path_factory, table_files):
     b.close()
 
 
-def solid(line):
-    colours = set(line.split()[3].split(","))
-    return colours.pop() if len(colours) == 1 else None
-
-
 def test_boots_to_the_menu_on_real_circuitpython(uf2_board):
     b = uf2_board
     b.wait(lambda line: line.startswith("frame ") and line.split()[2] == ".../X.o/...", 12000, "the menu")
-    frames = b.frames()
-    # The self-test, as on MicroPython: each pixel alone, then red, green,
-    # blue; decoded from the pulses PIO put on GP16, back through the
-    # config's pixel order and GRB byte order to cells.
-    walk = [f.split()[3].split(",") for f in frames[:9]]
-    for cell, colours in enumerate(walk):
-        assert colours == ["%02x%02x%02x" % (LEVEL, LEVEL, LEVEL) if c == cell else "000000" for c in range(9)]
-    assert [solid(f) for f in frames[9:12]] == ["3f0000", "003f00", "00003f"]
-    assert [b.wires[i][:3] for i in (9, 10, 11)] == [bytes([0, LEVEL, 0]), bytes([LEVEL, 0, 0]),
-                                                      bytes([0, 0, LEVEL])]
+    check_self_test(b)  # as on MicroPython, from the pulses PIO put on GP16
     # What the pin carried is what the neopixel library handed the PIO's TX
     # FIFO, byte for byte, the whole chain.
     assert len(b.chip.wire) == 27 and b.chip.fifo == b.chip.wire

@@ -10,8 +10,8 @@ import sys
 
 import pytest
 
-from conftest import (CPYTHON, DOUBLES, FIRMWARE, FW, MICROPYTHON, TABLES, _board_json, compile_package, cross_compile,
-                      py_files, run_scenario, transcript)
+from conftest import (CPYTHON, DOUBLES, FIRMWARE, FW, MICROPYTHON, _board_json, compile_package, cross_compile,
+                      put_tables, py_files, run_scenario, transcript)
 
 CASES = [
     ("selftest", "buttons"), ("menu", "buttons"), ("two-classic", "buttons"),
@@ -67,9 +67,7 @@ def compiled_board(tmp_path_factory, table_files):
     cfg = _board_json("pico-buttons")
     cfg["timing"] = {"think_ms": 30, "long_press_ms": 1000, "debounce_ms": 10}
     (flash / "board.json").write_text(json.dumps(cfg))
-    (flash / TABLES).mkdir(parents=True)
-    shutil.copy(table_files[0], flash / TABLES / "classic.tbl")
-    shutil.copy(table_files[1], flash / TABLES / "tactictoe.tbl")
+    put_tables(flash, table_files.values())
     return str(root), str(flash)
 
 

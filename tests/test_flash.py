@@ -11,7 +11,7 @@ import zlib
 
 import pytest
 
-from live_sim import ROOT, LiveSim, is_menu, mpremote, next_game, play, start_game
+from live_sim import ROOT, LiveSim, is_menu, is_self_test, mpremote, next_game, play, start_game
 from host_tools import flash as flash_tool, verify
 from tactictoe import ai
 from tactictoe import rules
@@ -69,7 +69,7 @@ def test_flash_tables_then_play_win_draw_and_refuse_a_corrupt_one(bare_board, tm
     b.wait(is_menu, 30, "the menu after the flash's restart")
     r = mpremote(b.port, "reset")
     assert r.returncode == 0, r.stderr
-    b.wait(lambda line: line.startswith("frame ") and line.split()[2] == "W../.../...", 30, "the self-test")
+    b.wait(is_self_test, 30, "the self-test")
     start_game(b, rules.CLASSIC)
     # A careless X: the board wins.
     pos, result = play(b, rules.CLASSIC, lambda p: p.legal_moves()[0])
@@ -112,7 +112,7 @@ def test_flash_tables_then_play_win_draw_and_refuse_a_corrupt_one(bare_board, tm
     assert not (flash / TABLES / "classic.tbl.tmp").exists()
     r = mpremote(b.port, "reset")
     assert r.returncode == 0, r.stderr
-    b.wait(lambda line: line.startswith("frame ") and line.split()[2] == "W../.../...", 30, "the self-test")
+    b.wait(is_self_test, 30, "the self-test")
     start_game(b, rules.CLASSIC)
     pos, result = play(b, rules.CLASSIC, perfect(classic))
     assert result == "serial classic: draw"
@@ -148,7 +148,7 @@ def test_make_flash_installs_firmware_config_and_tables(bare_board, tmp_path):
     n = len(b.lines)
     r = flash_cli("--port", b.port, "--board", "pico-buttons", "--games", "")
     assert r.returncode == 0, r.stderr
-    b.wait(lambda line: line.startswith("frame ") and line.split()[2] == "W../.../...", 30, "the self-test")
+    b.wait(is_self_test, 30, "the self-test")
     assert not any("not found" in line for line in b.lines[n:])
     start_game(b, rules.CLASSIC)
     b.send("tap 4")

@@ -12,11 +12,10 @@ import os
 
 import pytest
 
-from pico_board import PicoRun, flash_image, perfect, play, start_game
+from pico_board import PicoRun, check_self_test, flash_image, perfect, play, start_game
 from host_tools import pico
 from tactictoe import rules
 
-LEVEL = 63  # full colour at the shipped configs' brightness cap (0.25)
 
 
 @pytest.fixture
@@ -46,26 +45,10 @@ def copy(src, tmp_path, name="flash.lfs"):
     return str(dst)
 
 
-def solid(line):
-    """The one colour every cell of a frame line shows, or None."""
-    colours = set(line.split()[3].split(","))
-    return colours.pop() if len(colours) == 1 else None
-
-
 def test_boots_to_the_menu_with_the_self_test_on_the_pin(board, image, tmp_path):
     b = board(copy(image, tmp_path))
     b.wait(lambda line: line.startswith("frame ") and line.split()[2] == ".../X.o/...", 4000, "the menu")
-    frames = b.frames()
-    # Each pixel alone, cells 0 to 8 in order, in white, then red, green and
-    # blue: decoded from the data pin's edges, and through the config's
-    # pixel order and GRB byte order back to cells.
-    walk = [f.split()[3].split(",") for f in frames[:9]]
-    for cell, colours in enumerate(walk):
-        assert colours == ["%02x%02x%02x" % (LEVEL, LEVEL, LEVEL) if c == cell else "000000" for c in range(9)]
-    assert [solid(f) for f in frames[9:12]] == ["3f0000", "003f00", "00003f"]
-    # On the wire itself: green, red, blue bytes per pixel (the config's GRB).
-    assert [b.wires[i][:3] for i in (9, 10, 11)] == [bytes([0, LEVEL, 0]), bytes([LEVEL, 0, 0]),
-                                                      bytes([0, 0, LEVEL])]
+    check_self_test(b)  # decoded from the data pin's edges
     # Every bit on the wire within the WS2812 datasheet's windows, whole bytes.
     assert set(b.chip.timing) >= {"h0", "h1", "low"}
     assert pico.timing_problems(b.chip.timing) == []

@@ -9,7 +9,7 @@ import sys
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from live_sim import ROOT, Console, LiveSim, mpremote, play, start_game
+from live_sim import ROOT, Console, LiveSim, is_self_test, mpremote, play, start_game
 from host_tools import sim_script
 from tactictoe import rules
 
@@ -159,7 +159,7 @@ def test_mpremote_lists_copies_runs_and_resets(live, tmp_path):
     n = len(b.lines)
     r = mpremote(b.port, "reset")
     assert r.returncode == 0, r.stderr
-    b.wait(lambda line: line.startswith("frame ") and line.split()[2] == "W../.../...", 30, "the self-test")
+    b.wait(is_self_test, 30, "the self-test")
     assert len(b.lines) > n
 
 
@@ -174,7 +174,7 @@ def test_console_repl_interrupts_and_soft_resets(live):
     assert r.returncode == 0, r.stderr
     r = mpremote(b.port, "reset")
     b.serial("boot.py ran")
-    b.wait(lambda line: line.startswith("frame ") and line.split()[2] == "W../.../...", 30, "the self-test")
+    b.wait(is_self_test, 30, "the self-test")
 
 
 def test_holding_the_centre_at_power_on_is_safe_mode(live):

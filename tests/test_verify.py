@@ -10,7 +10,7 @@ import zlib
 
 import pytest
 
-from conftest import MICROPYTHON, MPY_SCRIPTS, ROOT, TABLES, compile_package
+from conftest import MICROPYTHON, MPY_SCRIPTS, ROOT, TABLES, compile_package, put_tables
 from tactictoe import ai
 from tactictoe import rules
 from tactictoe import rules_extra
@@ -124,9 +124,7 @@ CHECK_HEAP = "48k"  # the board's REPL has far more; the check streams the file
 
 def test_the_boards_check_tables_proves_them_in_a_small_heap(solutions, table_files, tmp_path, compiled_firmware):
     good = tmp_path / "good"
-    (good / TABLES).mkdir(parents=True)
-    for path in table_files.values():
-        (good / TABLES / os.path.basename(path)).write_bytes(open(path, "rb").read())
+    put_tables(good, table_files.values())
     r = _check_on_micropython(good, compiled_firmware)
     assert r.returncode == 0, r.stdout + r.stderr
     assert r.stdout.splitlines()[-1] == "ok True"

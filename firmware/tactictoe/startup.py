@@ -80,18 +80,21 @@ def remove_stale(folder=""):
     file to a temporary name, then renames it): they only take up flash."""
     import os
 
-    root = folder + "/" if folder else ""
     from .table import TABLES
 
+    root = folder + "/" if folder else ""
     for where in ("", TABLES + "/"):
         try:
-            for name in os.listdir(root + where if root + where else "."):
+            names = os.listdir(root + where or ".")
+        except OSError:  # no package folder: nothing staged there
+            continue
+        try:
+            for name in names:
                 if name.endswith(".tmp"):
                     os.remove(root + where + name)
                     print("removed %s%s, left by an interrupted flash" % (where, name))
-        except OSError as e:  # read-only (CircuitPython's drive while USB has it), or no such folder
-            if where == "":
-                print("could not remove a stale .tmp file: %r" % (e,))
+        except OSError as e:  # a read-only drive (CircuitPython's, while USB has it)
+            print("could not remove a stale .tmp file: %r" % (e,))
 
 
 def centre_held(hw, samples=5):

@@ -119,6 +119,9 @@ class VirtualBoard:
         self.heap = heap
         self.on_frame = on_frame
         self.on_output = on_output
+        self.on_beat = None  # called with the board's clock (ms) as its key scans run on
+        self.clock = 0
+        self._script_sent = self._script_done = 0
         self.sel = selectors.DefaultSelector()
         self.proc = None
         self.held = 0
@@ -195,6 +198,7 @@ class VirtualBoard:
         self._bus_in = bus_in[1]
         os.set_blocking(self._bus_in, False)
         self._bus = b""
+        self._script_sent = self._script_done = 0  # a new run has no press script
         self.armed = False
         self._booting = True  # until the ROM first says where Ctrl-C goes
         self._held_intr = held  # and any Ctrl-C that comes while it boots
@@ -256,6 +260,24 @@ class VirtualBoard:
         """Put fingers on the cells in ``mask`` (and lift the others)."""
         self.held = mask & 0x1FF
         self._send_keys()
+
+    def tap(self, cell, ms):
+        """A press script's tap or hold: the board holds ``cell`` until its
+        key scans have seen it for ``ms`` of its own time, then lifts it for
+        a gap before the next (``simbus.script``)."""
+        self._script_sent += 1
+        self._send_bus(b"P" + struct.pack("<H", cell | min((ms + 9) // 10, 0xFFF) << 4))
+
+    def idle(self, ms):
+        """A press script's wait, on the board's clock after what went before."""
+        self._script_sent += 1
+        self._send_bus(b"W" + struct.pack("<H", min(ms, 0xFFFF)))
+
+    @property
+    def script_busy(self):
+        """True while taps or waits sent with ``tap``/``idle`` are not done
+        (a reset drops them, as a finger lifts when the power goes)."""
+        return self._script_done < self._script_sent
 
     def _send_keys(self):
         self._send_bus(b"K" + bytes((self.held & 0xFF, self.held >> 8)))
@@ -350,6 +372,12 @@ class VirtualBoard:
                 self._interrupts(on == b"1", int(number))
             elif kind == b"H":
                 self._missed = True
+            elif kind == b"Q":
+                self._script_done = int(rest)
+            elif kind == b"B":
+                self.clock = int(rest)
+                if self.on_beat:
+                    self.on_beat(self.clock)
 
     def _interrupts(self, on, number):
         self.armed = on

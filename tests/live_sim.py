@@ -27,6 +27,7 @@ class LiveSim:
                                      env=None if env is None else dict(os.environ, **env))
         self.lines = []
         self.clock = None  # the board's key-scan clock (ms), from its heartbeats
+        self.stall = STALL
         self._q = queue.Queue()
         threading.Thread(target=self._read, daemon=True).start()
         self.port = self.wait(lambda line: line.startswith("port "), 30)[5:]
@@ -43,7 +44,7 @@ class LiveSim:
         heartbeat counting at most ``BEAT_CAP`` however late it came, so a
         machine starved of CPU makes this slower, never a failure.
         AssertionError, with the last lines, once the board has run that
-        long without the line, or has printed nothing at all for ``STALL``
+        long without the line, or has printed nothing at all for ``stall``
         seconds (stopped: hung, or not scanning its keys), or has exited."""
         progress = 0.0
         quiet_since = time.monotonic()
@@ -66,11 +67,11 @@ class LiveSim:
                 self.lines.append(line)
                 if match(line):
                     return line
-            stalled = time.monotonic() - quiet_since > STALL
+            stalled = time.monotonic() - quiet_since > self.stall
             if progress > timeout or stalled:
                 raise AssertionError("no line for %s in %s; last lines:\n%s" % (
                     what or match, "%ss of the board's time" % timeout if not stalled
-                    else "%ss with no word from the board" % STALL, "\n".join(self.lines[-15:])))
+                    else "%ss with no word from the board" % self.stall, "\n".join(self.lines[-15:])))
 
     def serial(self, text, timeout=30):
         """Wait for a console line containing ``text``."""

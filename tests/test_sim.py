@@ -5,11 +5,12 @@ serial console."""
 import os
 import subprocess
 import sys
+import time
 
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from live_sim import ROOT, Console, LiveSim, is_self_test, mpremote, play, start_game
+from live_sim import ROOT, Console, LiveSim, is_menu, is_self_test, mpremote, play, start_game
 from host_tools import sim_script
 from tactictoe import rules
 
@@ -193,6 +194,49 @@ def test_play_on_the_live_board(live):
     pos, result = play(b, rules.CLASSIC, lambda p: p.legal_moves()[0])
     assert result == "serial classic: O wins"
     assert pos.winner() == rules.O
+
+
+def test_taps_sent_while_the_board_is_frozen_all_land(live):
+    """A board starved of CPU still takes every tap: the taps are played on
+    its own clock from the first key scan that sees each. Here the board's
+    interpreter is stopped outright (SIGSTOP) while the menu's four taps and
+    a move are sent, for longer than a tap lasts, then let go."""
+    import signal
+
+    b = live("--seed", "5")
+    b.wait(is_menu, 30, "the menu")
+    children = open("/proc/%d/task/%d/children" % (b.proc.pid, b.proc.pid)).read().split()
+    assert len(children) == 1, children  # the board's MicroPython
+    board = int(children[0])
+    os.kill(board, signal.SIGSTOP)
+    try:
+        b.send("tap 3", "tap 0", "tap 8", "tap 3", "tap 4")
+        # The host plays no part in timing the taps now: with the old
+        # wall-clock taps, these 0.9 s were every tap's whole length.
+        time.sleep(0.9)
+    finally:
+        os.kill(board, signal.SIGCONT)
+    b.serial("classic: X 4")
+    line = b.wait(lambda line: line.startswith("serial classic: O "), 30, "the board's move")
+    assert int(line.split()[-1]) != 4
+
+
+def test_a_wait_on_a_board_that_has_stopped_fails_with_its_last_lines(live):
+    """The other side of waiting on the board's progress: a board that
+    makes none (stopped here with SIGSTOP) fails the wait once it has said
+    nothing for ``stall`` seconds, with what it said last."""
+    import signal
+
+    b = live("--seed", "5")
+    b.wait(is_menu, 30, "the menu")
+    board = int(open("/proc/%d/task/%d/children" % (b.proc.pid, b.proc.pid)).read().split()[0])
+    b.stall = 2
+    os.kill(board, signal.SIGSTOP)
+    try:
+        with pytest.raises(AssertionError, match=r"(?s)no line for 'a move' in 2s with no word from the board.*frame "):
+            b.serial("a move")
+    finally:
+        os.kill(board, signal.SIGCONT)
 
 
 def test_console_edge_cases_behave_as_on_a_board(live, tmp_path):

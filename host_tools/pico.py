@@ -166,6 +166,8 @@ class EmulatedPico:
         self.speed = None  # emulated seconds per real second, live
         self.ms = 0.0  # the emulated clock, ms since the first power-on
         self._script_sent = self._script_done = 0
+        self.clock = 0  # the emulated clock (ms) at the last heartbeat (live)
+        self.on_beat = None  # called with it, every wall second while live
         self.resets = 0
         self.status = None
         self.crash = None  # what stopped the emulator, if it failed
@@ -346,8 +348,11 @@ class EmulatedPico:
         elif kind == "power":
             if words[2] != "power" or self.frames:
                 self.resets += 1
-        elif kind == "speed":
+        elif kind == "speed":  # live, every wall second: the pace and the emulated clock
             self.speed = float(words[1])
+            self.clock = int(words[2])
+            if self.on_beat:
+                self.on_beat(self.clock)
         elif kind == "done":
             self._script_done = int(words[1])
         elif kind == "crash":

@@ -71,8 +71,9 @@ def run_live(board):
     board.on_frame = lambda ms, cells: emit(frame_line(ms if hasattr(board, "run") else now_ms(), cells,
                                                         board.cfg))
     board.on_output = SerialLines(emit)
-    if hasattr(board, "on_beat"):  # the key scans' clock, for waits that count the board's progress
-        board.on_beat = lambda ms: emit("clock %d" % ms)
+    # The board's clock (the Unix port's key scans', the emulated chip's),
+    # for waits that count the board's progress.
+    board.on_beat = lambda ms: emit("clock %d" % ms)
     queue = []
     state = {"eof": False, "n": 0}
     stdin = sys.stdin.buffer
@@ -149,7 +150,7 @@ def _script_playing(board, state):
     them on its clock, which runs whatever its code does."""
     if not board.script_busy:
         return False
-    if not hasattr(board, "on_beat"):
+    if hasattr(board, "run"):  # the emulated chip
         return True
     beat = board.clock
     t = time.monotonic()

@@ -529,7 +529,9 @@ function liveSlice() {
     liveStart = [performance.now(), now()];
   }
   if (wallNow - speed.reported > 1000) {
-    say('speed ' + (speed.emu / 1e6 / Math.max(1, wallNow - (speed.reported || wallNow - 1000))).toFixed(3));
+    // the pace, and the emulated clock (ms): a heartbeat a host can count progress in
+    say('speed ' + (speed.emu / 1e6 / Math.max(1, wallNow - (speed.reported || wallNow - 1000))).toFixed(3) +
+        ' ' + Math.round(now() / 1e6));
     speed.reported = wallNow;
     speed.emu = 0;
   }

@@ -12,7 +12,8 @@ on every run. Only the emulator's speed is wall time.
   the lowest free heap (collected every 20 ms) over a tactic-toe game won as
   X and a classic game drawn, played through presses.
 
-``python benchmarks/circuitpy_pico.py`` prints the table (about 5 minutes).
+``python benchmarks/circuitpy_pico.py`` prints the table (about 5 minutes),
+and writes it to build/bench/circuitpy_pico.md (benchmarks/report.py).
 """
 
 import os
@@ -172,4 +173,7 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    import report
+
+    with report.record(__file__):
+        main()

@@ -155,6 +155,8 @@ def fill(text, tables):
     ReportError if a region is unknown or twice in the doc, or a table has no
     region."""
     names = regions(text)
+    if text.count("<!-- bench:") != len(names) or text.count("<!-- /bench -->") != len(names):
+        raise ReportError("a <!-- bench: NAME --> marker without its <!-- /bench --> (or the other way)")
     for name in names:
         if name not in tables:
             raise ReportError("the doc's region %r is no benchmark's (benchmarks/report.py's BENCHES)" % name)

@@ -13,8 +13,8 @@ file into the doc between its markers, replacing what was there::
     (build/bench/NAME.md)
     <!-- /bench -->
 
-A missing file, or a region the doc lacks or has twice, or one no script
-fills, is an error of one line, and the doc is left as it was; otherwise the
+A marker is a line of its own. A missing file, or a region the doc lacks or
+has twice or leaves open, or one no script fills, is an error of one line, and the doc is left as it was; otherwise the
 doc is written whole (a temporary file, then renamed). A new row a script
 prints appears in its region on the next run, with nothing to change here.
 """
@@ -155,7 +155,8 @@ def fill(text, tables):
     ReportError if a region is unknown or twice in the doc, or a table has no
     region."""
     names = regions(text)
-    if text.count("<!-- bench:") != len(names) or text.count("<!-- /bench -->") != len(names):
+    if len(re.findall(r"^<!-- bench:", text, re.M)) != len(names) or \
+            len(re.findall(r"^<!-- /bench -->", text, re.M)) != len(names):
         raise ReportError("a <!-- bench: NAME --> marker without its <!-- /bench --> (or the other way)")
     for name in names:
         if name not in tables:
@@ -165,8 +166,9 @@ def fill(text, tables):
     for name in tables:
         if name not in names:
             raise ReportError("the doc has no region <!-- bench: %s --> for build/bench/%s.md" % (name, name))
-    return REGION.sub(lambda m: "<!-- bench: %s -->\n%s<!-- /bench -->"
-                      % (m.group(1), tables[m.group(1)].rstrip("\n") + "\n"), text)
+    # (a blank line before the closing marker ends the table for every markdown reader)
+    return REGION.sub(lambda m: "<!-- bench: %s -->\n%s\n\n<!-- /bench -->"
+                      % (m.group(1), tables[m.group(1)].rstrip("\n")), text)
 
 
 def load(out=OUT, names=BENCHES):

@@ -105,8 +105,8 @@ def test_report_fills_the_regions(tmp_path):
     text = doc.read_text()
     assert "old table" not in text
     assert text.startswith("# Doc\n\nSome prose with no figure.\n\n<!-- bench: one -->\nMeasured ")
-    assert "| one row | 1 ms |\n<!-- /bench -->\n\nMore prose." in text
-    assert "| two row | 1 ms |\n<!-- /bench -->\n" in text
+    assert "| one row | 1 ms |\n\n<!-- /bench -->\n\nMore prose." in text
+    assert "| two row | 1 ms |\n\n<!-- /bench -->\n" in text
     assert report.regions(text) == ["one", "two"]
     report.report(str(doc), str(out), ("one", "two"))  # again: the same doc
     assert doc.read_text() == text

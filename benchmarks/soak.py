@@ -50,6 +50,9 @@ def main():
     ap.add_argument("--every", type=int, default=500)
     ap.add_argument("--heap", type=int, default=HEAP_KIB, help="KiB (default %(default)s)")
     args = ap.parse_args()
+    if args.games < WARM_UP + args.every:
+        ap.error("--games must be at least %d: %d warm-up games, then at least one sample (--every %d)"
+                 % (WARM_UP + args.every, WARM_UP, args.every))
     with tempfile.TemporaryDirectory() as tmp:
         samples, other, wall = soak(tmp, args.games, args.every, args.heap)
     print("heap soak: %d demo games, %d KiB heap, free bytes after gc.collect() every %d games:"

@@ -369,3 +369,21 @@ def test_the_centre_held_at_power_on_is_safe_mode(board):
     board.wait_lit([4], "leds[4][0] === 0 && leds[4][1] === 0 && leds[4][2] > 0")  # a dim blue centre
     keys.up("5")
     assert board.errors == []
+
+
+@pytest.mark.parametrize("asked", ["nope", "toString", "constructor", "__proto__", "hasOwnProperty"])
+def test_an_unknown_board_in_the_address_falls_back_to_the_default(browser, site, asked):
+    """?board= names a shipped config or falls back to the default, even a
+    name every JavaScript object has (toString, constructor); the address
+    then says which board it is, so a reload boots it again."""
+    page = need(browser).new_page()
+    try:
+        b = Board(page, site + "?board=" + asked)
+        assert page.evaluate("board.boardName") == web.DEFAULT_BOARD
+        assert page.url.endswith("?board=" + web.DEFAULT_BOARD)
+        b.wait_lit(GAME_SCREEN, GAME_EXTRA)
+        page.reload()
+        b.wait("board.ready && board.frames > 0 && board.boardName === %r" % web.DEFAULT_BOARD)
+        assert b.errors == []
+    finally:
+        page.close()

@@ -30,7 +30,7 @@ def test_web_build_only_writes_a_self_contained_site(table_files, tmp_path):
     out = tmp_path / "site"
     r = run_cli("web", "--build-only", "-o", out, "--tables", os.path.dirname(table_files[rules.CLASSIC]))
     assert r.returncode == 0, r.stderr
-    assert r.stdout.startswith("built:    %s (" % out) and "MicroPython 1.27.0" in r.stdout
+    assert r.stdout.startswith("built:    %s (" % out) and "MicroPython 1.28.0-6" in r.stdout
     manifest = json.loads((out / "manifest.json").read_text())
     # The firmware as make flash puts it on a board (compiled: the port
     # loads .mpy v6), both tables, every MicroPython board config.

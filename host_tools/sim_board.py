@@ -83,6 +83,21 @@ def wiring(board):
     return path, cfg
 
 
+def wiring_differences(cfg, wired):
+    """What of the config ``cfg`` (validated) does not match the wiring
+    ``wired``: a list of its keys, empty if the firmware drives the pins
+    that are wired. A buzzer the config leaves out is only silence."""
+    def input_pins(c):
+        return {k: v for k, v in c["input"].items() if k in ("kind", "pins", "rows", "cols")}
+
+    out = ["leds." + k for k in ("pin", "order", "colour_order") if cfg["leds"][k] != wired["leds"][k]]
+    if input_pins(cfg) != input_pins(wired):
+        out.append("input")
+    if cfg["buzzer"] is not None and cfg["buzzer"] != wired["buzzer"]:
+        out.append("buzzer")
+    return out
+
+
 def cells_of(wire, cfg):
     """The (r, g, b) each cell shows, from the bytes the LED chain latched,
     undoing the wiring's pixel order and colour order."""
@@ -133,6 +148,7 @@ class VirtualBoard:
         self._bus = b""
         self._crashes = []  # times of recent crashes: three in 5 s and it stays off
         self._cr = False  # the console output so far ended with "\r"
+        self._line_start = True  # and with a line's end (or there was none)
         self._out_buf = bytearray()  # console output the client hasn't taken yet
         self._out_since = 0.0
         self._in_buf = bytearray()  # console input the board hasn't taken yet
@@ -174,6 +190,8 @@ class VirtualBoard:
             self._con_out = os.pipe()
             os.set_blocking(self._con_in[1], False)
             self.sel.register(self._con_out[0], selectors.EVENT_READ, self._from_board)
+        if mode == "friendly":  # main.py runs: the firmware reads board.json
+            self._check_wiring()
         bus_out = os.pipe()
         bus_in = os.pipe()
         argv = [MICROPYTHON, "-X", "heapsize=" + self.heap, os.path.join(ROM_DIR, "rom.py"),
@@ -207,6 +225,29 @@ class VirtualBoard:
         self.sel.register(self._bus_out, selectors.EVENT_READ, self._from_bus)
         if self.replay is None:
             self._send_keys()
+
+    def _check_wiring(self):
+        """Say on the console, in one line, when the flash's board.json is
+        not for this board's wiring (a real board can't know; this one can).
+        A file the firmware can't use it reports itself."""
+        from host_tools import flash
+
+        try:
+            cfg = flash.board_config(os.path.join(self.flash, "board.json"))[1]
+        except flash.FlashError:
+            return
+        from tactictoe.config import one_line
+
+        differ = wiring_differences(cfg, self.cfg)
+        if not differ:
+            return
+        name, wired = one_line(cfg["name"]), one_line(self.cfg["name"])
+        fix = "flash a config for its wiring (%s)" % wired
+        if cfg["name"] in flash.micropython_boards():
+            fix += ", or start the simulator with BOARD=%s" % name
+        line = ("[virtual board: board.json (%s) does not match this board's wiring (%s): %s differ, so its keys,"
+                " LEDs or buzzer will misbehave; %s]\n" % (name, wired, ", ".join(differ), fix))
+        self._output(("" if self._line_start else "\n").encode() + line.encode())
 
     def power_cycle(self):
         """Pull the plug and plug it in again."""
@@ -491,6 +532,8 @@ class VirtualBoard:
                 self.on_output(b"\n")
             self._write_client(b"\n")
         self._cr = data.endswith(b"\r")
+        if data:
+            self._line_start = data.endswith((b"\n", b"\r"))
         data = data.replace(b"\r\n", b"\n").replace(b"\n", b"\r\n")
         if self.on_output:
             self.on_output(data)

@@ -15,7 +15,8 @@ Where each thing goes on the drive is said once, in ``LAYOUT``.
 import importlib.metadata
 import os
 
-from host_tools import fat, flash
+from host_tools import fat, flash, outputs
+from host_tools.oserrors import reported
 from tactictoe import rules
 
 # The package goes where MicroPython boards have it, /lib/tactictoe/ (on
@@ -108,16 +109,10 @@ def check_dest(dest):
 
 
 def stage(dest, files):
-    """Write ``files`` under the folder ``dest`` (each through a temporary
-    name, then renamed), making folders as needed. FlashError if ``dest``
-    is not a folder or can't be written."""
+    """Write ``files`` under the folder ``dest``, making folders as needed:
+    each to NAME.PID.tmp, then, when every one is written, all renamed into
+    place (``outputs``). FlashError if ``dest`` is not a folder or can't be
+    written (a full drive): then the drive holds what it held before."""
     check_dest(dest)
-    for path, data in files:
-        target = os.path.join(dest, *path.split("/"))
-        try:
-            os.makedirs(os.path.dirname(target), exist_ok=True)
-            with open(target + ".tmp", "wb") as f:
-                f.write(data)
-            os.replace(target + ".tmp", target)
-        except OSError as e:
-            raise flash.FlashError("cannot write %s: %s" % (target, e.strerror or e))
+    with reported(flash.FlashError, "cannot write %s" % dest):
+        outputs.write_tree(dest, files)

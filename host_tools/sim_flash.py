@@ -3,7 +3,8 @@ would put on a board."""
 
 import os
 
-from host_tools.sim_board import ROOT
+from host_tools.oserrors import reported
+from host_tools.sim_board import ROOT, SimError
 from tactictoe import rules
 
 
@@ -18,9 +19,22 @@ def prepare_flash(folder, cfg, wiring_path, update=True, tables_dir=os.path.join
     board config and tables when it has none. Returns what was written."""
     from host_tools import flash
 
+    if os.path.isfile(folder):
+        raise SimError("--flash %s: it is a file: the Unix-port board's flash is a folder (a littlefs image"
+                       " file is --chip rp2040's)" % folder)
+    with reported(SimError, "cannot write the flash %s" % folder):
+        if os.path.isdir(folder):
+            flash.tidy_folder(folder)
+    files = _files(folder, cfg, wiring_path, update, tables_dir)
+    with reported(SimError, "cannot write the flash %s" % folder):
+        return flash.install(folder, files)
+
+
+def _files(folder, cfg, wiring_path, update, tables_dir):
+    """What ``prepare_flash`` writes: (name, bytes) for each file."""
+    from host_tools import flash
+
     files = []
-    if os.path.isdir(folder):
-        flash.tidy_folder(folder)
     if update or not os.path.exists(os.path.join(folder, "main.py")):
         files += flash.firmware_files(cfg, compile_mpy=True)
     if not os.path.exists(os.path.join(folder, "board.json")):
@@ -32,4 +46,4 @@ def prepare_flash(folder, cfg, wiring_path, update=True, tables_dir=os.path.join
         if not os.path.exists(os.path.join(folder, name)) and os.path.exists(source):
             with open(source, "rb") as f:
                 files.append((name, f.read()))
-    return flash.install(folder, files)
+    return files

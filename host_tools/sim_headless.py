@@ -40,12 +40,22 @@ class SerialLines:
                 self.emit("serial " + text)
 
 
-def run_replay(board_name, flash, script_path, seed, then_ms):
-    """``--replay``: play the press script on a virtual clock and print
-    every frame and console line; the same script and seed print the same."""
-    with reported(SimError, script_path), open(script_path) as f:
-        lines = f.readlines()
-    changes, end = timeline(lines, script_path)
+def read_script(path):
+    """``(changes, end)`` of a press script's timeline; SimError (one line)
+    if it can't be read, is not text, or has a bad line."""
+    try:
+        with reported(SimError, path), open(path, encoding="utf-8") as f:
+            lines = f.readlines()
+    except UnicodeDecodeError:
+        raise SimError("%s: not a press script: it is not text (UTF-8)" % path) from None
+    return timeline(lines, path)
+
+
+def run_replay(board_name, flash, script, seed, then_ms):
+    """``--replay``: play the press script (``read_script``'s timeline) on a
+    virtual clock and print every frame and console line; the same script
+    and seed print the same."""
+    changes, end = script
     b = VirtualBoard(flash, board_name, seed=seed, console=False, replay=(changes, end + then_ms))
     b.on_frame = lambda ms, cells: emit(frame_line(ms, cells, b.cfg))
     b.on_output = SerialLines(emit)

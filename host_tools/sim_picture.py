@@ -149,11 +149,7 @@ def fixed_ports(text):
     return re.sub(r"/dev/(pts/\d+|ttys\d+)", "/dev/pts/N", text)
 
 
-def main(out):
+def picture():
+    """The SVG of ``make sim`` after KEYS."""
     # The self-test and the menu take about 3 s after power-on.
-    text = capture(KEYS, settle=4.0)
-    with open(out + ".tmp", "w") as f:
-        f.write(svg(fixed_ports(text)))
-    os.replace(out + ".tmp", out)
-    print("wrote %s" % out)
-    return 0
+    return svg(fixed_ports(capture(KEYS, settle=4.0)))

@@ -17,11 +17,11 @@ numpy; tests check it against ``rules.Position.push`` on every reachable
 position.
 """
 
-import os
 import zlib
 
 import numpy as np
 
+from host_tools import outputs
 from tactictoe import rules
 from tactictoe import rules_extra
 from tactictoe import table_extra
@@ -216,19 +216,8 @@ def _retrograde(children, terminal, lost):
 
 
 def write_table(solution, path):
-    """Write the table to ``path`` via a temporary name and a rename, so an
+    """Write the table to ``path`` whole or not at all (``outputs``): an
     interrupted write never leaves a half-written table behind."""
     data = solution.table_bytes()
-    path = os.path.realpath(path)  # through a symlink: replace its target, keep the link
-    tmp = "%s.tmp%d" % (path, os.getpid())
-    try:
-        with open(tmp, "wb") as f:
-            f.write(data)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.remove(tmp)
-        raise
+    outputs.write_file(path, data)
     return len(data)

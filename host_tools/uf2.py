@@ -25,7 +25,7 @@ before the filesystem's first block.
 import os
 import struct
 
-from host_tools import flash, picofs
+from host_tools import flash, outputs, picofs
 from host_tools.oserrors import reported
 from tactictoe import rules
 
@@ -159,7 +159,5 @@ def write(path, board="pico-buttons", games=rules.GAMES, tables_dir=None, runtim
         files = picofs.board_files(board, games, tables_dir)
         data = build(files)
     with reported(flash.FlashError, "cannot write %s" % path):
-        with open(path + ".tmp", "wb") as f:
-            f.write(data)
-        os.replace(path + ".tmp", path)
+        outputs.write_file(path, data)
     return files, len(data)

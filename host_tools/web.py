@@ -17,10 +17,11 @@ import html
 import http.server
 import json
 import os
+import posixpath
 import re
-import shutil
 
-from host_tools import flash
+from host_tools import flash, outputs
+from host_tools.oserrors import reported
 
 ROOT = flash.ROOT
 WEB = os.path.join(ROOT, "web")
@@ -73,20 +74,61 @@ def firmware_files():
     return sorted(files.items())
 
 
-def _write(path, data):
-    os.makedirs(os.path.dirname(path), exist_ok=True)
-    with open(path, "wb") as f:
-        f.write(data)
-
-
 def _read(path):
     with open(path, "rb") as f:
         return f.read()
 
 
+def _tree(folder, under):
+    """``[(under/relative path, bytes)]`` of every file below ``folder``."""
+    files = []
+    for top, dirs, names in os.walk(folder):
+        dirs.sort()
+        rel = os.path.relpath(top, folder).replace(os.sep, "/")
+        for name in sorted(names):
+            files.append(("/".join(p for p in (under, rel, name) if p != "."), _read(os.path.join(top, name))))
+    return files
+
+
+def _site_files(fw, tables, boards, build_guide):
+    """``[(path in the site, bytes)]`` of everything but the manifest."""
+    files = [(name, _read(os.path.join(WEB, name))) for name in PAGE_FILES]
+    files += [("micropython/" + name, _read(os.path.join(PORT_DIR, name))) for name in PORT_FILES]
+    files.append(("micropython/LICENSE", _read(PORT_LICENCE)))
+    files += [("flash/" + name, data) for name, data in fw + tables]
+    files += [("hw/" + name, _read(os.path.join(folder, name))) for folder, name in HW_FILES]
+    files += [("boards/%s.json" % board, flash.board_config(board)[2]) for board in boards]
+    if build_guide is None:
+        guide = _tree(os.path.join(ROOT, GUIDE_DIR), GUIDE_DIR)
+        files += guide + render_guide(guide)
+    return files
+
+
+def _check_out(out):
+    """WebError unless ``out`` is a new or empty folder or an earlier site."""
+    if os.path.isdir(out) and os.listdir(out) and not os.path.isfile(os.path.join(out, "manifest.json")):
+        # Replaced only if it is an earlier build: never someone's folder.
+        raise WebError("%s is a folder with other things in it: name a new or empty one, or an earlier"
+                       " site of this command" % out)
+    with reported(WebError, "cannot write %s" % out):
+        outputs.check_folder(out)
+
+
+def _remove_others(out, keep):
+    """Remove what an earlier site left in ``out`` that is not in ``keep``."""
+    for top, dirs, names in os.walk(out, topdown=False):
+        for name in names:
+            path = os.path.join(top, name)
+            if os.path.relpath(path, out).replace(os.sep, "/") not in keep:
+                os.remove(path)
+        if top != out and not os.listdir(top):
+            os.rmdir(top)
+
+
 def build(out=OUTPUT, tables_dir=os.path.join(ROOT, "build"), build_guide=None):
     """Write the site into ``out`` (a new or empty folder, or an earlier
-    site, which is emptied first); returns its manifest."""
+    site, which it replaces), all or nothing (``outputs``); returns its
+    manifest."""
     version = port_version()
     fw = firmware_files()
     try:
@@ -94,39 +136,20 @@ def build(out=OUTPUT, tables_dir=os.path.join(ROOT, "build"), build_guide=None):
     except flash.FlashError as e:
         raise WebError(str(e))
     boards = flash.micropython_boards()
-    if os.path.isdir(out) and os.listdir(out):
-        # Emptied only if it is an earlier build: never someone's folder.
-        if not os.path.isfile(os.path.join(out, "manifest.json")):
-            raise WebError("%s is a folder with other things in it: name a new or empty one, or an earlier"
-                           " site of this command" % out)
-        shutil.rmtree(out)
-    elif os.path.exists(out) and not os.path.isdir(out):
-        raise WebError("%s is a file: name a folder" % out)
-    os.makedirs(out, exist_ok=True)
-    for name in PAGE_FILES:
-        shutil.copy(os.path.join(WEB, name), os.path.join(out, name))
-    for name in PORT_FILES:
-        _write(os.path.join(out, "micropython", name), _read(os.path.join(PORT_DIR, name)))
-    _write(os.path.join(out, "micropython", "LICENSE"), _read(PORT_LICENCE))
-    for name, data in fw + tables:
-        _write(os.path.join(out, "flash", name), data)
-    for folder, name in HW_FILES:
-        _write(os.path.join(out, "hw", name), _read(os.path.join(folder, name)))
-    for board in boards:
-        _write(os.path.join(out, "boards", board + ".json"), flash.board_config(board)[2])
-    if build_guide is None:
-        shutil.copytree(os.path.join(ROOT, GUIDE_DIR), os.path.join(out, GUIDE_DIR))
-        render_guide(os.path.join(out, GUIDE_DIR))
-        build_guide = GUIDE
+    _check_out(out)
+    files = _site_files(fw, tables, boards, build_guide)
     manifest = {
         "micropython": version,
         "flash": [name for name, _ in fw + tables],
         "hw": [name for _, name in HW_FILES],
         "boards": boards,
         "default_board": DEFAULT_BOARD,
-        "build_guide": build_guide,
+        "build_guide": GUIDE if build_guide is None else build_guide,
     }
-    _write(os.path.join(out, "manifest.json"), json.dumps(manifest, indent=1).encode() + b"\n")
+    files.append(("manifest.json", json.dumps(manifest, indent=1).encode() + b"\n"))
+    with reported(WebError, "cannot write %s" % out):
+        outputs.write_tree(out, files)
+        _remove_others(out, {name for name, _ in files})
     return manifest
 
 
@@ -152,43 +175,43 @@ img { max-width: 100%%; height: auto; }
 """
 
 
-def render_guide(folder):
-    """Beside each markdown page in ``folder`` (the build guide's copy), the
-    same page as HTML, which a browser shows as a page rather than as text.
-    Links to the guide's other pages go to their HTML; a link that leaves
-    the folder (the project's README, docs/) names the file in the project's
-    repository instead, as the site has no copy of it."""
+def render_guide(files, folder=GUIDE_DIR):
+    """``[(path, bytes)]``: beside each markdown page of ``files`` (the build
+    guide's copy, paths in the site under ``folder``), the same page as
+    HTML, which a browser shows as a page rather than as text. Links to the
+    guide's other pages go to their HTML; a link that leaves the folder (the
+    project's README, docs/) names the file in the project's repository
+    instead, as the site has no copy of it."""
     import markdown
 
-    for top, _, names in os.walk(folder):
-        for name in names:
-            if not name.endswith(".md"):
-                continue
-            path = os.path.join(top, name)
-            with open(path, encoding="utf-8") as f:
-                text = f.read()
-            body = markdown.markdown(text, extensions=["tables", "fenced_code", "toc"], output_format="html")
+    pages = []
+    for path, data in files:
+        if not path.endswith(".md"):
+            continue
+        top = posixpath.dirname(path)
+        body = markdown.markdown(data.decode("utf-8"), extensions=["tables", "fenced_code", "toc"],
+                                 output_format="html")
 
-            def link(m, top=top):
-                href, label = html.unescape(m.group(1)), m.group(2)
-                if re.match(r"[a-z][a-z0-9+.-]*:|#|/", href):  # elsewhere, or on this page
-                    return m.group(0)
-                file, _, anchor = href.partition("#")
-                target = os.path.normpath(os.path.join(top, file))
-                if os.path.relpath(target, folder).startswith(".."):  # hardware/ sits at the repository's top
-                    shown = os.path.relpath(target, os.path.dirname(folder)).replace(os.sep, "/")
-                    if re.sub(r"<[^>]+>", "", label) == shown:  # [docs/x.md](../docs/x.md)
-                        return "<code>%s</code> (in the project's repository)" % html.escape(shown)
-                    return "%s (<code>%s</code> in the project's repository)" % (label, html.escape(shown))
-                if file.endswith(".md"):
-                    file = file[:-3] + ".html"
-                return '<a href="%s">%s</a>' % (html.escape(file + ("#" + anchor if anchor else "")), label)
+        def link(m, top=top):
+            href, label = html.unescape(m.group(1)), m.group(2)
+            if re.match(r"[a-z][a-z0-9+.-]*:|#|/", href):  # elsewhere, or on this page
+                return m.group(0)
+            file, _, anchor = href.partition("#")
+            target = posixpath.normpath(posixpath.join(top, file))
+            if posixpath.relpath(target, folder).startswith(".."):  # hardware/ sits at the repository's top
+                shown = target
+                if re.sub(r"<[^>]+>", "", label) == shown:  # [docs/x.md](../docs/x.md)
+                    return "<code>%s</code> (in the project's repository)" % html.escape(shown)
+                return "%s (<code>%s</code> in the project's repository)" % (label, html.escape(shown))
+            if file.endswith(".md"):
+                file = file[:-3] + ".html"
+            return '<a href="%s">%s</a>' % (html.escape(file + ("#" + anchor if anchor else "")), label)
 
-            body = _LINK.sub(link, body)
-            title = re.search(r"<h1[^>]*>(.*?)</h1>", body, re.S)
-            title = re.sub(r"<[^>]+>", "", title.group(1)) if title else name[:-3]
-            with open(path[:-3] + ".html", "w", encoding="utf-8") as f:
-                f.write(_PAGE % (title, body))
+        body = _LINK.sub(link, body)
+        title = re.search(r"<h1[^>]*>(.*?)</h1>", body, re.S)
+        title = re.sub(r"<[^>]+>", "", title.group(1)) if title else posixpath.basename(path)[:-3]
+        pages.append((path[:-3] + ".html", (_PAGE % (title, body)).encode("utf-8")))
+    return pages
 
 
 def size(out=OUTPUT):

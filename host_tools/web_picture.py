@@ -32,7 +32,8 @@ class PictureError(Exception):
     """Something the user can fix, as one line."""
 
 
-def take(output, tables_dir=os.path.join(web.ROOT, "build")):
+def take(tables_dir=os.path.join(web.ROOT, "build")):
+    """The PNG of the page mid-game (bytes)."""
     chromium = shutil.which("chromium")
     if chromium is None:
         raise PictureError("chromium is not installed: apt-get install chromium")
@@ -73,9 +74,10 @@ def take(output, tables_dir=os.path.join(web.ROOT, "build")):
                             break
                         page.clock.fast_forward(STEP_MS)
                     page.locator("#console").evaluate("el => el.scrollTop = el.scrollHeight")
-                    page.screenshot(path=output, full_page=True)
+                    png = page.screenshot(full_page=True)
                 finally:
                     browser.close()
         finally:
             httpd.shutdown()
             httpd.server_close()
+    return png

@@ -10,7 +10,7 @@ import pytest
 from tactictoe import ai
 from tactictoe import rules_extra
 from tactictoe.rules import CLASSIC, TACTICTOE, Position
-from host_tools import solver
+from host_tools import outputs, solver
 
 
 def test_tactictoe_facts(solutions):
@@ -135,7 +135,7 @@ def test_write_replaces_atomically(solutions, tmp_path, monkeypatch):
     def boom(*a, **k):
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(solver.os, "fsync", boom)
+    monkeypatch.setattr(outputs.os, "fsync", boom)
     with pytest.raises(OSError):
         solver.write_table(solutions[CLASSIC], str(path))
     assert path.read_bytes() == b"previous working table"

@@ -1,4 +1,7 @@
-"""``python -m host_tools``: solve games into tables and inspect tables.
+"""``python -m host_tools``: the host tools, one subcommand each: solve and
+inspect tables, run the virtual board (sim), build and serve it in a browser
+(web), put the game on a board (flash, uf2, circuitpy), and draw the docs'
+pictures (screens, hardware, sim-picture, web-picture).
 
 Errors a user can cause (a bad path, a corrupt table, an illegal move) print
 one line to stderr and exit with status 1; usage errors exit with 2.
@@ -314,7 +317,9 @@ def cmd_circuitpy(args):
 
 
 def build_parser():
-    p = _Parser(prog="python -m host_tools", description="Solve and inspect tic-tac-toe / tactic-toe tables.")
+    p = _Parser(prog="python -m host_tools", description="The tic-tac-toe / tactic-toe board's host tools:"
+                " solve and inspect tables, play on a virtual board (sim) or in a browser (web), put the game"
+                " on a board (flash, uf2, circuitpy), and draw the docs' pictures.")
     sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
     s = sub.add_parser("solve", help="solve a game exactly and write its table")
     s.add_argument("--game", required=True, choices=rules.GAMES)

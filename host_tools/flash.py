@@ -70,8 +70,16 @@ def board_config(board):
         names = ", ".join(shipped_boards())
         raise FlashError("no board %r (%s); shipped boards: %s" % (board, e.strerror, names))
     try:
-        cfg = config.validate(json.loads(data))
-    except (ValueError, RecursionError, config.ConfigError) as e:  # UnicodeDecodeError is a ValueError
+        doc = json.loads(data)
+    except json.JSONDecodeError as e:
+        raise FlashError("%s is not JSON (%s at line %d column %d): a board config is a JSON object"
+                         " (docs/board-config.md)" % (path, e.msg.lower(), e.lineno, e.colno))
+    except UnicodeDecodeError:
+        raise FlashError("%s is not JSON (not UTF-8 text): a board config is a JSON object (docs/board-config.md)"
+                         % path)
+    try:
+        cfg = config.validate(doc)
+    except (ValueError, RecursionError, config.ConfigError) as e:
         raise FlashError("%s: %s" % (path, config.one_line(str(e))))
     return path, cfg, data
 

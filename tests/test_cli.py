@@ -160,3 +160,28 @@ def test_solve_reports_an_unwritable_output_in_one_line():
     r = run_cli("solve", "--game", "classic", "-o", "/proc/c.tbl")  # no new files there, even for root
     line = one_line_error(r)
     assert line.startswith("error: cannot write /proc/c.tbl: "), line
+
+
+def test_help_describes_every_tool():
+    r = run("--help")
+    assert r.returncode == 0, r.stderr
+    description = r.stdout.split("\n\n")[1].replace("\n", " ")
+    assert description.startswith("The tic-tac-toe / tactic-toe board's host tools:"), description
+    for command in ("solve", "inspect", "sim", "web", "flash", "uf2", "circuitpy", "pictures"):
+        assert command in description, command
+
+
+@pytest.mark.parametrize("content, why", [
+    (b"hello\n", "is not JSON (expecting value at line 1 column 1)"),
+    (b'{"name": "x",\n', "is not JSON (expecting property name enclosed in double quotes at line 2 column 1)"),
+    (b"\xff\xfe\xfa", "is not JSON (not UTF-8 text)"),
+])
+def test_a_board_file_that_is_not_json_is_named_in_one_line(tmp_path, content, why):
+    board = tmp_path / "board.json"
+    board.write_bytes(content)
+    for args in (("uf2", "--board", board, "-o", tmp_path / "t.uf2"),
+                 ("hardware", "--board", board, "-o", tmp_path / "hw"),
+                 ("sim", "--board", board, "--headless")):
+        line = _one_line_error(run(*args))
+        assert line.startswith("error: %s %s: a board config is a JSON object" % (board, why)), line
+    assert sorted(os.listdir(tmp_path)) == ["board.json"]

@@ -9,6 +9,7 @@ one line to stderr and exit with status 1; usage errors exit with 2.
 
 import argparse
 import os
+import stat
 import sys
 
 from host_tools.oserrors import reported
@@ -45,7 +46,24 @@ def _play(game, moves):
     return pos
 
 
+def _kind(mode):
+    """What a file that is not a regular one is, for a one-line refusal."""
+    for test, name in ((stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a FIFO"), (stat.S_ISSOCK, "a socket"),
+                       (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device")):
+        if test(mode):
+            return name
+    return "a special file"
+
+
 def _open_table(path):
+    """The table at ``path``, open; UserError for anything else. A FIFO or a
+    device is refused before it is opened: reading one could wait forever."""
+    try:
+        mode = os.stat(path).st_mode
+    except OSError as e:
+        raise UserError("cannot open table %s: %s" % (path, e.strerror))
+    if not stat.S_ISREG(mode):
+        raise UserError("cannot open table %s: it is %s, not a file" % (path, _kind(mode)))
     try:
         with reported(UserError, "cannot open table %s" % path):
             return table.Table(path)

@@ -185,3 +185,15 @@ def test_a_board_file_that_is_not_json_is_named_in_one_line(tmp_path, content, w
         line = _one_line_error(run(*args))
         assert line.startswith("error: %s %s: a board config is a JSON object" % (board, why)), line
     assert sorted(os.listdir(tmp_path)) == ["board.json"]
+
+
+def test_inspect_refuses_what_is_not_a_file_before_opening_it(tmp_path):
+    fifo = tmp_path / "t.tbl"
+    os.mkfifo(fifo)  # nobody writes it: opening it to read would wait forever
+    for args in ((fifo,), (fifo, "--verify"), (fifo, "--json")):
+        line = _one_line_error(run("inspect", *args))
+        assert line == "error: cannot open table %s: it is a FIFO, not a file" % fifo, line
+    line = _one_line_error(run("inspect", tmp_path))
+    assert line == "error: cannot open table %s: it is a folder, not a file" % tmp_path, line
+    line = _one_line_error(run("inspect", "/dev/null"))
+    assert line == "error: cannot open table /dev/null: it is a character device, not a file", line

@@ -281,6 +281,29 @@ def cmd_flash(args):
     return 0
 
 
+def _folders(names):
+    """What a board's filesystem holds, a short line a folder: the game's
+    package as a count of modules and its other files (the tables), the
+    rest of /lib by file or by folder (CircuitPython's libraries), the root."""
+    from host_tools import flash
+
+    package = [n[len(flash.ON_BOARD) + 1:] for n in names if n.startswith(flash.ON_BOARD + "/")]
+    kinds = sorted({os.path.splitext(n)[1] for n in package if n.endswith((".py", ".mpy"))})
+    modules = [n for n in package if os.path.splitext(n)[1] in kinds]
+    counted = ["%d firmware modules (%s)" % (len(modules), ", ".join(kinds))] if modules else []
+    lines = ["/%s: %s" % (flash.ON_BOARD, ", ".join(counted + [n for n in package if n not in modules]))]
+    lib = {}  # /lib's own files and folders, in order, each with its count of files
+    for n in names:
+        if n.startswith("lib/") and not n.startswith(flash.ON_BOARD + "/"):
+            parts = n.split("/")
+            key = parts[1] + ("/" if len(parts) > 2 else "")
+            lib[key] = lib.get(key, 0) + 1
+    if lib:
+        lines.append("/lib: %s" % ", ".join(k + (" (%d files)" % c if k.endswith("/") else "") for k, c in lib.items()))
+    lines.append("/: %s" % ", ".join(n for n in names if "/" not in n))
+    return lines
+
+
 def cmd_uf2(args):
     from host_tools import fat, flash, picofs, uf2
 
@@ -292,26 +315,22 @@ def cmd_uf2(args):
         files, size = uf2.write(args.output, board=board, games=games, tables_dir=args.tables, runtime=args.runtime)
     except flash.FlashError as e:
         raise UserError(str(e))
-    names = [name for name, _ in files]
     total = sum(len(d) for _, d in files)
     print("board:    %s" % board)
     if cp:
-        print("holds:    %s, then at %#x a %d KiB CIRCUITPY drive (FAT12) with %d files, %d bytes:"
-              % (uf2.CIRCUITPYTHON_NAME, uf2.FLASH_BASE + fat.FS_OFFSET, fat.FS_SIZE // 1024, len(files), total))
-        print("          %s" % ", ".join(names))
+        print("holds:    %s" % uf2.CIRCUITPYTHON_NAME)
+        print("          and at %#x a %d KiB CIRCUITPY drive (FAT12): %d files, %d bytes"
+              % (uf2.FLASH_BASE + fat.FS_OFFSET, fat.FS_SIZE // 1024, len(files), total))
     else:
-        package = [n[len(flash.ON_BOARD) + 1:] for n in names if n.startswith(flash.ON_BOARD + "/")]
-        modules = [n for n in package if n.endswith(".mpy")]
-        rest = [n for n in package if not n.endswith(".mpy")]
-        root = [n for n in names if "/" not in n]
-        print("holds:    %s, then at %#x a %d KiB littlefs filesystem with %d files, %d bytes:"
-              % (uf2.MICROPYTHON_NAME, uf2.FS_ADDRESS, picofs.FS_SIZE // 1024, len(files), total))
-        print("          /%s: %d firmware modules (.mpy), %s; /: %s" % (flash.ON_BOARD, len(modules),
-                                                                       ", ".join(rest), ", ".join(root)))
+        print("holds:    %s" % uf2.MICROPYTHON_NAME)
+        print("          and at %#x a %d KiB littlefs filesystem: %d files, %d bytes"
+              % (uf2.FS_ADDRESS, picofs.FS_SIZE // 1024, len(files), total))
+    for line in _folders([name for name, _ in files]):
+        print("          %s" % line)
     print("size:     %d bytes (%d blocks)" % (size, size // uf2.BLOCK))
     print("written:  %s" % args.output)
-    print("install:  hold BOOTSEL while plugging the Pico in, then copy the file onto the RPI-RP2 drive;"
-          " it replaces %s and every file on the board" % ("the firmware" if cp else "MicroPython"))
+    print("install:  hold BOOTSEL while plugging the Pico in, then copy the file onto the RPI-RP2 drive;")
+    print("          it replaces %s and every file on the board" % ("the firmware" if cp else "MicroPython"))
     return 0
 
 
@@ -329,8 +348,9 @@ def cmd_circuitpy(args):
     print("staged:   %d files, %d bytes, into %s:" % (len(files), sum(len(d) for _, d in files), args.dest))
     for name, data in files:
         print("          %-28s %6d bytes" % (name, len(data)))
-    print("note:     the firmware goes as .py sources (CircuitPython's .mpy is not MicroPython's);"
-          " CircuitPython reloads when the copy ends, into the game")
+    print("note:     the firmware goes as .py sources (CircuitPython's .mpy is not MicroPython's)")
+    print("next:     eject CIRCUITPY before unplugging the board (till then the copy may not be all on it);")
+    print("          the board restarts into the game by itself")
     return 0
 
 

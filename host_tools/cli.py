@@ -247,11 +247,15 @@ def cmd_web(args):
         httpd = web.server(args.output, args.port)
     except OSError as e:
         raise UserError("cannot serve on port %d: %s (pick another with --port)" % (args.port, e.strerror))
-    print("serving:  http://localhost:%d/  (Ctrl-C stops)" % httpd.server_address[1], flush=True)
     try:
-        httpd.serve_forever()
+        # Till Ctrl-C: how a person stops it, so not an error (for make either).
+        web.serve(httpd, lambda: print("serving:  http://localhost:%d/  (Ctrl-C stops)" % httpd.server_address[1],
+                                       flush=True))
+    except KeyboardInterrupt:  # before it started serving
+        pass
     finally:
         httpd.server_close()
+    print("stopped:  the server (Ctrl-C)")
     return 0
 
 

@@ -1,11 +1,16 @@
 """The Makefile's own edges: make help, the no-PORT answer of make
 flash-table, and what make clean keeps."""
 
+import fcntl
 import os
+import pty
 import re
+import select
 import shutil
+import signal
 import subprocess
 import sys
+import termios
 
 from conftest import ROOT
 
@@ -86,3 +91,71 @@ def test_readme_names_what_ci_installs():
     for name in sorted(installed):
         assert "apt-get install" in readme and re.search(r"`apt-get install[^`]*\b%s\b" % name, readme), name
     assert "Python 3.11 or newer" in readme and "Node.js 20 or newer" in readme
+
+
+def read_until(fd, done, limit=600):
+    """What the terminal at ``fd`` (a pty's master) shows, read until
+    ``done(text)`` or the program's end; ``limit`` seconds at most, a
+    guard against a hang, not a measure."""
+    text = ""
+    while not done(text):
+        ready, _, _ = select.select([fd], [], [], limit)
+        assert ready, "nothing more after %ds:\n%s" % (limit, text)
+        try:
+            chunk = os.read(fd, 4096)
+        except OSError:  # EIO: every program on the terminal has ended
+            break
+        if not chunk:
+            break
+        text += chunk.decode(errors="replace")
+    return text
+
+
+def test_ctrl_c_stops_make_web_cleanly():
+    """Ctrl-C typed at the terminal, as a person stops the server: it says
+    so, make reports no error, and the terminal gets its settings back."""
+    master, slave = pty.openpty()
+    env = {k: v for k, v in os.environ.items() if k not in ("MAKEFLAGS", "MAKELEVEL", "MFLAGS", "MAKEOVERRIDES")}
+
+    def own_terminal():  # in the child, after setsid: the pty is its controlling terminal, as in a shell
+        fcntl.ioctl(0, termios.TIOCSCTTY, 0)
+
+    p = subprocess.Popen(["make", "--no-print-directory", "web", "WEB_PORT=0"], cwd=ROOT, env=env, stdin=slave,
+                         stdout=slave, stderr=slave, start_new_session=True, preexec_fn=own_terminal)
+    os.close(slave)  # make's now: the terminal ends when make and its children do
+    try:
+        text = read_until(master, lambda t: "(Ctrl-C stops)" in t)
+        assert "serving:  http://localhost:" in text, text
+        os.write(master, b"\x03")  # the terminal's interrupt key
+        text += read_until(master, lambda t: False)
+        assert p.wait(timeout=120) == 0, text
+        settings = termios.tcgetattr(master)  # a pty's master has its terminal's settings
+    finally:
+        if p.poll() is None:
+            p.kill()
+        os.close(master)
+    assert text.rstrip().endswith("stopped:  the server (Ctrl-C)"), text
+    for word in ("make: ***", "Error", "Interrupt", "interrupted", "Traceback"):
+        assert word not in text, text
+    assert settings[6][termios.VINTR] == b"\x03"
+    assert settings[3] & termios.ECHO and settings[3] & termios.ICANON
+
+
+def test_sigint_stops_the_web_server_with_status_0():
+    """Without a terminal (a script, a service), SIGINT stops it: no error."""
+    p = subprocess.Popen([sys.executable, "-m", "host_tools", "web", "--port", "0"], cwd=ROOT, stdin=subprocess.DEVNULL,
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    try:
+        out = ""
+        for line in p.stdout:
+            out += line
+            if line.startswith("serving:"):
+                break
+        assert "serving:  http://localhost:" in out, out
+        os.killpg(p.pid, signal.SIGINT)
+        rest, err = p.communicate(timeout=120)
+    finally:
+        if p.poll() is None:
+            p.kill()
+    assert p.returncode == 0, err
+    assert rest == "stopped:  the server (Ctrl-C)\n" and err == ""

@@ -12,6 +12,7 @@ import os
 import stat
 import sys
 
+from host_tools import makevars
 from host_tools.oserrors import reported
 from tactictoe import ai
 from tactictoe import rules
@@ -25,7 +26,19 @@ class UserError(Exception):
 
 class _Parser(argparse.ArgumentParser):
     def error(self, message):
+        through_make = makevars.usage_error(message)  # names CHIP=, not --chip, for make's user
+        if through_make:
+            self.exit(2, "error: %s\n" % through_make)
         self.exit(2, "%s: error: %s (see --help)\n" % (self.prog, message))
+
+
+def _games(text):
+    """``--games``: game names, separated by spaces or commas."""
+    games = text.replace(",", " ").split()
+    for game in games:
+        if game not in rules.GAMES:
+            raise argparse.ArgumentTypeError("no game %r (games: %s)" % (game, ", ".join(rules.GAMES)))
+    return games
 
 
 def _parse_moves(text):
@@ -246,7 +259,8 @@ def cmd_web(args):
     try:
         httpd = web.server(args.output, args.port)
     except OSError as e:
-        raise UserError("cannot serve on port %d: %s (pick another with --port)" % (args.port, e.strerror))
+        raise UserError("cannot serve on port %d: %s (pick another, e.g. %s)"
+                        % (args.port, e.strerror, makevars.name("--port", 8080)))
     try:
         # Till Ctrl-C: how a person stops it, so not an error (for make either).
         web.serve(httpd, lambda: print("serving:  http://localhost:%d/  (Ctrl-C stops)" % httpd.server_address[1],
@@ -274,7 +288,7 @@ def cmd_web_picture(args):
 def cmd_flash(args):
     from host_tools import flash
 
-    games = args.games.replace(",", " ").split() if args.games is not None else []
+    games = args.games
     if args.table:  # that table and nothing else
         games = [args.table]
     try:
@@ -311,7 +325,7 @@ def _folders(names):
 def cmd_uf2(args):
     from host_tools import fat, flash, picofs, uf2
 
-    games = args.games.replace(",", " ").split()
+    games = args.games
     _check_output(args.output)
     cp = args.runtime == "circuitpython"
     board = args.board or ("circuitpython-pico" if cp else "pico-buttons")
@@ -341,7 +355,7 @@ def cmd_uf2(args):
 def cmd_circuitpy(args):
     from host_tools import circuitpy, flash
 
-    games = args.games.replace(",", " ").split()
+    games = args.games
     try:
         circuitpy.check_dest(args.dest)
         files = circuitpy.drive_files(args.board, games=games, tables_dir=args.tables)
@@ -424,7 +438,7 @@ def build_parser():
     fl = sub.add_parser("flash", help="flash firmware, board config and tables onto a board with mpremote")
     fl.add_argument("--port", default="", help="the board's serial port, or the simulator's console")
     fl.add_argument("--board", metavar="NAME|PATH", help="board config to install as board.json")
-    fl.add_argument("--games", default="classic tactictoe", help="tables to copy (default: both)")
+    fl.add_argument("--games", default="classic tactictoe", type=_games, help="tables to copy (default: both)")
     fl.add_argument("--table", choices=rules.GAMES, help="copy only this game's table")
     fl.add_argument("--tables", default=os.path.join("build"), metavar="FOLDER",
                     help="where the tables are (default build)")
@@ -437,7 +451,7 @@ def build_parser():
                         " circuitpython-pico with --runtime circuitpython)")
     u.add_argument("--runtime", choices=("micropython", "circuitpython"), default="micropython",
                    help="the Python the UF2 installs (default micropython)")
-    u.add_argument("--games", default="classic tactictoe", help="tables to include (default: both)")
+    u.add_argument("--games", default="classic tactictoe", type=_games, help="tables to include (default: both)")
     u.add_argument("--tables", default=os.path.join("build"), metavar="FOLDER",
                    help="where the tables are (default build)")
     u.add_argument("-o", "--output", required=True, metavar="PATH", help="UF2 file to write")
@@ -446,7 +460,7 @@ def build_parser():
     c.add_argument("--dest", required=True, metavar="FOLDER", help="the CIRCUITPY drive, mounted (or any folder)")
     c.add_argument("--board", default="circuitpython-pico", metavar="NAME|PATH",
                    help="board config to install as board.json (a CircuitPython one; default circuitpython-pico)")
-    c.add_argument("--games", default="classic tactictoe", help="tables to include (default: both)")
+    c.add_argument("--games", default="classic tactictoe", type=_games, help="tables to include (default: both)")
     c.add_argument("--tables", default=os.path.join("build"), metavar="FOLDER",
                    help="where the tables are (default build)")
     c.set_defaults(func=cmd_circuitpy)
@@ -454,7 +468,9 @@ def build_parser():
 
 
 def main(argv=None):
-    args = build_parser().parse_args(argv)
+    """``python -m host_tools ARGV``; the Makefile puts ``--via-make`` first,
+    so that errors name its variables (host_tools/makevars.py)."""
+    args = build_parser().parse_args(makevars.start(sys.argv[1:] if argv is None else argv))
     try:
         status = args.func(args)
         sys.stdout.flush()

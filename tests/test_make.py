@@ -8,11 +8,15 @@ import re
 import select
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import termios
 
-from conftest import ROOT
+import pytest
+
+from conftest import ROOT, run_cli
+from host_tools import makevars
 
 
 def make(*args, cwd=ROOT):
@@ -159,3 +163,88 @@ def test_sigint_stops_the_web_server_with_status_0():
             p.kill()
     assert p.returncode == 0, err
     assert rest == "stopped:  the server (Ctrl-C)\n" and err == ""
+
+
+@pytest.mark.parametrize("args, line", [
+    (["sim", "CHIP=rp2050"], "error: CHIP=rp2050: not one of unix, rp2040"),
+    (["uf2", "RUNTIME=cpython"], "error: RUNTIME=cpython: not one of micropython, circuitpython"),
+    (["web", "WEB_PORT=eighty"], "error: WEB_PORT=eighty: not a whole number"),
+    (["uf2", "GAMES=classic,chess"], "error: GAMES=classic,chess: no game 'chess' (games: classic, tactictoe)"),
+    (["flash", "PORT=/dev/null", "GAMES=chess"], "error: GAMES=chess: no game 'chess' (games: classic, tactictoe)"),
+    (["circuitpy", "DEST=.", "GAMES=go"], "error: GAMES=go: no game 'go' (games: classic, tactictoe)"),
+])
+def test_a_mistyped_make_variable_is_named_as_typed(args, line):
+    """Not as the flag make passed it on as (--chip), which the user never saw."""
+    r = make(*args)
+    assert r.returncode != 0
+    lines = r.stderr.splitlines()
+    assert lines[0] == line, r.stderr
+    assert len(lines) == 2 and re.fullmatch(r"make: \*\*\* \[Makefile:\d+: %s\] Error 2" % args[0], lines[1]), r.stderr
+    assert "--" not in r.stderr and "Traceback" not in r.stderr
+    assert "solve --game" not in r.stdout  # no table solved for a game that isn't one
+
+
+def test_a_busy_port_is_named_as_the_user_gave_it():
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        r = make("web", "WEB_PORT=%d" % port)
+        assert r.returncode != 0
+        assert r.stderr.splitlines()[0] == ("error: cannot serve on port %d: Address already in use"
+                                            " (pick another, e.g. WEB_PORT=8080)" % port), r.stderr
+        r = run_cli("web", "--port", port)
+        assert r.returncode == 1 and r.stdout.startswith("built:    ")
+        assert r.stderr.endswith(": Address already in use (pick another, e.g. --port 8080)\n"), r.stderr
+        assert r.stderr.count("\n") == 1
+
+
+def test_the_makefile_and_the_table_of_make_variables_agree():
+    """Each variable a recipe passes as a flag to `--via-make COMMAND` is the
+    one host_tools/makevars.py names for it, and the other way round."""
+    with open(os.path.join(ROOT, "Makefile")) as f:
+        text = f.read()
+    assert "TOOLS  := $(PY) -m host_tools --via-make\n" in text
+    derived = {"UF2_BOARD": "BOARD"}  # UF2_BOARD is BOARD, or a default
+    found = {}
+    for command, rest in re.findall(r"^\t@\$\(TOOLS\) ([\w-]+) (.*)$", text, re.M):
+        flags = found.setdefault(command, {})
+        for flag, var in re.findall(r"(--[\w-]+) \"?\$\((?:or \$\()?(\w+)\)", rest):
+            flags[flag] = derived.get(var, var)
+    assert found == makevars.FLAG_VARS
+    # and no other recipe runs a tool that takes a variable without --via-make
+    assert not re.search(r"^\t.*-m host_tools (sim|web|flash|uf2|circuitpy) ", text, re.M)
+
+
+def test_make_variable_names_in_messages():
+    try:
+        makevars.start(["--via-make", "sim", "--chip", "rp2050", "--flash=x.lfs"])
+        assert makevars.name("--flash", "FILE") == "SIM_FLASH=FILE"
+        assert makevars.name("--seed", 1) == "--seed 1"  # no variable fills it
+        line = makevars.usage_error("argument --flash: expected one argument")
+        assert line == "SIM_FLASH=x.lfs: expected one argument"
+        assert makevars.usage_error("argument --seed: invalid int value: 'x'") is None
+        assert makevars.usage_error("the following arguments are required: --x") is None
+        assert makevars.start(["web", "--port", "1"]) == ["web", "--port", "1"]  # not through make
+        assert makevars.name("--port", 8080) == "--port 8080"
+        assert makevars.usage_error("argument --port: invalid int value: 'x'") is None
+    finally:
+        makevars.start([])
+
+
+def test_a_sim_flash_that_is_not_a_pico_filesystem_is_named_as_given(tmp_path):
+    from host_tools import pico
+    from host_tools.sim_board import SimError, wiring
+
+    bad = tmp_path / "bad.lfs"
+    bad.write_bytes(b"not littlefs" * 100)
+    path, cfg = wiring("pico-buttons")
+    try:
+        for argv, named in ((["--via-make", "sim", "--flash", str(bad)], "SIM_FLASH=FILE"),
+                            (["sim", "--flash", str(bad)], "--flash FILE")):
+            makevars.start(argv)
+            with pytest.raises(SimError) as e:
+                pico.prepare_flash_file(str(bad), cfg, path)
+            assert str(e.value).startswith("%s: " % bad) and str(e.value).endswith("or pick another (%s)" % named)
+    finally:
+        makevars.start([])

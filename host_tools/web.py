@@ -169,8 +169,8 @@ def serve(httpd, ready=lambda: None, keys=None):
     import threading
 
     keys = sys.stdin if keys is None else keys
-    try:
-        fd = keys.fileno() if keys.isatty() else None
+    try:  # a terminal this process has in the foreground (not `make web &`: changing it would stop us)
+        fd = keys.fileno() if keys.isatty() and os.tcgetpgrp(keys.fileno()) == os.getpgrp() else None
     except (AttributeError, OSError, ValueError):
         fd = None
     if fd is None:

@@ -88,9 +88,11 @@ def board_config(board):
     except json.JSONDecodeError as e:
         raise FlashError("%s is not JSON (%s at line %d column %d): a board config is a JSON object"
                          " (docs/board-config.md)" % (path, e.msg.lower(), e.lineno, e.colno))
-    except UnicodeDecodeError:
-        raise FlashError("%s is not JSON (not UTF-8 text): a board config is a JSON object (docs/board-config.md)"
-                         % path)
+    except RecursionError:
+        raise FlashError("%s: its JSON is nested too deeply for a board config (docs/board-config.md)" % path)
+    except UnicodeDecodeError as e:
+        raise FlashError("%s is not UTF-8 text (can't decode byte 0x%02x at position %d): a board config is a JSON"
+                         " object (docs/board-config.md)" % (path, e.object[e.start], e.start))
     try:
         cfg = config.validate(doc)
     except (ValueError, RecursionError, config.ConfigError) as e:

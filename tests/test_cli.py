@@ -174,7 +174,7 @@ def test_help_describes_every_tool():
 @pytest.mark.parametrize("content, why", [
     (b"hello\n", "is not JSON (expecting value at line 1 column 1)"),
     (b'{"name": "x",\n', "is not JSON (expecting property name enclosed in double quotes at line 2 column 1)"),
-    (b"\xff\xfe\xfa", "is not JSON (not UTF-8 text)"),
+    (b'{"name": "b\xfcttons"}', "is not UTF-8 text (can't decode byte 0xfc at position 11)"),
 ])
 def test_a_board_file_that_is_not_json_is_named_in_one_line(tmp_path, content, why):
     board = tmp_path / "board.json"

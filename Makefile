@@ -142,13 +142,16 @@ sim-picture: $(STAMP) $(TABLES)
 
 # The host and Unix-port figures, then the emulated Pico's (emulated time) on
 # MicroPython and on CircuitPython, then the page of make web's (in chromium).
-## the figures in docs/performance.md
+# Each script writes its table to build/bench/NAME.md as well; report.py then
+# puts them into docs/performance.md's marked regions (commit the result).
+## measure, and write the figures into docs/performance.md
 bench: $(STAMP) $(NODE_STAMP) $(TABLES)
 	$(PY) benchmarks/run.py
 	$(PY) benchmarks/soak.py
 	$(PY) benchmarks/pico.py
 	$(PY) benchmarks/circuitpy_pico.py
 	$(PY) benchmarks/web.py
+	$(PY) benchmarks/report.py
 
 # build/sim/ is the simulator's flash (make sim): what you copy there stays,
 # through make clean too; make clean-sim wipes it.

@@ -12,7 +12,9 @@ on every run. Only the emulator's speed is wall time.
   the lowest free heap (collected every 20 ms) over a tactic-toe game won as
   X and a classic game drawn, played through presses.
 
-``python benchmarks/circuitpy_pico.py`` prints the table (about 5 minutes).
+``python benchmarks/circuitpy_pico.py [--only decide,heap]`` prints the table
+(about 5 minutes; boot alone, ``--only boot``, a fraction of that),
+and writes it to build/bench/circuitpy_pico.md (benchmarks/report.py).
 """
 
 import os
@@ -145,24 +147,34 @@ def bench_heap(folder):
     return {"free": int(boot[0]), "alloc": int(boot[1]), "low": min(lows)}
 
 
-def main():
+def main(argv=None):
+    import argparse
+
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--only", default="", help="comma-separated parts: decide,heap (boot is always measured)")
+    args = ap.parse_args(argv)
+    parts = set(args.only.split(",")) if args.only else {"decide", "heap"}
+    decide, heap = {}, None
     with tempfile.TemporaryDirectory() as folder:
         boot = bench_boot(folder)
         print("boot:", boot, flush=True)
-        decide = bench_decide(folder)
-        print("decide:", decide, flush=True)
-        heap = bench_heap(folder)
-        print("heap:", heap, flush=True)
+        if "decide" in parts:
+            decide = bench_decide(folder)
+            print("decide:", decide, flush=True)
+        if "heap" in parts:
+            heap = bench_heap(folder)
+            print("heap:", heap, flush=True)
     rows = [("power-on to the first menu frame (self-test included)", "%d ms" % boot["boot_ms"])]
-    for game in (rules.TACTICTOE, rules.CLASSIC):
+    for game in (rules.TACTICTOE, rules.CLASSIC) if decide else ():
         d = decide[game]
         rows.append(("%s perfect decision, median / worst of %d%s" % (
             rules.GAMES[game], d["n"], "" if d["agree"] else " (MOVES DIFFER FROM THE HOST'S)"),
             "%.1f ms / %.1f ms" % (d["median"], d["worst"])))
-    rows.append(("free heap after power-on, the game loop running (collected); heap in use then",
-                 "%d / %d bytes" % (heap["free"], heap["alloc"])))
-    rows.append(("lowest free heap over a tactic-toe game won and a classic game drawn (collected every 20 ms)",
-                 "%d bytes" % heap["low"]))
+    if heap:
+        rows.append(("free heap after power-on, the game loop running (collected); heap in use then",
+                     "%d / %d bytes" % (heap["free"], heap["alloc"])))
+        rows.append(("lowest free heap over a tactic-toe game won and a classic game drawn (collected every 20 ms)",
+                     "%d bytes" % heap["low"]))
     rows.append(("emulator speed (emulated s per wall s, lockstep, booting)", "%.2f" % boot["speed"]))
     print("| what (emulated Pico, CircuitPython 10.2.1, emulated time) | figure |")
     print("|---|---|")
@@ -172,4 +184,7 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    import report
+
+    with report.record(__file__):
+        main()

@@ -516,4 +516,7 @@ def main(argv=None):
 
 
 if __name__ == "__main__":
-    main()
+    import report
+
+    with report.record(__file__):
+        main()

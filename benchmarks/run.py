@@ -13,6 +13,9 @@
 
 Times are wall-clock medians on whatever machine runs this; rerun rather than
 trust old numbers.
+
+Usage: python benchmarks/run.py [--only solve,moves,fallback,heap,sim]
+Prints the table; writes it to build/bench/run.md too (benchmarks/report.py).
 """
 
 import os
@@ -196,16 +199,30 @@ def bench_flash(tmp):
         sim.wait()
 
 
-def main():
+PARTS = ("solve", "moves", "fallback", "heap", "sim")
+
+
+def main(argv=None):
+    import argparse
+
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--only", default="", help="comma-separated parts: " + ",".join(PARTS))
+    args = ap.parse_args(argv)
+    parts = set(args.only.split(",")) if args.only else set(PARTS)
+    if parts - set(PARTS):
+        ap.error("no such part: %s" % ", ".join(sorted(parts - set(PARTS))))
+    print("| what | figure |")
+    print("|---|---|")
     with tempfile.TemporaryDirectory() as tmp:
-        med, best, cli = bench_solve(tmp)
-        print("| solve + write tactictoe table, in process (median of 15) | %.0f ms (best %.0f ms) |"
-              % (med * 1e3, best * 1e3))
-        print("| `python -m host_tools solve --game tactictoe` wall time (median of 5) | %.0f ms |" % (cli * 1e3))
+        if "solve" in parts:
+            med, best, cli = bench_solve(tmp)
+            print("| solve + write tactictoe table, in process (median of 15) | %.0f ms (best %.0f ms) |"
+                  % (med * 1e3, best * 1e3))
+            print("| `python -m host_tools solve --game tactictoe` wall time (median of 5) | %.0f ms |" % (cli * 1e3))
         firmware = os.path.join(tmp, "mpy")
         os.mkdir(firmware)
         cross_compile(firmware, "firmware")
-        for game in ("tactictoe", "classic"):
+        for game in ("tactictoe", "classic") if "moves" in parts else ():
             tbl = os.path.join(ROOT, "build", "%s.tbl" % game)
             m = bench_moves(tbl, firmware)
             print("| %s move, perfect from table on disk, MicroPython (median / p90 of 300) | %d us / %d us |"
@@ -218,26 +235,32 @@ def main():
                 ("tactictoe", "x", 100, "cap", -1, "as X"),
                 ("tactictoe", "o", 100, "cap", -1, "as O"),
                 ("tactictoe", "o", 50, "cap", 0, "as O after X's corner opening (a draw), 200-ply cap"),
-                ("tactictoe", "o", 50, "board", 0, "as O after X's corner opening, the board's repetition draw")):
+                ("tactictoe", "o", 50, "board", 0, "as O after X's corner opening, the board's repetition draw"),
+        ) if "fallback" in parts else ():
             won, drawn, lost, n, med, worst = fallback_record(firmware, game, side, count, rule, opening)
             print("| %s no-table fallback vs perfect, %s (%d seeded games) | %d won, %d drawn, %d lost;"
                   " %d decisions, median / worst %d us / %d us |"
                   % (game, what, count, won, drawn, lost, n, med, worst))
-        print("| smallest heap for a tactictoe move decision (`-X heapsize`, .mpy firmware) | %d KiB |"
-              % smallest_heap(os.path.join(ROOT, "build", "tactictoe.tbl"), firmware))
-        print("| smallest heap for a tactictoe no-table fallback decision (same) | %d KiB |"
-              % smallest_heap(os.path.join(ROOT, "build", "tactictoe.tbl"), firmware, "fallback"))
-        print("| smallest heap for the whole firmware playing 4 complete games (asyncio loop, .mpy) |"
-              " %d KiB (%d bytes) |" % smallest_heap_for_games(tmp))
-        wall, games = bench_replay(tmp)
-        print("| simulator replay: 120 s of demo-mode tactic-toe on the virtual clock (median of 3) | %.1f s wall,"
-              " %d games |" % (wall, games))
-        f = bench_flash(tmp)
-        print("| `python -m host_tools flash` of firmware + config + both tables into the simulator (median of 3)"
-              " | %.2f s |" % f["all"])
-        print("| `python -m host_tools flash --table tactictoe` (58 KB) into the simulator (median of 3) | %.2f s |"
-              % f["table"])
+        if "heap" in parts:
+            print("| smallest heap for a tactictoe move decision (`-X heapsize`, .mpy firmware) | %d KiB |"
+                  % smallest_heap(os.path.join(ROOT, "build", "tactictoe.tbl"), firmware))
+            print("| smallest heap for a tactictoe no-table fallback decision (same) | %d KiB |"
+                  % smallest_heap(os.path.join(ROOT, "build", "tactictoe.tbl"), firmware, "fallback"))
+            print("| smallest heap for the whole firmware playing 4 complete games (asyncio loop, .mpy) |"
+                  " %d KiB (%d bytes) |" % smallest_heap_for_games(tmp))
+        if "sim" in parts:
+            wall, games = bench_replay(tmp)
+            print("| simulator replay: 120 s of demo-mode tactic-toe on the virtual clock (median of 3) | %.1f s"
+                  " wall, %d games |" % (wall, games))
+            f = bench_flash(tmp)
+            print("| `python -m host_tools flash` of firmware + config + both tables into the simulator (median"
+                  " of 3) | %.2f s |" % f["all"])
+            print("| `python -m host_tools flash --table tactictoe` (%.0f KB) into the simulator (median of 3) |"
+                  " %.2f s |" % (os.path.getsize(os.path.join(ROOT, "build", "tactictoe.tbl")) / 1000, f["table"]))
 
 
 if __name__ == "__main__":
-    main()
+    import report
+
+    with report.record(__file__):
+        main()

@@ -7,8 +7,9 @@ the menu every 25 games. The free heap after a collection is sampled every
 500 games; it must stay flat.
 
 Usage: python benchmarks/soak.py [--games N] [--every N] [--heap KIB]
-Prints the series, the games' tallies, a verdict and the wall time; exits 1
-if the heap is not flat.
+Prints the series, then a table: the verdict and the wall time, the games'
+tallies and the synthetic time they took (written to build/bench/soak.md
+too, benchmarks/report.py); exits 1 if the heap is not flat.
 """
 
 import argparse
@@ -49,6 +50,9 @@ def main():
     ap.add_argument("--every", type=int, default=500)
     ap.add_argument("--heap", type=int, default=HEAP_KIB, help="KiB (default %(default)s)")
     args = ap.parse_args()
+    if args.games < WARM_UP + args.every:
+        ap.error("--games must be at least %d: %d warm-up games, then at least one sample (--every %d)"
+                 % (WARM_UP + args.every, WARM_UP, args.every))
     with tempfile.TemporaryDirectory() as tmp:
         samples, other, wall = soak(tmp, args.games, args.every, args.heap)
     print("heap soak: %d demo games, %d KiB heap, free bytes after gc.collect() every %d games:"
@@ -60,13 +64,24 @@ def main():
     after = [f for g, f in samples if g >= WARM_UP]
     first, last = after[0], after[-1]
     flat = abs(last - first) <= TOLERANCE
+    print("| what | figure |")
+    print("|---|---|")
     print("| heap soak: %d self-play games, all levels, both games, %d KiB heap (free after gc, every %d games)"
           " | %s: %d bytes free after %d games, %d after %d (range %d-%d; %d at power-on); %.1f s wall |"
           % (args.games, args.heap, args.every, "flat" if flat else "NOT FLAT", first, WARM_UP, last,
              samples[-1][0], min(after), max(after), samples[0][1], wall))
+    for line in other:
+        if line.startswith("games "):  # "games classic easy: 1162 X wins, ..."
+            what, _, figure = line[len("games "):].partition(": ")
+            print("| heap soak: its %s games | %s |" % (what, figure))
+        elif line.startswith("clock "):
+            print("| heap soak: synthetic time the games took | %s |" % line.split(" ", 1)[1])
     if not flat:
         raise SystemExit(1)
 
 
 if __name__ == "__main__":
-    main()
+    import report
+
+    with report.record(__file__):
+        main()

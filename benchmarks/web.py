@@ -12,9 +12,11 @@ Playwright), over localhost.
 * the firmware's own figures are in docs/performance.md's other sections.
 
 Wall-clock figures on this machine (2 shared cores), not emulated time: a
-desktop's are lower. ``python benchmarks/web.py`` prints the table.
+desktop's are lower. ``python benchmarks/web.py`` prints the table (and
+writes it to build/bench/web.md, benchmarks/report.py).
 """
 
+import gzip
 import os
 import shutil
 import statistics
@@ -28,6 +30,11 @@ sys.path.insert(0, ROOT)
 from host_tools import web  # noqa: E402
 
 RUNS = 7
+
+
+def _gzipped(path):
+    with open(path, "rb") as f:
+        return len(gzip.compress(f.read(), 9))
 
 
 def measure(runs=RUNS):
@@ -63,22 +70,31 @@ def measure(runs=RUNS):
         finally:
             httpd.shutdown()
             httpd.server_close()
-        files = {}
+        files, paths = {}, [os.path.join(site, n) for n in os.listdir(site) if os.path.isfile(os.path.join(site, n))]
         for sub in ("micropython", "flash", "hw", "boards"):
-            files[sub] = sum(os.path.getsize(os.path.join(site, sub, n)) for n in os.listdir(os.path.join(site, sub))
-                             if n != "LICENSE")  # (the page never fetches it)
+            here = [os.path.join(d, n) for d, _, names in os.walk(os.path.join(site, sub)) for n in names
+                    if n != "LICENSE"]  # (the page never fetches it)
+            files[sub] = sum(os.path.getsize(path) for path in here)
+            paths += here
         out["files"] = files
+        out["gzipped"] = sum(_gzipped(path) for path in paths)
     return out
 
 
-def main():
-    m = measure()
+def main(argv=None):
+    import argparse
+
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--runs", type=int, default=RUNS, help="page loads (default %(default)s)")
+    m = measure(ap.parse_args(argv).runs)
     print("| figure | value |")
     print("|---|---|")
     print("| bytes transferred (first load, no compression) | %d (%.2f MB) in %d requests |"
           % (m["bytes"][0], m["bytes"][0] / 1e6, m["requests"][0]))
     for sub, size in m["files"].items():
         print("| of which %s/ | %d |" % (sub, size))
+    print("| the same files gzipped (about what a static host that compresses sends) | %d (%.2f MB) |"
+          % (m["gzipped"], m["gzipped"] / 1e6))
     print("| navigation to interpreter started, median of %d (min-max) | %d ms (%d-%d) |"
           % (len(m["interpreter"]), statistics.median(m["interpreter"]), min(m["interpreter"]),
              max(m["interpreter"])))
@@ -89,4 +105,7 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    import report
+
+    with report.record(__file__):
+        main()

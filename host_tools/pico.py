@@ -165,6 +165,9 @@ class EmulatedPico:
         self.tone = 0
         self.speed = None  # emulated seconds per real second, live
         self.ms = 0.0  # the emulated clock, ms since the first power-on
+        self._script_sent = self._script_done = 0
+        self.clock = 0  # the emulated clock (ms) at the last heartbeat (live)
+        self.on_beat = None  # called with it, every wall second while live
         self.resets = 0
         self.status = None
         self.crash = None  # what stopped the emulator, if it failed
@@ -246,6 +249,22 @@ class EmulatedPico:
         """Put fingers on the cells in ``mask`` (and lift the others)."""
         self.held = mask & 0x1FF
         self._send("keys %d" % self.held)
+
+    def tap(self, cell, ms):
+        """A press script's tap or hold: ``cell`` held for ``ms`` of the
+        emulated clock, then lifted for a gap, after what went before."""
+        self._script_sent += 1
+        self._send("tap %d %d" % (cell, ms))
+
+    def idle(self, ms):
+        """A press script's wait, on the emulated clock after what went before."""
+        self._script_sent += 1
+        self._send("idle %d" % ms)
+
+    @property
+    def script_busy(self):
+        """True while taps or waits sent with ``tap``/``idle`` are not done."""
+        return self._script_done < self._script_sent
 
     def run(self, ms):
         """Lockstep: run the chip for ``ms`` of emulated time, handling what
@@ -329,8 +348,13 @@ class EmulatedPico:
         elif kind == "power":
             if words[2] != "power" or self.frames:
                 self.resets += 1
-        elif kind == "speed":
+        elif kind == "speed":  # live, every wall second: the pace and the emulated clock
             self.speed = float(words[1])
+            self.clock = int(words[2])
+            if self.on_beat:
+                self.on_beat(self.clock)
+        elif kind == "done":
+            self._script_done = int(words[1])
         elif kind == "crash":
             self.crash = " ".join(words[1:])
         if self.on_event:

@@ -83,6 +83,21 @@ def wiring(board):
     return path, cfg
 
 
+def wiring_differences(cfg, wired):
+    """What of the config ``cfg`` (validated) does not match the wiring
+    ``wired``: a list of its keys, empty if the firmware drives the pins
+    that are wired. A buzzer the config leaves out is only silence."""
+    def input_pins(c):
+        return {k: v for k, v in c["input"].items() if k in ("kind", "pins", "rows", "cols")}
+
+    out = ["leds." + k for k in ("pin", "order", "colour_order") if cfg["leds"][k] != wired["leds"][k]]
+    if input_pins(cfg) != input_pins(wired):
+        out.append("input")
+    if cfg["buzzer"] is not None and cfg["buzzer"] != wired["buzzer"]:
+        out.append("buzzer")
+    return out
+
+
 def cells_of(wire, cfg):
     """The (r, g, b) each cell shows, from the bytes the LED chain latched,
     undoing the wiring's pixel order and colour order."""
@@ -119,6 +134,9 @@ class VirtualBoard:
         self.heap = heap
         self.on_frame = on_frame
         self.on_output = on_output
+        self.on_beat = None  # called with the board's clock (ms) as its key scans run on
+        self.clock = 0
+        self._script_sent = self._script_done = 0
         self.sel = selectors.DefaultSelector()
         self.proc = None
         self.held = 0
@@ -130,6 +148,7 @@ class VirtualBoard:
         self._bus = b""
         self._crashes = []  # times of recent crashes: three in 5 s and it stays off
         self._cr = False  # the console output so far ended with "\r"
+        self._line_start = True  # and with a line's end (or there was none)
         self._out_buf = bytearray()  # console output the client hasn't taken yet
         self._out_since = 0.0
         self._in_buf = bytearray()  # console input the board hasn't taken yet
@@ -171,6 +190,8 @@ class VirtualBoard:
             self._con_out = os.pipe()
             os.set_blocking(self._con_in[1], False)
             self.sel.register(self._con_out[0], selectors.EVENT_READ, self._from_board)
+        if mode == "friendly":  # main.py runs: the firmware reads board.json
+            self._check_wiring()
         bus_out = os.pipe()
         bus_in = os.pipe()
         argv = [MICROPYTHON, "-X", "heapsize=" + self.heap, os.path.join(ROM_DIR, "rom.py"),
@@ -195,6 +216,7 @@ class VirtualBoard:
         self._bus_in = bus_in[1]
         os.set_blocking(self._bus_in, False)
         self._bus = b""
+        self._script_sent = self._script_done = 0  # a new run has no press script
         self.armed = False
         self._booting = True  # until the ROM first says where Ctrl-C goes
         self._held_intr = held  # and any Ctrl-C that comes while it boots
@@ -203,6 +225,29 @@ class VirtualBoard:
         self.sel.register(self._bus_out, selectors.EVENT_READ, self._from_bus)
         if self.replay is None:
             self._send_keys()
+
+    def _check_wiring(self):
+        """Say on the console, in one line, when the flash's board.json is
+        not for this board's wiring (a real board can't know; this one can).
+        A file the firmware can't use it reports itself."""
+        from host_tools import flash
+
+        try:
+            cfg = flash.board_config(os.path.join(self.flash, "board.json"))[1]
+        except flash.FlashError:
+            return
+        from tactictoe.config import one_line
+
+        differ = wiring_differences(cfg, self.cfg)
+        if not differ:
+            return
+        name, wired = one_line(cfg["name"]), one_line(self.cfg["name"])
+        fix = "flash a config for its wiring (%s)" % wired
+        if cfg["name"] in flash.micropython_boards():
+            fix += ", or start the simulator with BOARD=%s" % name
+        line = ("[virtual board: board.json (%s) does not match this board's wiring (%s): %s differ, so its keys,"
+                " LEDs or buzzer will misbehave; %s]\n" % (name, wired, ", ".join(differ), fix))
+        self._output(("" if self._line_start else "\n").encode() + line.encode())
 
     def power_cycle(self):
         """Pull the plug and plug it in again."""
@@ -256,6 +301,24 @@ class VirtualBoard:
         """Put fingers on the cells in ``mask`` (and lift the others)."""
         self.held = mask & 0x1FF
         self._send_keys()
+
+    def tap(self, cell, ms):
+        """A press script's tap or hold: the board holds ``cell`` until its
+        key scans have seen it for ``ms`` of its own time, then lifts it for
+        a gap before the next (``simbus.script``)."""
+        self._script_sent += 1
+        self._send_bus(b"P" + struct.pack("<H", cell | min((ms + 9) // 10, 0xFFF) << 4))
+
+    def idle(self, ms):
+        """A press script's wait, on the board's clock after what went before."""
+        self._script_sent += 1
+        self._send_bus(b"W" + struct.pack("<H", min(ms, 0xFFFF)))
+
+    @property
+    def script_busy(self):
+        """True while taps or waits sent with ``tap``/``idle`` are not done
+        (a reset drops them, as a finger lifts when the power goes)."""
+        return self._script_done < self._script_sent
 
     def _send_keys(self):
         self._send_bus(b"K" + bytes((self.held & 0xFF, self.held >> 8)))
@@ -350,6 +413,12 @@ class VirtualBoard:
                 self._interrupts(on == b"1", int(number))
             elif kind == b"H":
                 self._missed = True
+            elif kind == b"Q":
+                self._script_done = int(rest)
+            elif kind == b"B":
+                self.clock = int(rest)
+                if self.on_beat:
+                    self.on_beat(self.clock)
 
     def _interrupts(self, on, number):
         self.armed = on
@@ -463,6 +532,8 @@ class VirtualBoard:
                 self.on_output(b"\n")
             self._write_client(b"\n")
         self._cr = data.endswith(b"\r")
+        if data:
+            self._line_start = data.endswith((b"\n", b"\r"))
         data = data.replace(b"\r\n", b"\n").replace(b"\n", b"\r\n")
         if self.on_output:
             self.on_output(data)

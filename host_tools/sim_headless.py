@@ -10,7 +10,9 @@ import time
 from host_tools.oserrors import reported
 from host_tools.sim_board import SimError, VirtualBoard
 from host_tools.sim_frames import frame_line
-from host_tools.sim_script import TAP_MS, held_ms, parse_command, timeline
+from host_tools.sim_script import held_ms, parse_command, timeline
+
+IDLE_S = 5.0  # no key scan for this long: the board is not in the game (see _script_playing)
 
 
 def emit(text):
@@ -69,8 +71,11 @@ def run_live(board):
     board.on_frame = lambda ms, cells: emit(frame_line(ms if hasattr(board, "run") else now_ms(), cells,
                                                         board.cfg))
     board.on_output = SerialLines(emit)
+    # The board's clock (the Unix port's key scans', the emulated chip's),
+    # for waits that count the board's progress.
+    board.on_beat = lambda ms: emit("clock %d" % ms)
     queue = []
-    state = {"eof": False, "busy": 0.0, "release": [], "n": 0}
+    state = {"eof": False, "n": 0}
     stdin = sys.stdin.buffer
     os.set_blocking(stdin.fileno(), False)
     pending = [b""]
@@ -107,30 +112,48 @@ def run_live(board):
 
 
 def _live_loop(board, queue, state):
+    # Taps, holds and waits go to the board at once: it plays them in order
+    # on its own clock, from the first key scan that sees each, so a host
+    # (or board) starved of CPU makes them late, never lost. A press,
+    # release, reset or quit waits until the board has done them (or, at
+    # the REPL or in safe mode, has stopped scanning its keys).
     while board.running:
-        t = time.monotonic()
-        for item in [r for r in state["release"] if r[0] <= t]:
-            state["release"].remove(item)
-            board.hold(board.held & ~(1 << item[1]))
-        if queue and t >= state["busy"]:
+        if queue and queue[0][0] in ("tap", "hold", "wait"):
+            name, v = queue.pop(0)
+            if name == "wait":
+                board.idle(v[0])
+            else:
+                board.tap(v[0], held_ms(name, v))
+            continue
+        if queue and not _script_playing(board, state):
             name, v = queue.pop(0)
             if name == "quit":
                 break
             if name == "reset":
                 board.power_cycle()
-            elif name == "wait":
-                state["busy"] = t + v[0] / 1000
             elif name == "press":
                 board.hold(board.held | 1 << v[0])
             elif name == "release":
                 board.hold(board.held & ~(1 << v[0]))
-            else:
-                held = held_ms(name, v)
-                board.hold(board.held | 1 << v[0])
-                state["release"].append((t + held / 1000, v[0]))
-                state["busy"] = t + (held + TAP_MS) / 1000
             continue
-        if state["eof"] and not queue and not state["release"]:
+        if state["eof"] and not queue and not _script_playing(board, state):
             break
         board.poll(0.01)
     return 0
+
+
+def _script_playing(board, state):
+    """Whether the board is still playing the taps and waits sent to it:
+    until it says they are done, or (the Unix-port board) its key scans
+    have not run (no heartbeat) for ``IDLE_S``: it is not scanning them
+    (the REPL, safe mode), and would never be done. The emulated chip plays
+    them on its clock, which runs whatever its code does."""
+    if not board.script_busy:
+        return False
+    if hasattr(board, "run"):  # the emulated chip
+        return True
+    beat = board.clock
+    t = time.monotonic()
+    if beat != state.get("beat"):
+        state["beat"], state["beat_at"] = beat, t
+    return t - state.get("beat_at", t) < IDLE_S

@@ -51,6 +51,9 @@ GRID_BOTTOM = GRID_TOP + 3 * CELL_H + 2 * GAP_H
 PANEL_LEFT = GRID_LEFT + 3 * CELL_W + 2 * GAP_W + 4
 LEGEND = "tap: keys in a cell  long press: hold or Space  r: power-cycle  Esc: quit"
 REPL_NOTICE = " game stopped: the REPL has the board. r (or a reset) plays again "
+# Under the address while the game runs: `mpremote repl` shows nothing until
+# Ctrl-C stops the game, as on a board.
+REPL_HINT = " in mpremote repl the game runs on: Ctrl-C stops it for the >>> prompt "
 BUZZER_W = 18
 
 # What the board prints as it enters the raw REPL, as a soft reset starts,
@@ -334,8 +337,9 @@ def picture(board, console, cols):
     port = board.port
     address = "serial console: %s  (%s connect %s repl)" % (port, _mpremote(), port) if port else "no serial console"
     pieces[(GRID_BOTTOM + 2, 1)] = address[:cols - 2]
-    notice = REPL_NOTICE if console.at_repl() else ""
-    pieces[(GRID_BOTTOM + 3, 1)] = "\x1b[30;43m" + notice + RESET + " " * (len(REPL_NOTICE) - len(notice))
+    notice = "\x1b[30;43m" + REPL_NOTICE if console.at_repl() else DIM + REPL_HINT if port else ""
+    width = max(len(REPL_NOTICE), len(REPL_HINT))
+    pieces[(GRID_BOTTOM + 3, 1)] = notice + RESET + " " * (width - len(_TEXT_ESCAPES.sub("", notice)))
     return pieces
 
 

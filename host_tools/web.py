@@ -13,9 +13,11 @@ folder works on any static host. ``serve()`` serves it on localhost.
 """
 
 import functools
+import html
 import http.server
 import json
 import os
+import re
 import shutil
 
 from host_tools import flash
@@ -34,9 +36,11 @@ PAGE_FILES = ("index.html", "style.css", "board.js", "engine.html", "engine.js")
 HW_FILES = ((SIMULATOR, "machine.py"), (SIMULATOR, "neopixel.py"), (SIMULATOR, "simexit.py"), (WEB, "simbus.py"),
             (WEB, "rom.py"))
 DEFAULT_BOARD = "pico-buttons"
-# The build guide the page links to: a copy of hardware/ in the site unless
-# --build-guide names one elsewhere (the repository's, say).
-GUIDE = "hardware/README.md"
+# The build guide the page links to: a copy of hardware/ in the site, its
+# pages rendered to HTML beside their markdown, unless --build-guide names
+# one elsewhere (the repository's, say).
+GUIDE = "hardware/README.html"
+GUIDE_DIR = "hardware"
 # The port's .mpy version: 6 (sys.implementation._mpy & 0xFF); the page
 # gets Python sources if mpy-cross writes another.
 PORT_MPY_MAJOR = 6
@@ -111,7 +115,8 @@ def build(out=OUTPUT, tables_dir=os.path.join(ROOT, "build"), build_guide=None):
     for board in boards:
         _write(os.path.join(out, "boards", board + ".json"), flash.board_config(board)[2])
     if build_guide is None:
-        shutil.copytree(os.path.join(ROOT, "hardware"), os.path.join(out, "hardware"))
+        shutil.copytree(os.path.join(ROOT, GUIDE_DIR), os.path.join(out, GUIDE_DIR))
+        render_guide(os.path.join(out, GUIDE_DIR))
         build_guide = GUIDE
     manifest = {
         "micropython": version,
@@ -123,6 +128,67 @@ def build(out=OUTPUT, tables_dir=os.path.join(ROOT, "build"), build_guide=None):
     }
     _write(os.path.join(out, "manifest.json"), json.dumps(manifest, indent=1).encode() + b"\n")
     return manifest
+
+
+_LINK = re.compile(r'<a href="([^"]*)">(.*?)</a>', re.S)
+_PAGE = """<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<link rel="icon" href="data:,">
+<title>%s</title>
+<style>
+body { font: 16px/1.5 system-ui, sans-serif; max-width: 52rem; margin: 1rem auto; padding: 0 1rem; color: #1d2024; }
+table { border-collapse: collapse; } th, td { border: 1px solid #ccd; padding: 0.2rem 0.5rem; text-align: left; }
+code, pre { font-family: ui-monospace, monospace; background: #f3f4f6; } pre { padding: 0.5rem; overflow-x: auto; }
+img { max-width: 100%%; height: auto; }
+</style>
+</head>
+<body>
+%s
+</body>
+</html>
+"""
+
+
+def render_guide(folder):
+    """Beside each markdown page in ``folder`` (the build guide's copy), the
+    same page as HTML, which a browser shows as a page rather than as text.
+    Links to the guide's other pages go to their HTML; a link that leaves
+    the folder (the project's README, docs/) names the file in the project's
+    repository instead, as the site has no copy of it."""
+    import markdown
+
+    for top, _, names in os.walk(folder):
+        for name in names:
+            if not name.endswith(".md"):
+                continue
+            path = os.path.join(top, name)
+            with open(path, encoding="utf-8") as f:
+                text = f.read()
+            body = markdown.markdown(text, extensions=["tables", "fenced_code", "toc"], output_format="html")
+
+            def link(m, top=top):
+                href, label = html.unescape(m.group(1)), m.group(2)
+                if re.match(r"[a-z][a-z0-9+.-]*:|#|/", href):  # elsewhere, or on this page
+                    return m.group(0)
+                file, _, anchor = href.partition("#")
+                target = os.path.normpath(os.path.join(top, file))
+                if os.path.relpath(target, folder).startswith(".."):  # hardware/ sits at the repository's top
+                    shown = os.path.relpath(target, os.path.dirname(folder)).replace(os.sep, "/")
+                    if re.sub(r"<[^>]+>", "", label) == shown:  # [docs/x.md](../docs/x.md)
+                        return "<code>%s</code> (in the project's repository)" % html.escape(shown)
+                    return "%s (<code>%s</code> in the project's repository)" % (label, html.escape(shown))
+                if file.endswith(".md"):
+                    file = file[:-3] + ".html"
+                return '<a href="%s">%s</a>' % (html.escape(file + ("#" + anchor if anchor else "")), label)
+
+            body = _LINK.sub(link, body)
+            title = re.search(r"<h1[^>]*>(.*?)</h1>", body, re.S)
+            title = re.sub(r"<[^>]+>", "", title.group(1)) if title else name[:-3]
+            with open(path[:-3] + ".html", "w", encoding="utf-8") as f:
+                f.write(_PAGE % (title, body))
 
 
 def size(out=OUTPUT):

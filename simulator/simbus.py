@@ -8,8 +8,14 @@ The ROM and the hardware doubles talk to ``host_tools.sim_board`` over two pipes
   a byte; numbered, so an answer can't be mistaken for another's), ``H``
   (resetting with a Ctrl-C it took too late to act on: the host holds it
   for the next run);
+* board to host, also: ``Q <n>`` (the press script's command ``n`` is
+  done, counted from 1 since power-on), ``B <ms>`` (a heartbeat: the key
+  scans have run on to ``ms``, sent every ``BEAT_MS`` of them);
 * host to board, 3-byte messages: ``K`` + the 9-bit mask of the cells a
-  finger is on (little-endian); answers, each with the number of the ``I``
+  finger is on (little-endian); ``P`` + ``cell | ms // 10 << 4`` (a tap or
+  hold from a press script) and ``W`` + ``ms`` (a script's wait), played in
+  order on the board's own clock, each counted from the first key scan
+  that sees it (see ``script``); answers, each with the number of the ``I``
   it answers (little-endian): ``G`` (run the code) or ``S`` (a Ctrl-C is
   already waiting: interrupt the code as it starts) to ``I 1``, ``A`` to
   ``I 0``; ``C`` a Ctrl-C (sent with the SIGINT, so code that polls the
@@ -53,6 +59,12 @@ _msg = bytearray(3)  # the host's last message
 missed = False  # a Ctrl-C came as code ended, too late to interrupt it (see disarm)
 _mark = b""  # before each bus line: b"\x1e" when stdout shares the pipe (replays)
 lag = 0  # ms the board dawdles around running code (the ROM reads TACTICTOE_SIM_LAG): tests' races
+GAP_MS = 100  # after a script's tap or hold, its cell is up this long before the next command
+BEAT_MS = 250  # the key scans' heartbeat to the host (B), in board ms
+_script = []  # the press script's commands not yet done: [cell or -1, ms, first and last scan's ms]
+_done = 0  # script commands done since power-on
+_tapped = 0  # the cell mask the script's current command holds
+_beat = -BEAT_MS  # when the last heartbeat was sent
 
 
 def start(wired, out_fd, in_fd):
@@ -100,6 +112,12 @@ def _messages(wait_for=b"", number=0):
             raise Reset(OFF)
         if _msg[0] == 0x4B:  # "K"
             _held = _msg[1] | _msg[2] << 8
+        elif _msg[0] == 0x50:  # "P": a tap or hold, then the gap before the next command
+            v = _msg[1] | _msg[2] << 8
+            _script.append([v & 15, (v >> 4) * 10, None, 0])
+            _script.append([-1, GAP_MS, None, 0])
+        elif _msg[0] == 0x57:  # "W": a wait
+            _script.append([-1, _msg[1] | _msg[2] << 8, None, 0])
         elif _msg[0] == 0x43 and _armed:  # "C": Ctrl-C, in case the SIGINT went astray
             raise KeyboardInterrupt
         elif _msg[0] in wait_for and _msg[1] | _msg[2] << 8 == number:
@@ -107,8 +125,8 @@ def _messages(wait_for=b"", number=0):
 
 
 def held():
-    """The mask of cells a finger is on now."""
-    global _held
+    """The mask of cells a finger is on now (a key scan reads it)."""
+    global _held, _beat
     if timeline is not None:
         t = now()
         change = timeline.next
@@ -118,7 +136,36 @@ def held():
             change = timeline.next
         return _held
     _messages()
-    return _held
+    t = now()
+    if t - _beat >= BEAT_MS:
+        _beat = t
+        send(b"B %d\n" % t)
+    if _script:
+        script(t)
+    return _held | _tapped
+
+
+def script(t):
+    """Play the press script at a key scan at ``t`` ms. A command starts at
+    the first scan after the one before it ends, and lasts until the scans
+    have seen it for its time (a tap's cell held, or nothing): a board
+    starved of CPU, scanning late, still sees every tap held on two scans
+    its time apart, as the web page's fingers do (web/board.js)."""
+    global _tapped, _done
+    while _script:
+        step = _script[0]
+        if step[2] is None:  # the first scan to see it
+            step[2] = step[3] = t
+            _tapped = 1 << step[0] if step[0] >= 0 else 0
+            return
+        if step[3] - step[2] < step[1]:
+            step[3] = t
+            return
+        _script.pop(0)
+        _tapped = 0
+        if step[0] < 0:  # a tap's gap or a wait: one command done
+            _done += 1
+            send(b"Q %d\n" % _done)
 
 
 def leds(data):

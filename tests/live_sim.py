@@ -15,6 +15,8 @@ MPREMOTE = os.path.join(os.path.dirname(sys.executable), "mpremote")
 from tactictoe import rules  # noqa: E402
 
 MENU_TAPS = {rules.CLASSIC: 3, rules.TACTICTOE: 5}
+BEAT_CAP_MS = 1000  # a heartbeat counts at most this much of the board's time (see LiveSim.wait)
+STALL = 60  # seconds with no output at all (not even a heartbeat): the board has stopped
 
 
 class LiveSim:
@@ -24,6 +26,8 @@ class LiveSim:
                                      stderr=subprocess.PIPE, text=True, bufsize=1,
                                      env=None if env is None else dict(os.environ, **env))
         self.lines = []
+        self.clock = None  # the board's key-scan clock (ms), from its heartbeats
+        self.stall = STALL
         self._q = queue.Queue()
         threading.Thread(target=self._read, daemon=True).start()
         self.port = self.wait(lambda line: line.startswith("port "), 30)[5:]
@@ -35,24 +39,39 @@ class LiveSim:
 
     def wait(self, match, timeout=30, what=None):
         """The next line (after those already seen) for which ``match`` is
-        true; AssertionError after ``timeout`` seconds."""
-        end = time.monotonic() + timeout
+        true. ``timeout`` counts the board's progress, not the host's
+        clock: seconds on its key scans' clock (the ``clock`` lines), each
+        heartbeat counting at most ``BEAT_CAP`` however late it came, so a
+        machine starved of CPU makes this slower, never a failure.
+        AssertionError, with the last lines, once the board has run that
+        long without the line, or has printed nothing at all for ``stall``
+        seconds (stopped: hung, or not scanning its keys), or has exited."""
+        progress = 0.0
+        quiet_since = time.monotonic()
         while True:
-            left = end - time.monotonic()
             try:
-                line = self._q.get(timeout=max(0.01, left))
+                line = self._q.get(timeout=1.0)
             except queue.Empty:
                 line = ""
             if line is None:
                 raise AssertionError("the simulator stopped (%s) waiting for %s; stderr: %s"
                                      % (self.proc.wait(), what or match, self.proc.stderr.read()))
             if line:
+                quiet_since = time.monotonic()
+            if line.startswith("clock "):
+                ms = int(line[6:])
+                if self.clock is not None and ms >= self.clock:
+                    progress += min(ms - self.clock, BEAT_CAP_MS) / 1000
+                self.clock = ms
+            elif line:
                 self.lines.append(line)
                 if match(line):
                     return line
-            if time.monotonic() > end:
-                raise AssertionError("no line for %s in %ss; last lines:\n%s"
-                                     % (what or match, timeout, "\n".join(self.lines[-15:])))
+            stalled = time.monotonic() - quiet_since > self.stall
+            if progress > timeout or stalled:
+                raise AssertionError("no line for %s in %s; last lines:\n%s" % (
+                    what or match, "%ss of the board's time" % timeout if not stalled
+                    else "%ss with no word from the board" % self.stall, "\n".join(self.lines[-15:])))
 
     def serial(self, text, timeout=30):
         """Wait for a console line containing ``text``."""
@@ -77,7 +96,7 @@ class LiveSim:
                 self.proc.wait()
 
 
-def mpremote(port, *args, timeout=60):
+def mpremote(port, *args, timeout=600):  # a guard against a hang, not a deadline
     return subprocess.run([MPREMOTE, "connect", port] + list(args), capture_output=True, text=True,
                           timeout=timeout, cwd=ROOT)
 

@@ -232,7 +232,25 @@ SLOPPY = [
     (b'{"leds": {"pin": 16} "input": {"kind": "buttons", ' + PINS + b'}}', "a missing comma, line 1"),
     (b'{"leds": {"pin": 16},,\n "input": {"kind": "buttons", ' + PINS + b'}}', "an extra comma, line 1"),
     (b'{"leds": {"pin": 16},\n "input": {"kind" "buttons", ' + PINS + b'}}', "a missing colon, line 2"),
+    (b'{"leds": {"pin": 16},\n "input": {"kind": "buttons", ' + PINS.replace(b"[2,", b"[02,") + b'}}',
+     "a number with a leading zero, line 2"),
+    (b'{"leds": {"pin": 16, "brightness": 1.},\n "input": {"kind": "buttons", ' + PINS + b'}}',
+     "a number with no digit after its point, line 1"),
+    (b'{"leds": {"pin": 16},\n "name": "my \\uZZZZ board", "input": {"kind": "buttons", ' + PINS + b'}}',
+     "a \\u not followed by 4 hex digits, line 2"),
+    (b'{"name": "my\\qboard", "leds": {"pin": 16},\n "input": {"kind": "buttons", ' + PINS + b'}}',
+     "an escape JSON does not have, line 1"),
+    (b'{"name": "my\tboard", "leds": {"pin": 16},\n "input": {"kind": "buttons", ' + PINS + b'}}',
+     "a control character in a string, line 1"),
 ]
+
+
+@pytest.mark.parametrize("data, words", SLOPPY)
+def test_json_only_micropython_reads_is_named(data, words):
+    """CPython's json (as the host's tools) refuses each; strict_problem names it."""
+    with pytest.raises(ValueError):
+        json.loads(data)
+    assert config.strict_problem(data.decode()) == words
 
 
 def test_the_board_warns_of_json_only_micropython_reads(tmp_path, compiled):

@@ -5,11 +5,12 @@ serial console."""
 import os
 import subprocess
 import sys
+import time
 
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from live_sim import ROOT, Console, LiveSim, is_self_test, mpremote, play, start_game
+from live_sim import ROOT, Console, LiveSim, is_menu, is_self_test, mpremote, play, start_game
 from host_tools import sim_script
 from tactictoe import rules
 
@@ -195,6 +196,49 @@ def test_play_on_the_live_board(live):
     assert pos.winner() == rules.O
 
 
+def test_taps_sent_while_the_board_is_frozen_all_land(live):
+    """A board starved of CPU still takes every tap: the taps are played on
+    its own clock from the first key scan that sees each. Here the board's
+    interpreter is stopped outright (SIGSTOP) while the menu's four taps and
+    a move are sent, for longer than a tap lasts, then let go."""
+    import signal
+
+    b = live("--seed", "5")
+    b.wait(is_menu, 30, "the menu")
+    children = open("/proc/%d/task/%d/children" % (b.proc.pid, b.proc.pid)).read().split()
+    assert len(children) == 1, children  # the board's MicroPython
+    board = int(children[0])
+    os.kill(board, signal.SIGSTOP)
+    try:
+        b.send("tap 3", "tap 0", "tap 8", "tap 3", "tap 4")
+        # The host plays no part in timing the taps now: with the old
+        # wall-clock taps, these 0.9 s were every tap's whole length.
+        time.sleep(0.9)
+    finally:
+        os.kill(board, signal.SIGCONT)
+    b.serial("classic: X 4")
+    line = b.wait(lambda line: line.startswith("serial classic: O "), 30, "the board's move")
+    assert int(line.split()[-1]) != 4
+
+
+def test_a_wait_on_a_board_that_has_stopped_fails_with_its_last_lines(live):
+    """The other side of waiting on the board's progress: a board that
+    makes none (stopped here with SIGSTOP) fails the wait once it has said
+    nothing for ``stall`` seconds, with what it said last."""
+    import signal
+
+    b = live("--seed", "5")
+    b.wait(is_menu, 30, "the menu")
+    board = int(open("/proc/%d/task/%d/children" % (b.proc.pid, b.proc.pid)).read().split()[0])
+    b.stall = 2
+    os.kill(board, signal.SIGSTOP)
+    try:
+        with pytest.raises(AssertionError, match=r"(?s)no line for 'a move' in 2s with no word from the board.*frame "):
+            b.serial("a move")
+    finally:
+        os.kill(board, signal.SIGCONT)
+
+
 def test_console_edge_cases_behave_as_on_a_board(live, tmp_path):
     b = live()
     b.wait(lambda line: line.startswith("frame "), 30, "a frame")
@@ -300,3 +344,54 @@ def test_a_replay_that_ends_in_the_repl_still_ends(tmp_path):
     r = run_sim("--replay", str(script), "--flash", str(tmp_path / "flash"), timeout=60)
     assert r.returncode == 0
     assert "serial safe mode: the centre cell was held at power-on" in r.stdout
+
+
+def test_wiring_differences_are_the_pins_not_the_settings():
+    from host_tools import flash
+    from host_tools.sim_board import wiring_differences
+
+    buttons, matrix, touch = (flash.board_config(b)[1] for b in ("pico-buttons", "pico-matrix", "esp32-touch"))
+    assert wiring_differences(matrix, buttons) == ["leds.order", "input", "buzzer"]
+    assert wiring_differences(buttons, matrix) == ["leds.order", "input"]  # no buzzer in the config: silence
+    assert wiring_differences(touch, buttons) == ["leds.pin", "input", "buzzer"]
+    mine = dict(buttons, name="mine", colours=dict(buttons["colours"], x=(1, 2, 3)),
+                leds=dict(buttons["leds"], brightness=0.5))
+    assert wiring_differences(mine, buttons) == []
+    tuned = dict(touch, input=dict(touch["input"], threshold=0.3, direction="falls"))
+    assert wiring_differences(tuned, touch) == []
+    swapped = dict(buttons, leds=dict(buttons["leds"], colour_order="RGB"))
+    assert wiring_differences(swapped, buttons) == ["leds.colour_order"]
+
+
+MISMATCH = ("serial [virtual board: board.json (pico-matrix) does not match this board's wiring (pico-buttons):"
+            " leds.order, input, buzzer differ, so its keys, LEDs or buzzer will misbehave; flash a config for its"
+            " wiring (pico-buttons), or start the simulator with BOARD=pico-matrix]")
+
+
+def test_a_config_for_another_wiring_is_said_at_power_on(tmp_path, table_files):
+    """The virtual board knows its wiring, as a real one can't: flashed with
+    another board's config, it says so in one line as it powers on (and
+    plays on with the config, as a real board would)."""
+    flash = tmp_path / "flash"
+    flash.mkdir()
+    script = tmp_path / "s.txt"
+    script.write_text("wait 300\n")
+    tables = os.path.dirname(table_files[rules.CLASSIC])
+    (flash / "board.json").write_bytes(open(os.path.join(ROOT, "firmware", "boards", "pico-matrix.json"), "rb").read())
+    r = run_sim("--replay", str(script), "--flash", str(flash), "--tables", tables, "--board", "pico-buttons")
+    assert r.returncode == 0, r.stderr
+    assert [line for line in r.stdout.splitlines() if "[virtual board" in line] == [MISMATCH]
+    r = run_sim("--replay", str(script), "--flash", str(flash), "--tables", tables, "--board", "pico-matrix")
+    assert r.returncode == 0 and "[virtual board" not in r.stdout, r.stdout + r.stderr
+
+
+def test_make_flash_of_another_wiring_is_said_by_the_board(live):
+    from host_tools import flash as flash_tool
+
+    b = live("--seed", "3")
+    b.wait(is_self_test, 30, "the self-test")
+    assert not any("[virtual board" in line for line in b.lines)
+    # make flash BOARD=pico-matrix's config step, then its reset
+    flash_tool.flash(b.port, board="pico-matrix", firmware=False, say=lambda line: None)
+    b.serial("[virtual board: board.json (pico-matrix) does not match", 60)
+    assert b.lines[-1] == MISMATCH

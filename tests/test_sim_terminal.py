@@ -251,7 +251,8 @@ def test_plays_the_board_in_80x24(pane):
     try:
         os.write(console, b"\x03")  # as mpremote would: stop the game, get the REPL
         pane.wait("the REPL's prompt beside the grid",
-                  lambda p: "KeyboardInterrupt" in p.text() and re.search(r">>> *$", p.text(), re.M))
+                  lambda p: "stopped: Ctrl-C; the REPL is yours" in p.text() and re.search(r">>> *$", p.text(), re.M))
+        assert "Traceback" not in pane.text()  # a stop asked for looks like one, not like a crash
         pane.wait("the notice that the REPL has the board", lambda p: st.REPL_NOTICE.strip() in p.text())
         os.write(console, b"print(6 * 7)\r")
         pane.wait("what the board printed", lambda p: re.search(r"print\(6 \* 7\) *\n +42 *$", p.text(), re.M))
@@ -428,12 +429,17 @@ def test_the_screen_says_when_the_repl_has_the_board():
     def notice(c):
         return st.REPL_NOTICE in "".join(st.picture(board, c, 80).values())
 
+    def hint(c):
+        return st.REPL_HINT in "".join(st.picture(board, c, 80).values())
+
     c = st.ConsoleLines()
     c(b"classic: X 4\r\n")
-    assert not c.at_repl() and not notice(c)
+    # While the game runs, the screen says how mpremote repl gets the prompt.
+    assert not c.at_repl() and not notice(c) and hint(c)
+    assert "Ctrl-C" in st.REPL_HINT and "mpremote repl" in st.REPL_HINT
     # mpremote ls: Ctrl-C, the raw REPL, its answer, then back to the friendly REPL
-    c(b"Traceback (most recent call last):\r\nKeyboardInterrupt: \r\n>>> ")
-    assert c.at_repl() and notice(c)
+    c(b"stopped: Ctrl-C; the REPL is yours (reset to play again)\r\n>>> ")
+    assert c.at_repl() and notice(c) and not hint(c)
     c(b"\r\nraw REPL; CTRL-B to exit\r\n>")
     assert c.at_repl()
     c(b"OK\x04\x04>")

@@ -30,7 +30,7 @@ def test_web_build_only_writes_a_self_contained_site(table_files, tmp_path):
     out = tmp_path / "site"
     r = run_cli("web", "--build-only", "-o", out, "--tables", os.path.dirname(table_files[rules.CLASSIC]))
     assert r.returncode == 0, r.stderr
-    assert r.stdout.startswith("built:    %s (" % out) and "MicroPython 1.27.0" in r.stdout
+    assert r.stdout.startswith("built:    %s (" % out) and "MicroPython 1.28.0-6" in r.stdout
     manifest = json.loads((out / "manifest.json").read_text())
     # The firmware as make flash puts it on a board (compiled: the port
     # loads .mpy v6), both tables, every MicroPython board config.
@@ -43,7 +43,39 @@ def test_web_build_only_writes_a_self_contained_site(table_files, tmp_path):
         assert (out / "flash" / name).is_file()
     assert manifest["boards"] == ["esp32-touch", "pico-buttons", "pico-matrix"]
     assert (out / "micropython" / "micropython.wasm").is_file()
-    assert manifest["build_guide"] == "hardware/README.md" and (out / "hardware" / "README.md").is_file()
+    assert manifest["build_guide"] == "hardware/README.html"
+    check_guide(out / "hardware")
+
+
+def check_guide(guide):
+    """Each page of the build guide's copy is beside its markdown as HTML
+    (markdown served as text is no page to read); its links and pictures
+    reach files in the site, and their anchors headings there."""
+    import html
+    import re
+
+    pages = sorted(guide.rglob("*.md"))
+    assert len(pages) >= 5
+    for md in pages:
+        page = md.with_suffix(".html")
+        text = page.read_text()
+        assert text.startswith("<!doctype html>") and "<h1" in text
+        assert "<table>" in text or md.name == "layout.md"
+        assert "**" not in text and "](" not in text and "|---|" not in text  # no markdown left
+        for ref in re.findall(r'(?:href|src)="([^"]+)"', text):
+            ref = html.unescape(ref)
+            if re.match(r"[a-z]+:", ref):
+                continue
+            file, _, anchor = ref.partition("#")
+            target = (page.parent / file).resolve() if file else page
+            assert not file.endswith(".md") and target.is_file(), (page, ref)
+            assert guide.resolve() in target.parents or target == guide.resolve(), (page, ref)
+            if anchor:
+                assert 'id="%s"' % anchor in target.read_text(), (page, ref)
+    readme = (guide / "README.html").read_text()
+    assert "<title>Building the board</title>" in readme
+    # Links that leave hardware/ name the file in the repository instead.
+    assert "<code>docs/board-config.md</code> (in the project's repository)" in readme
 
 
 def test_web_says_in_one_line_what_is_missing(tmp_path):
@@ -369,3 +401,45 @@ def test_the_centre_held_at_power_on_is_safe_mode(board):
     board.wait_lit([4], "leds[4][0] === 0 && leds[4][1] === 0 && leds[4][2] > 0")  # a dim blue centre
     keys.up("5")
     assert board.errors == []
+
+
+@pytest.mark.parametrize("asked", ["nope", "toString", "constructor", "__proto__", "hasOwnProperty"])
+def test_an_unknown_board_in_the_address_falls_back_to_the_default(browser, site, asked):
+    """?board= names a shipped config or falls back to the default, even a
+    name every JavaScript object has (toString, constructor); the address
+    then says which board it is, so a reload boots it again."""
+    page = need(browser).new_page()
+    try:
+        b = Board(page, site + "?board=" + asked)
+        assert page.evaluate("board.boardName") == web.DEFAULT_BOARD
+        assert page.url.endswith("?board=" + web.DEFAULT_BOARD)
+        b.wait_lit(GAME_SCREEN, GAME_EXTRA)
+        page.reload()
+        b.wait("board.ready && board.frames > 0 && board.boardName === %r" % web.DEFAULT_BOARD)
+        assert b.errors == []
+    finally:
+        page.close()
+
+
+def test_build_one_opens_the_guide_as_a_page(browser, table_files, tmp_path):
+    """Without --build-guide the link goes to the site's copy of the guide,
+    rendered: headings, tables and the wiring diagram, not markdown text."""
+    out = str(tmp_path / "site")
+    web.build(out, os.path.dirname(table_files[rules.CLASSIC]))
+    httpd = web.server(out, 0)
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    page = need(browser).new_page()
+    try:
+        b = Board(page, "http://127.0.0.1:%d/" % httpd.server_address[1])
+        page.get_by_role("link", name="Build one").click()
+        page.get_by_role("heading", name="Building the board", level=1).wait_for()
+        assert page.url.endswith("/hardware/README.html")
+        page.get_by_role("link", name="pico-buttons").first.click()
+        page.get_by_role("heading", level=1).filter(has_text="pico-buttons").wait_for()
+        b.wait("[...document.images].some(i => i.src.endsWith('wiring.svg') && i.complete && i.naturalWidth > 0)")
+        assert page.locator("table").count() >= 2
+        assert b.errors == []
+    finally:
+        page.close()
+        httpd.shutdown()
+        httpd.server_close()

@@ -282,7 +282,7 @@ async function powerCycle() {
 }
 
 async function pick(name) {
-  if (!(name in board.boards)) throw new Error("no board " + name);
+  if (!Object.hasOwn(board.boards, name)) throw new Error("no board " + name);
   board.boardName = name;
   writeFile("board.json", board.boards[name]);
   picker.value = name;
@@ -315,7 +315,9 @@ async function start() {
     picker.add(new Option(n, n));
   });
   const asked = new URL(location.href).searchParams.get("board");
-  await pick(asked in board.boards ? asked : manifest.default_board);
+  // Only a shipped config's own name: "toString" or "constructor" is in
+  // every object, and must fall back like any other unknown name.
+  await pick(Object.hasOwn(board.boards, asked ?? "") ? asked : manifest.default_board);
   await powerOn(first);
 }
 

@@ -16,9 +16,6 @@ from tactictoe import main
 
 machine.wire({"kind": "buttons", "pins": [2, 3, 4, 5, 6, 7, 8, 9, 10]})  # as board.json says
 
-from tactictoe.app import MENU, NOTICE, OVER, PLAY, SELFTEST_MS  # noqa: E402
-from tactictoe.keys import LONG, TAP  # noqa: E402
-
 CAP = 300  # plies: a game still going after this many is stopped (counted as capped)
 PAUSE_MS = 2500  # app's pause between demo games
 
@@ -29,6 +26,9 @@ def main_():
     from tactictoe import ai
 
     runner = main.boot(folder, rng=ai.Rng(11), log=lambda line: None)
+    # Only now, as on a board: power-on runs before the game's modules load.
+    from tactictoe.app import MENU, NOTICE, OVER, PLAY, SELFTEST_MS
+    from tactictoe.keys import LONG, TAP
     app = runner.app
     # (game cell, level cell): classic / tactic-toe x easy / medium / perfect
     settings = ((3, 6), (5, 6), (3, 7), (5, 7), (3, 8), (5, 8))

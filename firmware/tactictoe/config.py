@@ -246,8 +246,11 @@ def one_line(text):
 
 def strict_problem(text):
     """What makes ``text`` not strict JSON, or None. MicroPython's ``json``
-    reads a missing comma or colon, and an extra comma, as if they were
-    right; the host's tools (and other boards) refuse such a file."""
+    reads a missing comma or colon, an extra comma, a number with a leading
+    zero (``016``) or none after its point (``1.``), a ``\\u`` without 4 hex
+    digits, an unknown escape (``\\q``) and a tab or line break in a string
+    as if they were right; the host's tools (and other boards) refuse such a
+    file. Only called on text ``json`` has read."""
     stack = []  # type: list  # the containers open at this point, "{" or "["
     want = "value"
     i, n = 0, len(text)
@@ -260,7 +263,20 @@ def strict_problem(text):
         if c == '"':
             i += 1
             while i < n and text[i] != '"':
-                i += 2 if text[i] == "\\" else 1
+                c = text[i]
+                if c < " ":  # a tab or a line break, unescaped
+                    return "a control character in a string, line %d" % (text.count("\n", 0, i) + 1)
+                if c == "\\":
+                    c = text[i + 1:i + 2]
+                    if c == "u":
+                        c = text[i + 2:i + 6]
+                        if len(c) < 4 or c.strip("0123456789abcdefABCDEF"):
+                            return "a \\u not followed by 4 hex digits, line %d" % (text.count("\n", 0, i) + 1)
+                        i += 4
+                    elif c not in '"\\/bfnrt' or not c:
+                        return "an escape JSON does not have, line %d" % (text.count("\n", 0, i) + 1)
+                    i += 1
+                i += 1
             i += 1
             kind = "string"
         elif c in "{}[],:":
@@ -270,6 +286,14 @@ def strict_problem(text):
             while i < n and text[i] not in ' \t\r\n,:]}[{"':
                 i += 1
             kind = "scalar"
+            if c == "-":
+                at += 1
+            # Numbers: no leading zero (016), a digit after the point (1.)
+            if text[at:at + 1] == "0" and "0" <= text[at + 1:at + 2] <= "9":
+                return "a number with a leading zero, line %d" % (text.count("\n", 0, at) + 1)
+            c = text.find(".", at, i)
+            if c >= 0 and not "0" <= text[c + 1:c + 2] <= "9":
+                return "a number with no digit after its point, line %d" % (text.count("\n", 0, at) + 1)
         closes = (want == "key}" and kind == "}") or (want in ("value]", ",]") and kind == "]") or (
             want == ",}" and kind == "}")
         if closes:

@@ -42,7 +42,13 @@ def run(folder="", beside=None, log=print):
 
     try:
         asyncio.run(loop.run(runner, loop.Clock()) if beside is None else both())
+    except KeyboardInterrupt:
+        # Ctrl-C on the console (mpremote sends one to get the REPL): a stop
+        # asked for, not a crash, so one calm line instead of a traceback.
+        # run() returns and the board's REPL follows main.py (rp2, ESP32,
+        # the virtual board; CircuitPython's after "press any key").
+        print("stopped: Ctrl-C; the REPL is yours (reset to play again)")
     finally:
-        # Stopped (Ctrl-C from mpremote, an error): silence the buzzer, which
-        # the rp2 port's soft reset leaves playing.
+        # Stopped (Ctrl-C, an error): silence the buzzer, which the rp2
+        # port's soft reset leaves playing.
         runner.hw.tone(0)

@@ -154,6 +154,14 @@ for (const [name, bkpt] of [['RE', BKPT_ERASE], ['RP', BKPT_PROGRAM]]) {
 // --- the wired world ------------------------------------------------------
 
 let held = 0; // the cells a finger is on
+// A press script's taps and waits ('tap CELL MS', 'idle MS'), played in
+// order on the emulated clock: each step lasts its time from when the one
+// before it ended; a tap is followed by GAP_MS with its cell up. 'done N'
+// says the script's command N (from 1 since the process started) is done.
+const GAP_MS = 100;
+const script = []; // [cell or -1, ms, start ns or null, ends a command]
+let scriptDone = 0;
+let tapped = 0; // the cell mask the script's current step holds
 let mcu = null; // the running chip
 let cdc = null;
 let toBoard = []; // console bytes waiting for the USB host
@@ -172,19 +180,39 @@ function level(g, p) {
   if (pin.outputEnable) return pin.outputValue;
   if (input.kind === 'buttons') {
     const cell = input.pins.indexOf(p);
-    if (cell >= 0 && (held >> cell) & 1) return false;
+    if (cell >= 0 && ((held | tapped) >> cell) & 1) return false;
   } else if (cols.includes(p)) {
     const c = cols.indexOf(p);
     for (let r = 0; r < 3; r++) {
-      if ((held >> (3 * r + c)) & 1 && g[rows[r]].outputEnable && !g[rows[r]].outputValue) return false;
+      if (((held | tapped) >> (3 * r + c)) & 1 && g[rows[r]].outputEnable && !g[rows[r]].outputValue) return false;
     }
   } else if (rows.includes(p)) {
     const r = rows.indexOf(p);
     for (let c = 0; c < 3; c++) {
-      if ((held >> (3 * r + c)) & 1 && g[cols[c]].outputEnable && !g[cols[c]].outputValue) return false;
+      if (((held | tapped) >> (3 * r + c)) & 1 && g[cols[c]].outputEnable && !g[cols[c]].outputValue) return false;
     }
   }
   return pin.pullupEnabled && !pin.pulldownEnabled; // a floating pin reads low
+}
+
+// Move the script on to the emulated time now(); the ns at which it next
+// changes (Infinity: nothing to play).
+function playScript() {
+  while (script.length) {
+    const step = script[0];
+    if (step[2] === null) {
+      step[2] = now();
+      tapped = step[0] >= 0 ? 1 << step[0] : 0;
+      updateInputs();
+    }
+    const end = step[2] + step[1] * 1e6;
+    if (now() < end) return end;
+    script.shift();
+    tapped = 0;
+    updateInputs();
+    if (step[3]) say('done ' + ++scriptDone);
+  }
+  return Infinity;
 }
 
 function updateInputs() {
@@ -501,7 +529,9 @@ function liveSlice() {
     liveStart = [performance.now(), now()];
   }
   if (wallNow - speed.reported > 1000) {
-    say('speed ' + (speed.emu / 1e6 / Math.max(1, wallNow - (speed.reported || wallNow - 1000))).toFixed(3));
+    // the pace, and the emulated clock (ms): a heartbeat a host can count progress in
+    say('speed ' + (speed.emu / 1e6 / Math.max(1, wallNow - (speed.reported || wallNow - 1000))).toFixed(3) +
+        ' ' + Math.round(now() / 1e6));
     speed.reported = wallNow;
     speed.emu = 0;
   }
@@ -511,7 +541,7 @@ function liveSlice() {
 
 function runUntilBudget(until, wallDeadline) {
   while (now() < until && performance.now() < wallDeadline) {
-    runUntil(Math.min(until, now() + 1e6));
+    runUntil(Math.min(until, now() + 1e6, playScript()));
   }
 }
 
@@ -531,12 +561,21 @@ function command(line) {
       held = parseInt(arg, 10);
       updateInputs();
       break;
+    case 'tap': {
+      const [, cell, ms] = line.trim().split(/\s+/).map(Number);
+      script.push([cell, ms, null, false], [-1, GAP_MS, null, true]);
+      break;
+    }
+    case 'idle':
+      script.push([-1, Number(arg), null, true]);
+      break;
     case 'run': {
       // lockstep: run `arg` emulated ms, then say where the clock is
       const t0 = performance.now();
       const from = now();
       const end = from + parseFloat(arg) * 1e6;
-      while (now() < end) runUntil(end);
+      while (now() < end) runUntil(Math.min(end, playScript()));
+      playScript();
       say('at ' + Math.round(now()) + ' ' + ((now() - from) / 1e6 / Math.max(0.001, performance.now() - t0)).toFixed(3));
       break;
     }

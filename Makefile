@@ -10,8 +10,14 @@ NODE_NEEDED := Node.js 20 or newer is needed (https://nodejs.org, or apt-get ins
 STDLIB_STUBS := micropython-stdlib-stubs==1.29.0.post2
 PORT_STUBS   := rp2:micropython-rp2-stubs==1.29.0.post1 esp32:micropython-esp32-stubs==1.29.0.post1
 PIP    := $(PY) -m pip install --quiet --disable-pip-version-check
-GAMES  := classic tactictoe
-TABLES := $(GAMES:%=build/%.tbl)
+ALL_GAMES := classic tactictoe
+TABLES := $(ALL_GAMES:%=build/%.tbl)
+# What make flash, uf2 and circuitpy put on a board (GAMES=tactictoe: one).
+GAMES  := $(ALL_GAMES)
+# The tools a person runs through make, with the variables they type: with
+# --via-make first, an error about a flag names its variable instead (CHIP=,
+# not --chip; host_tools/makevars.py has the table of which fills which).
+TOOLS  := $(PY) -m host_tools --via-make
 SOLVER_SOURCES := firmware/tactictoe/rules.py firmware/tactictoe/table.py host_tools/solver.py host_tools/cli.py
 
 .PHONY: all help venv node test lint table bench screens hardware sim sim-picture flash flash-table uf2 circuitpy web web-picture clean clean-sim
@@ -75,13 +81,13 @@ build/%.tbl: $(STAMP) $(SOLVER_SOURCES)
 # or with BOARD=circuitpython-pico real CircuitPython on make circuitpy's drive.
 ## play on a virtual board in this terminal (BOARD=, CHIP=rp2040, SIM_FLASH=)
 sim: $(STAMP) $(NODE_STAMP) $(TABLES)
-	@$(PY) -m host_tools sim --board $(or $(BOARD),pico-buttons) $(if $(CHIP),--chip "$(CHIP)") $(if $(SIM_FLASH),--flash "$(SIM_FLASH)")
+	@$(TOOLS) sim --board $(or $(BOARD),pico-buttons) $(if $(CHIP),--chip "$(CHIP)") $(if $(SIM_FLASH),--flash "$(SIM_FLASH)")
 
 # The board in a browser: the firmware in MicroPython's WebAssembly port, as
 # a static site in build/web/, served on localhost (WEB_PORT=, default 8000).
 ## the board in a browser, served on localhost (WEB_PORT=)
 web: $(STAMP) $(NODE_STAMP) $(TABLES)
-	@$(PY) -m host_tools web $(if $(WEB_PORT),--port "$(WEB_PORT)")
+	@$(TOOLS) web $(if $(WEB_PORT),--port "$(WEB_PORT)")
 
 # The README's picture of make web's page (needs chromium).
 ## redraw docs/web.png (needs chromium)
@@ -91,14 +97,14 @@ web-picture: $(STAMP) $(NODE_STAMP) $(TABLES)
 # A board (or the simulator's console): make flash PORT=/dev/ttyACM0 BOARD=pico-buttons
 ## firmware, config and tables onto a board: PORT=... [BOARD=...] [GAMES=...]
 flash: $(STAMP) $(TABLES)
-	@$(PY) -m host_tools flash --port "$(PORT)" $(if $(BOARD),--board "$(BOARD)") --games "$(GAMES)"
+	@$(TOOLS) flash --port "$(PORT)" $(if $(BOARD),--board "$(BOARD)") --games "$(GAMES)"
 
 # Only a table: make flash-table GAME=classic PORT=/dev/ttyACM0
 # (The table is a prerequisite, not a recursive make: no make[1] lines.)
 ## one game's table only: GAME=classic|tactictoe PORT=...
-flash-table: $(STAMP) $(if $(filter $(GAME),$(GAMES)),build/$(GAME).tbl)
-	@test -n "$(filter $(GAME),$(GAMES))" || { echo "error: GAME=$(GAME): say which table, $(GAMES): make flash-table GAME=classic PORT=..." >&2; exit 1; }
-	@$(PY) -m host_tools flash --port "$(PORT)" --table "$(GAME)"
+flash-table: $(STAMP) $(if $(filter $(GAME),$(ALL_GAMES)),build/$(GAME).tbl)
+	@test -n "$(filter $(GAME),$(ALL_GAMES))" || { echo "error: GAME=$(GAME): say which table, $(ALL_GAMES): make flash-table GAME=classic PORT=..." >&2; exit 1; }
+	@$(TOOLS) flash --port "$(PORT)" --table "$(GAME)"
 
 # One file for a Pico's USB drive (hold BOOTSEL while plugging it in): MicroPython
 # and a filesystem with what make flash installs, or with RUNTIME=circuitpython
@@ -109,7 +115,7 @@ RUNTIME ?= micropython
 UF2_BOARD := $(or $(BOARD),$(if $(filter circuitpython,$(RUNTIME)),circuitpython-pico,pico-buttons))
 ## one UF2 file for a Pico's USB drive: build/tactictoe-BOARD.uf2 [BOARD=...] [RUNTIME=circuitpython]
 uf2: $(STAMP) $(TABLES)
-	@$(PY) -m host_tools uf2 --runtime "$(RUNTIME)" --board "$(UF2_BOARD)" --games "$(GAMES)" -o "build/tactictoe-$(basename $(notdir $(UF2_BOARD))).uf2"
+	@$(TOOLS) uf2 --runtime "$(RUNTIME)" --board "$(UF2_BOARD)" --games "$(GAMES)" -o "build/tactictoe-$(basename $(notdir $(UF2_BOARD))).uf2"
 
 # A CircuitPython board: everything its CIRCUITPY drive needs, copied there
 # (code.py, board.json, the firmware as sources, the tables, Adafruit's
@@ -117,7 +123,7 @@ uf2: $(STAMP) $(TABLES)
 ## stage the game onto a CircuitPython board's drive: DEST=/path/to/CIRCUITPY [BOARD=...]
 circuitpy: $(STAMP) $(TABLES)
 	@test -n "$(DEST)" || { echo "error: DEST= says where the CIRCUITPY drive is mounted: make circuitpy DEST=/media/you/CIRCUITPY" >&2; exit 1; }
-	@$(PY) -m host_tools circuitpy --dest "$(DEST)" --board "$(or $(BOARD),circuitpython-pico)" --games "$(GAMES)"
+	@$(TOOLS) circuitpy --dest "$(DEST)" --board "$(or $(BOARD),circuitpython-pico)" --games "$(GAMES)"
 
 ## redraw docs/screens from the firmware
 screens: $(STAMP)

@@ -1,4 +1,7 @@
-"""``python -m host_tools``: solve games into tables and inspect tables.
+"""``python -m host_tools``: the host tools, one subcommand each: solve and
+inspect tables, run the virtual board (sim), build and serve it in a browser
+(web), put the game on a board (flash, uf2, circuitpy), and draw the docs'
+pictures (screens, hardware, sim-picture, web-picture).
 
 Errors a user can cause (a bad path, a corrupt table, an illegal move) print
 one line to stderr and exit with status 1; usage errors exit with 2.
@@ -6,9 +9,10 @@ one line to stderr and exit with status 1; usage errors exit with 2.
 
 import argparse
 import os
+import stat
 import sys
 
-from host_tools import outputs
+from host_tools import makevars, outputs
 from host_tools.oserrors import reported
 from tactictoe import ai
 from tactictoe import rules
@@ -22,7 +26,22 @@ class UserError(Exception):
 
 class _Parser(argparse.ArgumentParser):
     def error(self, message):
+        through_make = makevars.usage_error(message)  # names CHIP=, not --chip, for make's user
+        if through_make:
+            self.exit(2, "error: %s\n" % through_make)
         self.exit(2, "%s: error: %s (see --help)\n" % (self.prog, message))
+
+
+def _games(text):
+    """``--games``: game names, separated by spaces or commas, each once."""
+    games = text.replace(",", " ").split()
+    for game in games:
+        if game not in rules.GAMES:
+            raise argparse.ArgumentTypeError("no game %r (games: %s)" % (game, ", ".join(rules.GAMES)))
+    twice = sorted({g for g in games if games.count(g) > 1})
+    if twice:
+        raise argparse.ArgumentTypeError("%s named twice: name each game once" % ", ".join(twice))
+    return games
 
 
 def _parse_moves(text):
@@ -43,7 +62,24 @@ def _play(game, moves):
     return pos
 
 
+def _kind(mode):
+    """What a file that is not a regular one is, for a one-line refusal."""
+    for test, name in ((stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a FIFO"), (stat.S_ISSOCK, "a socket"),
+                       (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device")):
+        if test(mode):
+            return name
+    return "a special file"
+
+
 def _open_table(path):
+    """The table at ``path``, open; UserError for anything else. A FIFO or a
+    device is refused before it is opened: reading one could wait forever."""
+    try:
+        mode = os.stat(path).st_mode
+    except OSError as e:
+        raise UserError("cannot open table %s: %s" % (path, e.strerror))
+    if not stat.S_ISREG(mode):
+        raise UserError("cannot open table %s: it is %s, not a file" % (path, _kind(mode)))
     try:
         with reported(UserError, "cannot open table %s" % path):
             return table.Table(path)
@@ -65,15 +101,6 @@ def _check_folder(out):
     """UserError unless ``out`` is a folder or nothing yet."""
     with reported(UserError, "cannot write %s" % out):
         outputs.check_folder(out)
-
-
-def _games(text):
-    """The games of ``--games`` (commas or spaces between), each once."""
-    games = text.replace(",", " ").split()
-    twice = sorted({g for g in games if games.count(g) > 1})
-    if twice:
-        raise UserError("--games %r names %s twice: name each game once" % (text, ", ".join(twice)))
-    return games
 
 
 def _port(text):
@@ -258,12 +285,17 @@ def cmd_web(args):
     try:
         httpd = web.server(args.output, args.port)
     except OSError as e:
-        raise UserError("cannot serve on port %d: %s (pick another with --port)" % (args.port, e.strerror))
-    print("serving:  http://localhost:%d/  (Ctrl-C stops)" % httpd.server_address[1], flush=True)
+        raise UserError("cannot serve on port %d: %s (pick another, e.g. %s)"
+                        % (args.port, e.strerror, makevars.name("--port", 8080)))
     try:
-        httpd.serve_forever()
+        # Till Ctrl-C: how a person stops it, so not an error (for make either).
+        web.serve(httpd, lambda: print("serving:  http://localhost:%d/  (Ctrl-C stops)" % httpd.server_address[1],
+                                       flush=True))
+    except KeyboardInterrupt:  # before it started serving
+        pass
     finally:
         httpd.server_close()
+    print("stopped:  the server (Ctrl-C)")
     return 0
 
 
@@ -284,7 +316,7 @@ def cmd_web_picture(args):
 def cmd_flash(args):
     from host_tools import flash
 
-    games = _games(args.games) if args.games is not None else []
+    games = args.games
     if args.table:  # that table and nothing else
         games = [args.table]
     try:
@@ -295,10 +327,33 @@ def cmd_flash(args):
     return 0
 
 
+def _folders(names):
+    """What a board's filesystem holds, a short line a folder: the game's
+    package as a count of modules and its other files (the tables), the
+    rest of /lib by file or by folder (CircuitPython's libraries), the root."""
+    from host_tools import flash
+
+    package = [n[len(flash.ON_BOARD) + 1:] for n in names if n.startswith(flash.ON_BOARD + "/")]
+    kinds = sorted({os.path.splitext(n)[1] for n in package if n.endswith((".py", ".mpy"))})
+    modules = [n for n in package if os.path.splitext(n)[1] in kinds]
+    counted = ["%d firmware modules (%s)" % (len(modules), ", ".join(kinds))] if modules else []
+    lines = ["/%s: %s" % (flash.ON_BOARD, ", ".join(counted + [n for n in package if n not in modules]))]
+    lib = {}  # /lib's own files and folders, in order, each with its count of files
+    for n in names:
+        if n.startswith("lib/") and not n.startswith(flash.ON_BOARD + "/"):
+            parts = n.split("/")
+            key = parts[1] + ("/" if len(parts) > 2 else "")
+            lib[key] = lib.get(key, 0) + 1
+    if lib:
+        lines.append("/lib: %s" % ", ".join(k + (" (%d files)" % c if k.endswith("/") else "") for k, c in lib.items()))
+    lines.append("/: %s" % ", ".join(n for n in names if "/" not in n))
+    return lines
+
+
 def cmd_uf2(args):
     from host_tools import fat, flash, picofs, uf2
 
-    games = _games(args.games)
+    games = args.games
     _check_output(args.output)
     cp = args.runtime == "circuitpython"
     board = args.board or ("circuitpython-pico" if cp else "pico-buttons")
@@ -306,33 +361,29 @@ def cmd_uf2(args):
         files, size = uf2.write(args.output, board=board, games=games, tables_dir=args.tables, runtime=args.runtime)
     except flash.FlashError as e:
         raise UserError(str(e))
-    names = [name for name, _ in files]
     total = sum(len(d) for _, d in files)
     print("board:    %s" % board)
     if cp:
-        print("holds:    %s, then at %#x a %d KiB CIRCUITPY drive (FAT12) with %d files, %d bytes:"
-              % (uf2.CIRCUITPYTHON_NAME, uf2.FLASH_BASE + fat.FS_OFFSET, fat.FS_SIZE // 1024, len(files), total))
-        print("          %s" % ", ".join(names))
+        print("holds:    %s" % uf2.CIRCUITPYTHON_NAME)
+        print("          and at %#x a %d KiB CIRCUITPY drive (FAT12): %d files, %d bytes"
+              % (uf2.FLASH_BASE + fat.FS_OFFSET, fat.FS_SIZE // 1024, len(files), total))
     else:
-        package = [n[len(flash.ON_BOARD) + 1:] for n in names if n.startswith(flash.ON_BOARD + "/")]
-        modules = [n for n in package if n.endswith(".mpy")]
-        rest = [n for n in package if not n.endswith(".mpy")]
-        root = [n for n in names if "/" not in n]
-        print("holds:    %s, then at %#x a %d KiB littlefs filesystem with %d files, %d bytes:"
-              % (uf2.MICROPYTHON_NAME, uf2.FS_ADDRESS, picofs.FS_SIZE // 1024, len(files), total))
-        print("          /%s: %d firmware modules (.mpy), %s; /: %s" % (flash.ON_BOARD, len(modules),
-                                                                       ", ".join(rest), ", ".join(root)))
+        print("holds:    %s" % uf2.MICROPYTHON_NAME)
+        print("          and at %#x a %d KiB littlefs filesystem: %d files, %d bytes"
+              % (uf2.FS_ADDRESS, picofs.FS_SIZE // 1024, len(files), total))
+    for line in _folders([name for name, _ in files]):
+        print("          %s" % line)
     print("size:     %d bytes (%d blocks)" % (size, size // uf2.BLOCK))
     print("written:  %s" % args.output)
-    print("install:  hold BOOTSEL while plugging the Pico in, then copy the file onto the RPI-RP2 drive;"
-          " it replaces %s and every file on the board" % ("the firmware" if cp else "MicroPython"))
+    print("install:  hold BOOTSEL while plugging the Pico in, then copy the file onto the RPI-RP2 drive;")
+    print("          it replaces %s and every file on the board" % ("the firmware" if cp else "MicroPython"))
     return 0
 
 
 def cmd_circuitpy(args):
     from host_tools import circuitpy, flash
 
-    games = _games(args.games)
+    games = args.games
     try:
         circuitpy.check_dest(args.dest)
         files = circuitpy.drive_files(args.board, games=games, tables_dir=args.tables)
@@ -343,13 +394,16 @@ def cmd_circuitpy(args):
     print("staged:   %d files, %d bytes, into %s:" % (len(files), sum(len(d) for _, d in files), args.dest))
     for name, data in files:
         print("          %-28s %6d bytes" % (name, len(data)))
-    print("note:     the firmware goes as .py sources (CircuitPython's .mpy is not MicroPython's);"
-          " CircuitPython reloads when the copy ends, into the game")
+    print("note:     the firmware goes as .py sources (CircuitPython's .mpy is not MicroPython's)")
+    print("next:     eject CIRCUITPY before unplugging the board (till then the copy may not be all on it);")
+    print("          the board restarts into the game by itself")
     return 0
 
 
 def build_parser():
-    p = _Parser(prog="python -m host_tools", description="Solve and inspect tic-tac-toe / tactic-toe tables.")
+    p = _Parser(prog="python -m host_tools", description="The tic-tac-toe / tactic-toe board's host tools:"
+                " solve and inspect tables, play on a virtual board (sim) or in a browser (web), put the game"
+                " on a board (flash, uf2, circuitpy), and draw the docs' pictures.")
     sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
     s = sub.add_parser("solve", help="solve a game exactly and write its table")
     s.add_argument("--game", required=True, choices=rules.GAMES)
@@ -412,7 +466,7 @@ def build_parser():
     fl = sub.add_parser("flash", help="flash firmware, board config and tables onto a board with mpremote")
     fl.add_argument("--port", default="", help="the board's serial port, or the simulator's console")
     fl.add_argument("--board", metavar="NAME|PATH", help="board config to install as board.json")
-    fl.add_argument("--games", default="classic tactictoe", help="tables to copy (default: both)")
+    fl.add_argument("--games", default="classic tactictoe", type=_games, help="tables to copy (default: both)")
     fl.add_argument("--table", choices=rules.GAMES, help="copy only this game's table")
     fl.add_argument("--tables", default=os.path.join("build"), metavar="FOLDER",
                     help="where the tables are (default build)")
@@ -425,7 +479,7 @@ def build_parser():
                         " circuitpython-pico with --runtime circuitpython)")
     u.add_argument("--runtime", choices=("micropython", "circuitpython"), default="micropython",
                    help="the Python the UF2 installs (default micropython)")
-    u.add_argument("--games", default="classic tactictoe", help="tables to include (default: both)")
+    u.add_argument("--games", default="classic tactictoe", type=_games, help="tables to include (default: both)")
     u.add_argument("--tables", default=os.path.join("build"), metavar="FOLDER",
                    help="where the tables are (default build)")
     u.add_argument("-o", "--output", required=True, metavar="PATH", help="UF2 file to write")
@@ -434,7 +488,7 @@ def build_parser():
     c.add_argument("--dest", required=True, metavar="FOLDER", help="the CIRCUITPY drive, mounted (or any folder)")
     c.add_argument("--board", default="circuitpython-pico", metavar="NAME|PATH",
                    help="board config to install as board.json (a CircuitPython one; default circuitpython-pico)")
-    c.add_argument("--games", default="classic tactictoe", help="tables to include (default: both)")
+    c.add_argument("--games", default="classic tactictoe", type=_games, help="tables to include (default: both)")
     c.add_argument("--tables", default=os.path.join("build"), metavar="FOLDER",
                    help="where the tables are (default build)")
     c.set_defaults(func=cmd_circuitpy)
@@ -442,7 +496,9 @@ def build_parser():
 
 
 def main(argv=None):
-    args = build_parser().parse_args(argv)
+    """``python -m host_tools ARGV``; the Makefile puts ``--via-make`` first,
+    so that errors name its variables (host_tools/makevars.py)."""
+    args = build_parser().parse_args(makevars.start(sys.argv[1:] if argv is None else argv))
     try:
         status = args.func(args)
         sys.stdout.flush()

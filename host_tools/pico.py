@@ -26,7 +26,7 @@ import subprocess
 import sys
 import tty
 
-from host_tools import outputs, sim_headless, sim_terminal, uf2
+from host_tools import makevars, outputs, sim_headless, sim_terminal, uf2
 from host_tools.oserrors import reported
 from host_tools.sim_board import SimError, cells_of, die_with_parent, wiring
 from tactictoe import rules
@@ -89,8 +89,8 @@ def prepare_flash_file(path, cfg, wiring_path, update=True, tables_dir=os.path.j
             with open(path, "rb") as f:
                 files = picofs.read_image(f.read())
         except (OSError, ValueError) as e:
-            raise SimError("%s: %s; it should be a Pico's filesystem: give another --flash, or delete it"
-                           " for a new one" % (path, getattr(e, "strerror", None) or e))
+            raise SimError("%s: %s; it should be a Pico's filesystem: delete it for a new one, or pick another"
+                           " (%s)" % (path, getattr(e, "strerror", None) or e, makevars.name("--flash", "FILE")))
     tidied = flash.tidy_files(files)
     new = []
     if update or "main.py" not in files:

@@ -9,6 +9,7 @@ it) keeps the cell held, which makes a long press.
 
 import codecs
 import collections
+import functools
 import math
 import os
 import re
@@ -49,7 +50,7 @@ GRID_TOP, GRID_LEFT = 2, 2
 GRID_BOTTOM = GRID_TOP + 3 * CELL_H + 2 * GAP_H
 PANEL_LEFT = GRID_LEFT + 3 * CELL_W + 2 * GAP_W + 4
 LEGEND = "tap: keys in a cell  long press: hold or Space  r: power-cycle  Esc: quit"
-REPL_NOTICE = " game stopped: the REPL has the board. r (or mpremote reset) plays again "
+REPL_NOTICE = " game stopped: the REPL has the board. r (or a reset) plays again "
 # Under the address while the game runs: `mpremote repl` shows nothing until
 # Ctrl-C stops the game, as on a board.
 REPL_HINT = " in mpremote repl the game runs on: Ctrl-C stops it for the >>> prompt "
@@ -334,12 +335,20 @@ def picture(board, console, cols):
         pieces[(GRID_TOP + 1 + r, PANEL_LEFT)] = line.ljust(width)
     pieces[(GRID_BOTTOM + 1, 1)] = LEGEND
     port = board.port
-    address = "serial console: %s  (mpremote connect %s repl)" % (port, port) if port else "no serial console"
+    address = "serial console: %s  (%s connect %s repl)" % (port, _mpremote(), port) if port else "no serial console"
     pieces[(GRID_BOTTOM + 2, 1)] = address[:cols - 2]
     notice = "\x1b[30;43m" + REPL_NOTICE if console.at_repl() else DIM + REPL_HINT if port else ""
     width = max(len(REPL_NOTICE), len(REPL_HINT))
     pieces[(GRID_BOTTOM + 3, 1)] = notice + RESET + " " * (width - len(_TEXT_ESCAPES.sub("", notice)))
     return pieces
+
+
+@functools.cache
+def _mpremote():
+    """How to type mpremote here (flash.mpremote), worked out once."""
+    from host_tools.flash import mpremote
+
+    return mpremote()
 
 
 def _too_small(cols, rows):

@@ -241,3 +241,62 @@ class _Handler(http.server.SimpleHTTPRequestHandler):
 def server(folder=OUTPUT, port=8000, host="127.0.0.1"):
     """An HTTP server for ``folder`` (port 0: any free one); not started."""
     return http.server.ThreadingHTTPServer((host, port), functools.partial(_Handler, directory=folder))
+
+
+def serve(httpd, ready=lambda: None, keys=None):
+    """Serve till Ctrl-C, then return (a stop, not an error); ``ready()``
+    once Ctrl-C is set to stop it.
+
+    At a terminal (``keys``, default stdin, a tty) Ctrl-C is read as a key:
+    the terminal's interrupt character is off while it serves, and back on
+    after. Sent as SIGINT it would reach make too, which reports any
+    interrupted recipe as an error (``make: *** [web] Interrupt``). Without
+    a terminal, SIGINT stops it."""
+    import signal
+    import sys
+    import termios
+    import threading
+
+    keys = sys.stdin if keys is None else keys
+    try:  # a terminal this process has in the foreground (not `make web &`: changing it would stop us)
+        fd = keys.fileno() if keys.isatty() and os.tcgetpgrp(keys.fileno()) == os.getpgrp() else None
+    except (AttributeError, OSError, ValueError):
+        fd = None
+    if fd is None:
+        try:
+            ready()
+            httpd.serve_forever()
+        except KeyboardInterrupt:
+            pass
+        return
+    saved = termios.tcgetattr(fd)
+    quiet = termios.tcgetattr(fd)
+    quiet[3] &= ~(termios.ICANON | termios.ECHO)  # each key at once, not echoed
+    off = os.fpathconf(fd, "PC_VDISABLE")
+    quiet[6][termios.VINTR] = off if isinstance(quiet[6][termios.VINTR], int) else bytes([off])
+    quiet[6][termios.VMIN], quiet[6][termios.VTIME] = 1, 0
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    # Killed some other way (the window closed, kill): the terminal still
+    # gets its settings back on the way out.
+    stops = {s: signal.signal(s, _stop) for s in (signal.SIGTERM, signal.SIGHUP)}
+    try:
+        termios.tcsetattr(fd, termios.TCSANOW, quiet)
+        thread.start()
+        ready()
+        while os.read(fd, 1) not in (b"\x03", b""):
+            pass
+    except (KeyboardInterrupt, OSError):  # SIGINT from elsewhere; the terminal gone
+        pass
+    finally:
+        try:
+            termios.tcsetattr(fd, termios.TCSADRAIN, saved)
+        except termios.error:
+            pass
+        for s, handler in stops.items():
+            signal.signal(s, handler)
+        if thread.is_alive():
+            httpd.shutdown()
+
+
+def _stop(signum, frame):
+    raise SystemExit(128 + signum)

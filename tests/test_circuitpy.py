@@ -58,6 +58,12 @@ def test_make_circuitpy_stages_exactly_what_the_drive_needs(tmp_path, tables):
     assert {"lib/asyncio/__init__.py", "lib/asyncio/core.py", "lib/adafruit_ticks.py"} <= set(got)
     assert not any(n.endswith(".tmp") for n in got)
     assert "staged:   %d files" % len(got) in r.stdout
+    # The last thing it says: eject the drive (the copy may be in the
+    # computer's cache till then); no need to reset the board.
+    assert r.stdout.splitlines()[-2:] == [
+        "next:     eject CIRCUITPY before unplugging the board (till then the copy may not be all on it);",
+        "          the board restarts into the game by itself"]
+    assert all(len(line) < 100 for line in r.stdout.splitlines() if str(tmp_path) not in line)
     # Again over the same drive: the same files, nothing left behind.
     assert cli("circuitpy", "--dest", tmp_path, "--tables", tables).returncode == 0
     assert tree(tmp_path) == got
@@ -121,6 +127,18 @@ def test_uf2_for_circuitpython_is_circuitpython_then_the_drive(tmp_path, tables)
     r = cli("uf2", "--runtime", "circuitpython", "--tables", tables, "-o", out)
     assert r.returncode == 0, r.stderr
     assert "CircuitPython 10.2.1" in r.stdout and "board:    circuitpython-pico" in r.stdout
+    # What it holds in a few short lines: counts and sizes, not every name.
+    files = circuitpy.drive_files(tables_dir=tables)
+    said = r.stdout.splitlines()
+    assert said[1:6] == ["holds:    CircuitPython 10.2.1 (raspberry_pi_pico, en_US)",
+                        "          and at 0x10100000 a 1024 KiB CIRCUITPY drive (FAT12): %d files, %d bytes"
+                        % (len(files), sum(len(d) for _, d in files)),
+                        "          /lib/tactictoe: %d firmware modules (.py), classic.tbl, tactictoe.tbl"
+                        % len(circuitpy.MODULES),
+                        "          /lib: neopixel.py, asyncio/ (%d files), adafruit_ticks.py"
+                        % sum(n.startswith("lib/asyncio/") for n, _ in files),
+                        "          /: code.py, board.json"]
+    assert all(len(line) < 100 for line in said if not line.startswith("written:"))
     blocks = uf2.parse(out.read_bytes())
     assert [b.number for b in blocks] == list(range(len(blocks)))
     assert all(b.family == uf2.FAMILY_RP2040 and b.size == uf2.PAGE for b in blocks)

@@ -160,3 +160,40 @@ def test_solve_reports_an_unwritable_output_in_one_line():
     r = run_cli("solve", "--game", "classic", "-o", "/proc/c.tbl")  # no new files there, even for root
     line = one_line_error(r)
     assert line.startswith("error: cannot write /proc/c.tbl: "), line
+
+
+def test_help_describes_every_tool():
+    r = run("--help")
+    assert r.returncode == 0, r.stderr
+    description = r.stdout.split("\n\n")[1].replace("\n", " ")
+    assert description.startswith("The tic-tac-toe / tactic-toe board's host tools:"), description
+    for command in ("solve", "inspect", "sim", "web", "flash", "uf2", "circuitpy", "pictures"):
+        assert command in description, command
+
+
+@pytest.mark.parametrize("content, why", [
+    (b"hello\n", "is not JSON (expecting value at line 1 column 1)"),
+    (b'{"name": "x",\n', "is not JSON (expecting property name enclosed in double quotes at line 2 column 1)"),
+    (b'{"name": "b\xfcttons"}', "is not UTF-8 text (can't decode byte 0xfc at position 11)"),
+])
+def test_a_board_file_that_is_not_json_is_named_in_one_line(tmp_path, content, why):
+    board = tmp_path / "board.json"
+    board.write_bytes(content)
+    for args in (("uf2", "--board", board, "-o", tmp_path / "t.uf2"),
+                 ("hardware", "--board", board, "-o", tmp_path / "hw"),
+                 ("sim", "--board", board, "--headless")):
+        line = _one_line_error(run(*args))
+        assert line.startswith("error: %s %s: a board config is a JSON object" % (board, why)), line
+    assert sorted(os.listdir(tmp_path)) == ["board.json"]
+
+
+def test_inspect_refuses_what_is_not_a_file_before_opening_it(tmp_path):
+    fifo = tmp_path / "t.tbl"
+    os.mkfifo(fifo)  # nobody writes it: opening it to read would wait forever
+    for args in ((fifo,), (fifo, "--verify"), (fifo, "--json")):
+        line = _one_line_error(run("inspect", *args))
+        assert line == "error: cannot open table %s: it is a FIFO, not a file" % fifo, line
+    line = _one_line_error(run("inspect", tmp_path))
+    assert line == "error: cannot open table %s: it is a folder, not a file" % tmp_path, line
+    line = _one_line_error(run("inspect", "/dev/null"))
+    assert line == "error: cannot open table /dev/null: it is a character device, not a file", line

@@ -147,7 +147,8 @@ def test_host_tools_say_what_is_wrong_with_a_config_in_one_line(tmp_path, comman
     good = json.dumps(config.DEFAULT)
     cases = {
         "list.json": (json.dumps(dict(config.DEFAULT, board=[])), "board: expected one of"),
-        "latin1.json": (good.replace("pico-buttons", "pico-bütton").encode("latin-1"), "can't decode"),
+        "latin1.json": (good.replace("pico-buttons", "pico-bütton").encode("latin-1"),
+                        "is not UTF-8 text (can't decode byte 0xfc at position"),
         "deep.json": ("[" * 100000 + "]" * 100000, ""),
         "order.json": (json.dumps(dict(config.DEFAULT, leds=dict(config.DEFAULT["leds"], order=[[]] * 9))),
                        "leds.order: a list must hold each pixel 0-8 exactly once"),

@@ -4,6 +4,7 @@ end to end against a virtual board, and the one-line errors."""
 import os
 import pty
 import re
+import shutil
 import subprocess
 import sys
 import time
@@ -188,8 +189,17 @@ def test_a_cable_pulled_mid_copy_leaves_the_old_files(bare_board, tmp_path):
 def test_flash_errors_are_one_line(tmp_path):
     r = flash_cli("--port", "/dev/ttyNOPE0")
     assert r.returncode == 1
-    assert r.stderr == ("error: no board at /dev/ttyNOPE0: that port does not exist (is it plugged in?"
-                        " mpremote connect list shows the ports)\n")
+    m = re.fullmatch(r"error: no board at /dev/ttyNOPE0: that port does not exist \(is it plugged in\?"
+                     r" (\S+) connect list shows the ports\)\n", r.stderr)
+    assert m, r.stderr
+    # The mpremote make venv installed, as it can be typed there: not on
+    # the PATH, so by its path (unless .venv is activated).
+    assert m.group(1) in (".venv/bin/mpremote", "mpremote"), m.group(1)
+    if m.group(1) == "mpremote":
+        assert os.path.samefile(shutil.which("mpremote"), flash_tool.MPREMOTE)
+    hint = subprocess.run(m.group(1) + " connect list", shell=True, cwd=ROOT, capture_output=True, text=True,
+                          timeout=120)
+    assert hint.returncode == 0, hint.stderr  # the command the hint gives works as written
     r = flash_cli()
     assert r.returncode == 1 and "no PORT given" in r.stderr
     r = make("flash-table", "GAME=checkers", "PORT=x")

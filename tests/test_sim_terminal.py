@@ -15,7 +15,7 @@ import uuid
 import pytest
 
 from conftest import FIRMWARE, PACKAGE, ROOT, TABLES
-from host_tools import sim_board, sim_terminal as st
+from host_tools import flash as flash_tool, sim_board, sim_terminal as st
 from host_tools.screens import as_seen
 from tactictoe import rules
 
@@ -220,7 +220,7 @@ def test_plays_the_board_in_80x24(pane):
     text = pane.text()
     assert "virtual board  pico-buttons" in text
     assert st.LEGEND in text
-    assert re.search(r"serial console: /dev/pts/\d+ +\(mpremote connect /dev/pts/\d+ repl\)", text)
+    assert re.search(r"serial console: /dev/pts/\d+ +\((\.venv/bin/)?mpremote connect /dev/pts/\d+ repl\)", text)
     pane.wait("the self-test, then the menu", self_test_then_menu)
     assert 1 in seen or 9 in seen, "no self-test frame (one cell or all lit) before the menu: %s" % seen
     text = pane.text()
@@ -355,7 +355,7 @@ def test_the_picture_fits_80x24_and_shows_cells_keys_and_buzzer():
     assert middle(4).startswith(seen) and st.BOLD in middle(4) and "5  s" in middle(4)
     text = "".join(pieces.values())
     assert "virtual board  pico-buttons" in text and "buzzer 1319 Hz" in text
-    assert "serial console: /dev/pts/7  (mpremote connect /dev/pts/7 repl)" in text
+    assert "serial console: /dev/pts/7  (%s connect /dev/pts/7 repl)" % flash_tool.mpremote() in text
     board.tone = 0
     assert "buzzer" not in "".join(st.picture(board, st.ConsoleLines(), 80).values())
 

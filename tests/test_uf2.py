@@ -265,17 +265,21 @@ def test_the_uf2_boots_on_the_emulated_pico(tmp_path, tables_dir):
 
 # --- the CLI ---------------------------------------------------------------
 
-def test_cli_says_what_it_wrote(written):
+def test_cli_says_what_it_wrote(written, tables_dir):
     r, data = written
     out = r.stdout.splitlines()
     assert out[0] == "board:    pico-buttons"
-    assert ("MicroPython v1.28.0" in out[1] and "0x100a0000" in out[1]
-            and "%d files" % (len(flash.MODULES) + 4) in out[1])
-    assert out[2] == ("          /lib/tactictoe: %d firmware modules (.mpy), classic.tbl, tactictoe.tbl;"
-                      " /: main.py, board.json" % len(flash.MODULES))
-    assert out[3] == "size:     %d bytes (6960 blocks)" % len(data)
-    assert out[4].startswith("written:  ") and out[4].endswith("tactictoe-pico-buttons.uf2")
-    assert "BOOTSEL" in out[5] and "RPI-RP2" in out[5]
+    files = picofs.board_files("pico-buttons", tables_dir=tables_dir)
+    assert out[1:5] == ["holds:    MicroPython v1.28.0 (rp2 port, RPI_PICO)",
+                        "          and at 0x100a0000 a 1408 KiB littlefs filesystem: %d files, %d bytes"
+                        % (len(flash.MODULES) + 4, sum(len(d) for _, d in files)),
+                        "          /lib/tactictoe: %d firmware modules (.mpy), classic.tbl, tactictoe.tbl"
+                        % len(flash.MODULES),
+                        "          /: main.py, board.json"]
+    assert out[5] == "size:     %d bytes (6960 blocks)" % len(data)
+    assert out[6].startswith("written:  ") and out[6].endswith("tactictoe-pico-buttons.uf2")
+    assert "BOOTSEL" in out[7] and "RPI-RP2" in out[7] and "replaces MicroPython" in out[8]
+    assert len(out) == 9 and all(len(line) < 100 for line in out if not line.startswith("written:"))
     assert r.stderr == ""
 
 
@@ -305,8 +309,10 @@ def test_cli_errors_are_one_line(tmp_path, tables_dir):
     assert "does not exist" in line
     line = one_line_error(run_cli("uf2", "--tables", tables_dir, "-o", tmp_path))
     assert "it is a folder" in line
-    line = one_line_error(run_cli("uf2", "--games", "chess", "--tables", tables_dir, "-o", tmp_path / "x.uf2"))
-    assert "no game 'chess'" in line
+    # a usage error, as argparse's own are (status 2)
+    line = one_line_error(run_cli("uf2", "--games", "chess", "--tables", tables_dir, "-o", tmp_path / "x.uf2"), 2)
+    assert line == ("python -m host_tools uf2: error: argument --games: no game 'chess' (games: classic, tactictoe)"
+                    " (see --help)"), line
     assert os.listdir(tmp_path) == []
 
 

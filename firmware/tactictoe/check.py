@@ -1,6 +1,6 @@
 """Bring-up checks for a board being built, run from the REPL:
 
-    mpremote connect /dev/ttyACM0 exec "from tactictoe import check; check.keys()"
+    .venv/bin/mpremote connect /dev/ttyACM0 exec "from tactictoe import check; check.keys()"
 
 ``keys()`` prints the cells held each time that changes, ``touch()`` the
 touch pads' raw readings, ``leds()`` lights the pixels one at a time in the

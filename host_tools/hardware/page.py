@@ -150,7 +150,7 @@ def page(cfg, source):
                        " `code.py`, the firmware, `%s` as `board.json`, the tables and Adafruit's libraries"
                        " (`make flash` doesn't write to CircuitPython's drive)." % (cfg["name"], source))
         else:
-            out.append("2. `make flash PORT=%s BOARD=%s` (`mpremote connect list` names the port)."
+            out.append("2. `make flash PORT=%s BOARD=%s` (`.venv/bin/mpremote connect list` names the port)."
                        % (info["port"], cfg["name"]))
         out.append("3. The board restarts and runs its self-test: see [bring-up](../README.md#bring-up).")
         if cfg["board"] == "pico" and cfg["runtime"] != "circuitpython":

@@ -406,7 +406,12 @@ class Session:
         elif key in LONG_KEYS:
             self.fingers.hold(CENTRE, now + self.board.cfg["timing"]["long_press_ms"] / 1000 + LONG_EXTRA_S)
         elif key in CELL_OF_KEY:
-            self.fingers.tap(CELL_OF_KEY[key], now)
+            cell = CELL_OF_KEY[key]
+            if cell not in self.fingers.until:
+                # A new press: the board also holds it for a tap on its own
+                # clock, so a host or board short of CPU can't lose it.
+                self.board.tap(cell, TAP_MS)
+            self.fingers.tap(cell, now)
 
     def draw(self):
         if self.resized:

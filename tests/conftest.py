@@ -19,6 +19,12 @@ from tactictoe import rules, table
 settings.register_profile("no_clock", deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile("no_clock")
 
+# How long a test lets a command or a board run before calling it hung: a
+# guard against a hang, never a deadline. A slow machine makes the suite
+# slower, not red; a board that has stopped shows in its own progress
+# (tests/live_sim.py), a process that has died in its exit status.
+HANG_S = 900
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # The folder holding the firmware's package: what a MicroPython run puts on
 # its path, as a board has /lib.
@@ -56,7 +62,7 @@ def table_files(solutions, tmp_path_factory):
 def run_cli(*args):
     """``python -m host_tools ARGS`` as a user runs it (CompletedProcess, text)."""
     return subprocess.run([sys.executable, "-m", "host_tools"] + [str(a) for a in args],
-                          capture_output=True, text=True, cwd=ROOT, timeout=120)
+                          capture_output=True, text=True, cwd=ROOT, timeout=HANG_S)
 
 
 def one_line_error(r, status=1):
@@ -70,7 +76,7 @@ def one_line_error(r, status=1):
     return lines[0]
 
 
-def run_micropython(script, *args, heapsize=None, timeout=300):
+def run_micropython(script, *args, heapsize=None, timeout=HANG_S):
     """Run tests/mpy/<script> under the MicroPython Unix port with firmware/
     on its path; returns the CompletedProcess (text)."""
     if not os.path.exists(MICROPYTHON):
@@ -186,7 +192,7 @@ def run_scenario(interpreter, folder, name, heapsize=None, path=None):
     else:
         cmd = [sys.executable, script, folder, name]
         env = dict(os.environ, PYTHONPATH=os.pathsep.join(path + [CPYTHON]))
-    return subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=600)
+    return subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=HANG_S)
 
 
 def transcript(r):

@@ -7,6 +7,7 @@ import subprocess
 import sys
 import threading
 import time
+from conftest import HANG_S
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PY = sys.executable
@@ -96,7 +97,7 @@ class LiveSim:
                 self.proc.wait()
 
 
-def mpremote(port, *args, timeout=600):  # a guard against a hang, not a deadline
+def mpremote(port, *args, timeout=HANG_S):  # a guard against a hang, not a deadline
     return subprocess.run([MPREMOTE, "connect", port] + list(args), capture_output=True, text=True,
                           timeout=timeout, cwd=ROOT)
 
@@ -162,7 +163,7 @@ class Console:
     def write(self, data):
         os.write(self.fd, data)
 
-    def expect(self, marker, timeout=60):
+    def expect(self, marker, timeout=HANG_S):
         """Read until ``marker`` has come (after what earlier calls took);
         AssertionError after ``timeout`` seconds without it."""
         import select

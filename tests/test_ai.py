@@ -16,7 +16,7 @@ from tactictoe import rules
 from tactictoe import rules_extra
 from tactictoe import table
 from tactictoe.rules import CLASSIC, TACTICTOE, Position
-from conftest import MICROPYTHON, MPY_SCRIPTS, compile_package
+from conftest import HANG_S, MICROPYTHON, MPY_SCRIPTS, compile_package
 
 
 def _after(sol, pos, cell):
@@ -298,7 +298,7 @@ def compiled_firmware(tmp_path_factory):
 def _decide(path, moves, heapsize, firmware, level="perfect", seed=3):
     env = dict(os.environ, MICROPYPATH=firmware)
     return subprocess.run([MICROPYTHON, "-X", "heapsize=%s" % heapsize, os.path.join(MPY_SCRIPTS, "decide.py"),
-                           path, moves, level, str(seed)], capture_output=True, text=True, env=env, timeout=60)
+                           path, moves, level, str(seed)], capture_output=True, text=True, env=env, timeout=HANG_S)
 
 
 @pytest.mark.parametrize("moves", ["-", "1,4,0", "1,4,0,3,5,2,7"])
@@ -316,7 +316,7 @@ def test_32k_heap_is_a_real_limit(table_files, compiled_firmware):
     """The same budget refuses to hold the table in RAM: lookups must stream."""
     env = dict(os.environ, MICROPYPATH=compiled_firmware)
     r = subprocess.run([MICROPYTHON, "-X", "heapsize=32k", os.path.join(MPY_SCRIPTS, "load_whole.py"),
-                        table_files[TACTICTOE]], capture_output=True, text=True, env=env, timeout=60)
+                        table_files[TACTICTOE]], capture_output=True, text=True, env=env, timeout=HANG_S)
     assert r.returncode != 0 and "MemoryError" in r.stdout + r.stderr
 
 

@@ -12,7 +12,7 @@ import pytest
 import serial
 
 from live_sim import MPREMOTE, LiveSim
-from conftest import BOARDS
+from conftest import HANG_S, BOARDS
 
 
 @pytest.fixture
@@ -32,7 +32,7 @@ def board(tmp_path):
         b.close()
 
 
-def run_check(b, code, *steps, timeout=60):
+def run_check(b, code, *steps, timeout=HANG_S):
     """``mpremote exec code`` on the board; ``steps`` are ``(text, commands)``:
     once a line starting with ``text`` is printed, the commands go to the simulator
     (in turn, each step after the one before). Returns the printed lines."""
@@ -74,7 +74,7 @@ class Console:
     def type(self, text):
         self.port.write(text.encode())
 
-    def expect(self, what, timeout=20):
+    def expect(self, what, timeout=HANG_S):
         end = time.monotonic() + timeout
         while what not in self.text:
             assert time.monotonic() < end, "no %r on the console; got:\n%s" % (what, self.text)

@@ -9,14 +9,14 @@ import sys
 
 import pytest
 
-from conftest import ROOT
+from conftest import HANG_S, ROOT
 from host_tools import circuitpy, fat, flash, uf2
 from tactictoe import rules
 
 
 def cli(*args, cwd=ROOT):
     return subprocess.run([sys.executable, "-m", "host_tools"] + [str(a) for a in args], capture_output=True,
-                          text=True, cwd=cwd, timeout=120, env=dict(os.environ, PYTHONPATH=ROOT))
+                          text=True, cwd=cwd, timeout=HANG_S, env=dict(os.environ, PYTHONPATH=ROOT))
 
 
 @pytest.fixture(scope="module")
@@ -83,7 +83,7 @@ def test_make_circuitpy_refuses_in_one_line(tmp_path, args, message):
 
 def test_make_circuitpy_without_dest_says_so():
     r = subprocess.run(["make", "--no-print-directory", "circuitpy"], cwd=ROOT, capture_output=True, text=True,
-                       timeout=120)
+                       timeout=HANG_S)
     assert r.returncode != 0
     assert "error: DEST= says where the CIRCUITPY drive is mounted" in r.stderr
 

@@ -20,6 +20,7 @@ import pytest
 from pico_board import PicoRun, check_self_test, is_menu, perfect, play, start_game
 from host_tools import circuitpy, fat, pico, uf2
 from tactictoe import rules
+from conftest import HANG_S
 
 BOARD = "circuitpython-pico"
 PROBE = os.path.join(os.path.dirname(__file__), "cp", "cp_probe.py")
@@ -125,7 +126,7 @@ def test_our_doubles_agree_with_real_circuitpython(corrupt_board):
     real = probe_lines(line[len("serial "):] for line in b.lines[begin:] if line.startswith("serial "))
     script = ("import fingers; fingers.wire({'kind': 'buttons', 'pins': ['GP%d' % n for n in range(2, 11)]});"
               " fingers.held = 1; import cp_probe")
-    r = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60,
+    r = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=HANG_S,
                        env=dict(os.environ, PYTHONPATH=os.pathsep.join([DOUBLES_CP, os.path.dirname(PROBE)])))
     assert r.returncode == 0, r.stderr
     ours = probe_lines(r.stdout.splitlines())

@@ -8,7 +8,7 @@ import zlib
 
 import pytest
 
-from conftest import ROOT, one_line_error, run_cli
+from conftest import HANG_S, ROOT, one_line_error, run_cli
 from tactictoe import rules
 
 
@@ -121,7 +121,7 @@ def test_output_into_a_closed_pipe_is_quiet(table_files):
     p.stdout.read(10)
     p.stdout.close()  # like `| head -c 10`
     err = p.stderr.read().decode()
-    p.wait(timeout=60)
+    p.wait(timeout=HANG_S)
     assert "Traceback" not in err
 
 

@@ -13,7 +13,7 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings, strategies as st
 
 from tactictoe import config
-from conftest import CPYTHON, FIRMWARE, PACKAGE, MICROPYTHON, MPY_SCRIPTS, cross_compile
+from conftest import HANG_S, CPYTHON, FIRMWARE, PACKAGE, MICROPYTHON, MPY_SCRIPTS, cross_compile
 
 SCRIPT = os.path.join(MPY_SCRIPTS, "config_load.py")
 # Far less than a board has: a load must not need much. (In 32k, whether a
@@ -88,7 +88,7 @@ def _load_all(tmp_path, files, platform, interpreter, compiled):
     else:
         cmd = [sys.executable, SCRIPT, str(folder), platform]
         env = dict(os.environ, PYTHONPATH=os.pathsep.join([FIRMWARE, CPYTHON]))
-    r = subprocess.run(cmd, capture_output=True, env=env, timeout=120)
+    r = subprocess.run(cmd, capture_output=True, env=env, timeout=HANG_S)
     r.stdout, r.stderr = (b.decode(errors="backslashreplace") for b in (r.stdout, r.stderr))
     assert r.returncode == 0, "config.load raised:\n" + r.stdout[-500:] + r.stderr[-2000:]
     # (a warning about sloppy JSON starts with the file's path; results with its name)
@@ -157,7 +157,7 @@ def test_host_tools_say_what_is_wrong_with_a_config_in_one_line(tmp_path, comman
         path = tmp_path / name
         path.write_bytes(text if isinstance(text, bytes) else text.encode())
         r = subprocess.run([sys.executable, "-m", "host_tools"] + command + [str(path)], cwd=os.path.dirname(FIRMWARE),
-                           capture_output=True, text=True, timeout=60)
+                           capture_output=True, text=True, timeout=HANG_S)
         assert r.returncode != 0, (name, r.stdout)
         assert r.stderr.count("\n") == 1 and r.stderr.startswith("error: ") and str(path) in r.stderr, (name, r.stderr)
         assert want in r.stderr, (name, r.stderr)
@@ -261,7 +261,7 @@ def test_the_board_warns_of_json_only_micropython_reads(tmp_path, compiled):
     for i, (data, _) in enumerate(SLOPPY):
         (folder / ("%d.json" % i)).write_bytes(data)
     r = subprocess.run([MICROPYTHON, "-X", "heapsize=" + HEAP, SCRIPT, str(folder), "rp2"], capture_output=True,
-                       text=True, env=dict(os.environ, MICROPYPATH=compiled), timeout=120)
+                       text=True, env=dict(os.environ, MICROPYPATH=compiled), timeout=HANG_S)
     assert r.returncode == 0, r.stderr
     for i, (_, words) in enumerate(SLOPPY):
         assert "%d.json used -" % i in r.stdout, r.stdout

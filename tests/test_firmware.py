@@ -10,7 +10,7 @@ import sys
 
 import pytest
 
-from conftest import (CPYTHON, DOUBLES, FIRMWARE, FW, MICROPYTHON, _board_json, compile_package, cross_compile,
+from conftest import (HANG_S, CPYTHON, DOUBLES, FIRMWARE, FW, MICROPYTHON, _board_json, compile_package, cross_compile,
                       put_tables, py_files, run_scenario, transcript)
 
 CASES = [
@@ -79,7 +79,7 @@ def _heap_games(compiled_board, heapsize, games=4):
     # would hold its whole path as a second name (about 1.5 KiB more heap
     # with pytest's folder names), which a board never pays.
     return subprocess.run([MICROPYTHON, "-X", "heapsize=" + heapsize, "-m", "heap_games", flash, str(games)],
-                          capture_output=True, text=True, timeout=120, cwd=code,
+                          capture_output=True, text=True, timeout=HANG_S, cwd=code,
                           env=dict(os.environ, MICROPYPATH=".frozen"))
 
 
@@ -103,7 +103,7 @@ def test_the_asyncio_loop_under_cpython(compiled_board):
     """The same loop on CPython's asyncio (the simulator's runtime)."""
     _, flash = compiled_board
     r = subprocess.run([sys.executable, os.path.join(FW, "heap_games.py"), flash, "2"], capture_output=True,
-                       text=True, timeout=120,
+                       text=True, timeout=HANG_S,
                        env=dict(os.environ, PYTHONPATH=os.pathsep.join([DOUBLES, FW, FIRMWARE, CPYTHON])))
     assert r.returncode == 0, r.stdout + r.stderr
     assert r.stdout.split() == ["games", "2", "PASS"]

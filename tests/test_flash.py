@@ -18,16 +18,17 @@ from tactictoe import ai
 from tactictoe import rules
 from tactictoe import table
 from tactictoe.table import TABLES
+from conftest import HANG_S
 
 PY = sys.executable
 
 
-def make(*args, timeout=300):
+def make(*args, timeout=HANG_S):
     return subprocess.run(["make", "--no-print-directory"] + list(args), cwd=ROOT, capture_output=True,
                           text=True, timeout=timeout)
 
 
-def flash_cli(*args, timeout=120):
+def flash_cli(*args, timeout=HANG_S):
     return subprocess.run([PY, "-m", "host_tools", "flash"] + list(args), cwd=ROOT, capture_output=True,
                           text=True, timeout=timeout)
 
@@ -167,7 +168,7 @@ def test_a_cable_pulled_mid_copy_leaves_the_old_files(bare_board, tmp_path):
     while not (tmp.exists() and tmp.stat().st_size > 0) and time.monotonic() < end:
         time.sleep(0.001)
     b.proc.kill()  # the whole virtual board, console and all: a pulled cable
-    out, err = proc.communicate(timeout=60)
+    out, err = proc.communicate(timeout=HANG_S)
     assert proc.returncode == 1
     assert err.count("\n") == 1 and "lost the board" in err, err
     assert not (flash / TABLES / "tactictoe.tbl").exists()  # never half-written under its own name
@@ -198,7 +199,7 @@ def test_flash_errors_are_one_line(tmp_path):
     if m.group(1) == "mpremote":
         assert os.path.samefile(shutil.which("mpremote"), flash_tool.MPREMOTE)
     hint = subprocess.run(m.group(1) + " connect list", shell=True, cwd=ROOT, capture_output=True, text=True,
-                          timeout=120)
+                          timeout=HANG_S)
     assert hint.returncode == 0, hint.stderr  # the command the hint gives works as written
     r = flash_cli()
     assert r.returncode == 1 and "no PORT given" in r.stderr

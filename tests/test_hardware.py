@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from tactictoe import config
-from conftest import DOUBLES, FIRMWARE, MICROPYTHON, MPY_SCRIPTS, ROOT, one_line_error, run_cli
+from conftest import HANG_S, DOUBLES, FIRMWARE, MICROPYTHON, MPY_SCRIPTS, ROOT, one_line_error, run_cli
 from host_tools import hardware
 from host_tools.hardware import boards, wiring
 from host_tools.hardware.page import page as board_page
@@ -395,7 +395,7 @@ def test_colour_order_table_fixes_what_the_self_test_shows():
     table = {re.search(r'"(\w{3})"', fix).group(1): seen for seen, fix in rows}
     assert sorted(table) == sorted(["RGB", "RBG", "GRB", "GBR", "BRG", "BGR"])
     r = subprocess.run([MICROPYTHON, os.path.join(MPY_SCRIPTS, "colour_order.py")], capture_output=True, text=True,
-                       timeout=60, env=dict(os.environ, MICROPYPATH=":".join([DOUBLES, FIRMWARE, ".frozen"])))
+                       timeout=HANG_S, env=dict(os.environ, MICROPYPATH=":".join([DOUBLES, FIRMWARE, ".frozen"])))
     assert r.returncode == 0, r.stderr
     shown = dict(line.split(": ", 1) for line in r.stdout.splitlines())
     assert shown == table

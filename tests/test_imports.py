@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from conftest import ROOT
+from conftest import HANG_S, ROOT
 
 HOST_TOOLS = os.path.join(ROOT, "host_tools")
 MODULES = sorted(name[:-3] for name in os.listdir(HOST_TOOLS) if name.endswith(".py") and name != "__main__.py")
@@ -60,5 +60,5 @@ def test_the_finder_sees_a_circle():
 @pytest.mark.parametrize("module", MODULES)
 def test_each_module_imports_on_its_own(module):
     r = subprocess.run([sys.executable, "-c", "import host_tools.%s" % module], cwd=ROOT,
-                       capture_output=True, text=True, timeout=60)
+                       capture_output=True, text=True, timeout=HANG_S)
     assert r.returncode == 0, r.stderr

@@ -10,7 +10,7 @@ import threading
 
 import pytest
 
-from conftest import FIRMWARE, PACKAGE
+from conftest import HANG_S, FIRMWARE, PACKAGE
 from live_sim import ROOT, LiveSim, is_self_test, mpremote, play, start_game
 from tactictoe import ai, rules, table
 
@@ -58,7 +58,7 @@ def test_mip_installs_a_board_that_plays(tmp_path, web_server):
     try:
         b.serial("no game here yet")
         # The package and its tables into /lib, from the local package.json.
-        r = mpremote(b.port, "mip", "install", os.path.join(FIRMWARE, "package.json"), timeout=300)
+        r = mpremote(b.port, "mip", "install", os.path.join(FIRMWARE, "package.json"), timeout=HANG_S)
         assert r.returncode == 0, r.stdout + r.stderr
         assert "Installing: /lib/tactictoe/tactictoe.tbl" in r.stdout
         # The two-line main.py at the root, by URL (as from github:OWNER/REPO).

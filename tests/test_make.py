@@ -15,7 +15,7 @@ import termios
 
 import pytest
 
-from conftest import ROOT, run_cli
+from conftest import HANG_S, ROOT, run_cli
 from host_tools import makevars
 
 
@@ -23,12 +23,12 @@ def make(*args, cwd=ROOT):
     # As a person types it: not as a sub-make of `make test` (which would add
     # make[N] lines of its own).
     env = {k: v for k, v in os.environ.items() if k not in ("MAKEFLAGS", "MAKELEVEL", "MFLAGS", "MAKEOVERRIDES")}
-    return subprocess.run(["make"] + list(args), cwd=cwd, env=env, capture_output=True, text=True, timeout=600)
+    return subprocess.run(["make"] + list(args), cwd=cwd, env=env, capture_output=True, text=True, timeout=HANG_S)
 
 
 def test_flash_table_without_port_names_flash_table():
     r = subprocess.run([sys.executable, "-m", "host_tools", "flash", "--table", "classic"], cwd=ROOT,
-                       capture_output=True, text=True, timeout=120)
+                       capture_output=True, text=True, timeout=HANG_S)
     assert r.returncode == 1
     assert r.stderr.startswith("error: no PORT given: e.g. make flash-table GAME=classic PORT=/dev/"), r.stderr
     r = make("flash-table", "GAME=tactictoe")
@@ -38,7 +38,7 @@ def test_flash_table_without_port_names_flash_table():
     assert "make flash PORT" not in out, out
     assert not re.search(r"^make\[\d+\]", out, re.M), out
     r = subprocess.run([sys.executable, "-m", "host_tools", "flash"], cwd=ROOT, capture_output=True, text=True,
-                       timeout=120)
+                       timeout=HANG_S)
     assert r.returncode == 1 and "e.g. make flash PORT=/dev/" in r.stderr, r.stderr
 
 
@@ -132,7 +132,7 @@ def test_ctrl_c_stops_make_web_cleanly():
         assert "serving:  http://localhost:" in text, text
         os.write(master, b"\x03")  # the terminal's interrupt key
         text += read_until(master, lambda t: False)
-        assert p.wait(timeout=120) == 0, text
+        assert p.wait(timeout=HANG_S) == 0, text
         settings = termios.tcgetattr(master)  # a pty's master has its terminal's settings
     finally:
         if p.poll() is None:
@@ -157,7 +157,7 @@ def test_sigint_stops_the_web_server_with_status_0():
                 break
         assert "serving:  http://localhost:" in out, out
         os.killpg(p.pid, signal.SIGINT)
-        rest, err = p.communicate(timeout=120)
+        rest, err = p.communicate(timeout=HANG_S)
     finally:
         if p.poll() is None:
             p.kill()

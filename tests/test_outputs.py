@@ -22,7 +22,7 @@ import tempfile
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from conftest import ROOT, one_line_error, run_cli
+from conftest import HANG_S, ROOT, one_line_error, run_cli
 from host_tools import outputs
 from tactictoe import rules
 
@@ -186,7 +186,7 @@ def folder_outputs(tables, script):
     }
 
 
-def cli(*args, timeout=300):
+def cli(*args, timeout=HANG_S):
     """``python -m host_tools ARGS`` with nothing on stdin."""
     return subprocess.run([sys.executable, "-m", "host_tools"] + [str(a) for a in args], capture_output=True,
                           text=True, cwd=ROOT, timeout=timeout, stdin=subprocess.DEVNULL)
@@ -266,7 +266,7 @@ class Disk:
             cmd = [sys.executable, "-m", "host_tools"] + argv
         else:
             cmd = [sys.executable, "-c", FAULT, str(self.room)] + argv
-        return subprocess.run(cmd, capture_output=True, text=True, cwd=ROOT, timeout=300, stdin=subprocess.DEVNULL)
+        return subprocess.run(cmd, capture_output=True, text=True, cwd=ROOT, timeout=HANG_S, stdin=subprocess.DEVNULL)
 
 
 def can_mount():
@@ -332,7 +332,7 @@ def test_a_full_disk_leaves_what_was_there_and_nothing_else(disk, tables, script
 ])
 def test_a_game_named_twice_is_one_line(tmp_path, args):
     r = subprocess.run([sys.executable, "-m", "host_tools"] + args, capture_output=True, text=True, cwd=tmp_path,
-                       env=dict(os.environ, PYTHONPATH=ROOT), timeout=120)
+                       env=dict(os.environ, PYTHONPATH=ROOT), timeout=HANG_S)
     line = one_line_error(r, status=2)  # a usage error, as argparse gives
     assert "twice: name each game once" in line, line
     assert os.listdir(tmp_path) == []
@@ -369,7 +369,7 @@ def test_web_port_out_of_range_is_a_usage_error(port):
 def test_make_web_with_a_port_out_of_range_says_so_without_a_traceback():
     env = {k: v for k, v in os.environ.items() if k not in ("MAKEFLAGS", "MAKELEVEL", "MFLAGS", "MAKEOVERRIDES")}
     r = subprocess.run(["make", "--no-print-directory", "web", "WEB_PORT=99999"], cwd=ROOT, env=env,
-                       capture_output=True, text=True, timeout=600)
+                       capture_output=True, text=True, timeout=HANG_S)
     assert r.returncode != 0
     assert "error: WEB_PORT=99999: '99999' is not a port: give 1-65535" in r.stderr, r.stderr
     assert "Traceback" not in r.stderr and "serving" not in r.stdout

@@ -15,6 +15,7 @@ import pytest
 from pico_board import PicoRun, check_self_test, flash_image, perfect, play, start_game
 from host_tools import pico
 from tactictoe import rules
+from conftest import HANG_S
 
 
 
@@ -146,7 +147,7 @@ def test_sim_on_the_emulated_chip_refuses_in_one_line(tmp_path, args, message):
 
     (tmp_path / "junk.lfs").write_bytes(b"junk\n")
     r = subprocess.run([sys.executable, "-m", "host_tools", "sim", "--chip", "rp2040", "--headless"] + args,
-                       cwd=tmp_path, capture_output=True, text=True, stdin=subprocess.DEVNULL, timeout=60,
+                       cwd=tmp_path, capture_output=True, text=True, stdin=subprocess.DEVNULL, timeout=HANG_S,
                        env=dict(os.environ, PYTHONPATH=pico.ROOT))
     assert r.returncode == 1
     assert r.stderr.count("\n") == 1 and message in r.stderr, r.stderr

@@ -31,6 +31,7 @@ from live_sim import MPREMOTE, ROOT
 from pico_board import PicoRun, flash_image, is_menu, perfect, play, start_game
 from host_tools import flash, picofs
 from tactictoe import rules
+from conftest import HANG_S
 
 PY = sys.executable
 LIVE_TIMEOUT = 120  # s: any one command against the live chip (only a hung one gets near it)
@@ -327,7 +328,7 @@ def test_the_one_file_uf2_boots_on_the_emulated_pico_and_plays(board, tmp_path):
     # file beside it: everything the chip runs comes from this file.
     path = tmp_path / "tactictoe-pico-buttons.uf2"
     r = subprocess.run([PY, "-m", "host_tools", "uf2", "--board", "pico-buttons", "-o", str(path)], cwd=ROOT,
-                       capture_output=True, text=True, timeout=120)
+                       capture_output=True, text=True, timeout=HANG_S)
     assert r.returncode == 0, r.stdout + r.stderr
     b = board(None, uf2=(str(path),))
     start_game(b, rules.TACTICTOE)

@@ -24,7 +24,7 @@ import time
 
 import pytest
 
-from conftest import DOUBLES, MICROPYTHON, cross_compile
+from conftest import HANG_S, DOUBLES, MICROPYTHON, cross_compile
 from host_tools import pico, picofs, sim_board
 
 BOARD = "pico-matrix"  # rows 2 3 4 (open drain), columns 5 6 7 (pull-ups), buzzer 15, LEDs 16
@@ -625,7 +625,7 @@ def on_the_doubles(tmp_path_factory, probe_mpy):
     (folder / "run.py").write_text('import machine\n'
                                    'machine.wire({"kind": "matrix", "rows": [2, 3, 4], "cols": [5, 6, 7]})'
                                    "\nmachine.held = %d\nimport probe\n" % HELD)
-    r = subprocess.run([MICROPYTHON, "run.py"], capture_output=True, text=True, timeout=60, cwd=str(folder),
+    r = subprocess.run([MICROPYTHON, "run.py"], capture_output=True, text=True, timeout=HANG_S, cwd=str(folder),
                        env=dict(os.environ, MICROPYPATH=":".join((str(folder), DOUBLES, ".frozen"))))
     assert r.returncode == 0, r.stdout[-2000:] + r.stderr
     return facts(r.stdout)

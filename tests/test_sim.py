@@ -13,11 +13,12 @@ from hypothesis import given, settings, strategies as st
 from live_sim import ROOT, Console, LiveSim, is_menu, is_self_test, mpremote, play, start_game
 from host_tools import sim_script
 from tactictoe import rules
+from conftest import HANG_S
 
 PY = sys.executable
 
 
-def run_sim(*args, stdin=None, timeout=120):
+def run_sim(*args, stdin=None, timeout=HANG_S):
     return subprocess.run([PY, "-m", "host_tools", "sim"] + list(args), cwd=ROOT, capture_output=True,
                           text=True, input=stdin, timeout=timeout)
 
@@ -131,7 +132,7 @@ def test_sim_refuses_a_board_it_cannot_be(tmp_path):
     # A file as --headless's input can't be waited on: one line, not a traceback.
     with open(os.devnull) as nothing:
         r = subprocess.run([PY, "-m", "host_tools", "sim", "--flash", str(tmp_path / "f"), "--headless"], cwd=ROOT,
-                           capture_output=True, text=True, stdin=nothing, timeout=120)
+                           capture_output=True, text=True, stdin=nothing, timeout=HANG_S)
     assert r.returncode == 1 and "Traceback" not in r.stderr, r.stderr
     assert r.stderr.strip().splitlines()[-1] == ("error: --headless reads its commands from a pipe or a terminal,"
                                                  " not a file: pipe them in (cat script | ...), or use --replay FILE")
@@ -248,16 +249,16 @@ def test_console_edge_cases_behave_as_on_a_board(live, tmp_path):
     r = mpremote(b.port, "exec", "open('/../../../etc/hostname')")
     assert r.returncode == 1 and "ENOENT" in r.stdout + r.stderr
     # sys.exit() in code run by mpremote soft-resets and mpremote returns.
-    r = mpremote(b.port, "exec", "import sys; sys.exit()", timeout=30)
+    r = mpremote(b.port, "exec", "import sys; sys.exit()", timeout=HANG_S)
     assert r.returncode == 0, r.stderr
     # Lots of output at once: none of it lost.
-    r = mpremote(b.port, "exec", "for i in range(20000): print(i)", timeout=60)
+    r = mpremote(b.port, "exec", "for i in range(20000): print(i)", timeout=HANG_S)
     assert r.stdout.split() == [str(i) for i in range(20000)]
     # A reset, then straight away another command: the board is interrupted
     # however early the Ctrl-C comes.
     for _ in range(5):
         assert mpremote(b.port, "reset").returncode == 0
-        r = mpremote(b.port, "exec", "print('up')", timeout=30)
+        r = mpremote(b.port, "exec", "print('up')", timeout=HANG_S)
         assert r.stdout.strip() == "up", r.stdout + r.stderr
 
 
@@ -330,7 +331,7 @@ def test_a_long_replay_is_streamed_not_held_in_the_boards_heap(tmp_path):
     # filled the virtual board's heap at about 800.
     script = tmp_path / "long.txt"
     script.write_text("".join("tap %d\n" % (i % 9) for i in range(1500)))
-    r = run_sim("--replay", str(script), "--flash", str(tmp_path / "flash"), "--then", "100", timeout=300)
+    r = run_sim("--replay", str(script), "--flash", str(tmp_path / "flash"), "--then", "100", timeout=HANG_S)
     assert r.returncode == 0, r.stdout[-500:] + r.stderr
     assert "MemoryError" not in r.stdout and "error" not in r.stdout.lower()
     frames = [line.split() for line in r.stdout.splitlines() if line.startswith("frame ")]
@@ -341,7 +342,7 @@ def test_a_long_replay_is_streamed_not_held_in_the_boards_heap(tmp_path):
 def test_a_replay_that_ends_in_the_repl_still_ends(tmp_path):
     script = tmp_path / "safe.txt"
     script.write_text("press 4\nwait 2000\nrelease 4\n")  # safe mode: main.py returns at once
-    r = run_sim("--replay", str(script), "--flash", str(tmp_path / "flash"), timeout=60)
+    r = run_sim("--replay", str(script), "--flash", str(tmp_path / "flash"), timeout=HANG_S)
     assert r.returncode == 0
     assert "serial safe mode: the centre cell was held at power-on" in r.stdout
 

@@ -7,7 +7,7 @@ import sys
 
 import pytest
 
-from conftest import FIRMWARE, PACKAGE, ROOT
+from conftest import HANG_S, FIRMWARE, PACKAGE, ROOT
 
 STUBS = os.path.join(os.path.dirname(os.path.dirname(sys.executable)), "stubs")
 
@@ -18,7 +18,7 @@ def mypy(port, files, cwd=FIRMWARE):
     return subprocess.run(
         [sys.executable, "-m", "mypy", "--config-file", os.path.join(ROOT, "mypy-firmware.ini"),
          "--custom-typeshed-dir", stubs, "--cache-dir", os.path.join(ROOT, ".venv", "mypy-cache", port)] + files,
-        capture_output=True, text=True, cwd=cwd, env=dict(os.environ, MYPYPATH=stubs), timeout=300)
+        capture_output=True, text=True, cwd=cwd, env=dict(os.environ, MYPYPATH=stubs), timeout=HANG_S)
 
 
 @pytest.mark.parametrize("port", ["rp2", "esp32"])

@@ -12,7 +12,7 @@ import struct
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from conftest import MICROPYTHON, ROOT, one_line_error, run_cli
+from conftest import HANG_S, MICROPYTHON, ROOT, one_line_error, run_cli
 from host_tools import flash, picofs, uf2
 from tactictoe import rules
 
@@ -225,7 +225,7 @@ def test_micropythons_littlefs_mounts_the_image_and_writes_to_it(blocks, tables_
     script = tmp_path / "mount.py"
     script.write_text(MOUNT)
     r = subprocess.run([MICROPYTHON, "-X", "heapsize=4M", str(script), str(image)],
-                       capture_output=True, text=True, timeout=60)
+                       capture_output=True, text=True, timeout=HANG_S)
     assert r.returncode == 0, r.stderr
     expected = sorted(picofs.board_files("pico-buttons", tables_dir=tables_dir))
     assert r.stdout.splitlines() == ["%s %d %d" % (n, len(d), binascii.crc32(d)) for n, d in expected]

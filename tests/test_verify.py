@@ -10,7 +10,7 @@ import zlib
 
 import pytest
 
-from conftest import MICROPYTHON, MPY_SCRIPTS, ROOT, TABLES, compile_package, put_tables
+from conftest import HANG_S, MICROPYTHON, MPY_SCRIPTS, ROOT, TABLES, compile_package, put_tables
 from tactictoe import ai
 from tactictoe import rules
 from tactictoe import rules_extra
@@ -25,7 +25,7 @@ def _sealed(game, records):
 
 def _cli(*args):
     return subprocess.run([sys.executable, "-m", "host_tools"] + list(args), cwd=ROOT, capture_output=True,
-                          text=True, timeout=120)
+                          text=True, timeout=HANG_S)
 
 
 @pytest.mark.parametrize("game", [CLASSIC, TACTICTOE])
@@ -116,7 +116,7 @@ def compiled_firmware(tmp_path_factory):
 def _check_on_micropython(folder, compiled_firmware):
     env = dict(os.environ, MICROPYPATH=compiled_firmware)
     return subprocess.run([MICROPYTHON, "-X", "heapsize=" + CHECK_HEAP, os.path.join(MPY_SCRIPTS, "check_tables.py"),
-                           str(folder)], capture_output=True, text=True, env=env, timeout=600)
+                           str(folder)], capture_output=True, text=True, env=env, timeout=HANG_S)
 
 
 CHECK_HEAP = "48k"  # the board's REPL has far more; the check streams the file

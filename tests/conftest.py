@@ -142,6 +142,29 @@ def _board_json(name, **changes):
     return cfg
 
 
+# Damage power-on lets through (docs/table-format.md), for the background
+# check to find: two tactic-toe records swapped, or one doubled over its
+# successor, inside a bucket of 128 and away from its ends, the count and
+# the CRC kept right.
+SWAPPED = 13000  # records 13000 and 13001 swapped: 13001 is out of order
+DOUBLED = 14000  # record 14000 a copy of 13999
+
+
+def reseal(path, change):
+    """Rewrite the table file ``path`` with its records (a list of 4-byte
+    strings) changed by ``change``, and a header whose CRC fits them."""
+    import zlib
+
+    from tactictoe import table_extra
+
+    data = open(path, "rb").read()
+    recs = [data[i:i + 4] for i in range(16, len(data), 4)]
+    recs = change(recs)
+    body = b"".join(recs)
+    with open(path, "wb") as f:
+        f.write(table_extra.pack_header(data[5], len(recs), zlib.crc32(body)) + body)
+
+
 @pytest.fixture(scope="session")
 def flash(table_files, tmp_path_factory):
     """Flash folders: name -> path, each with board.json and tables."""
@@ -165,6 +188,12 @@ def flash(table_files, tmp_path_factory):
     def wrong_game(d):
         shutil.copy(tables["classic"], d / TABLES / "tactictoe.tbl")
 
+    def swapped(d):
+        reseal(d / TABLES / "tactictoe.tbl", lambda r: r[:SWAPPED] + [r[SWAPPED + 1], r[SWAPPED]] + r[SWAPPED + 2:])
+
+    def doubled(d):
+        reseal(d / TABLES / "tactictoe.tbl", lambda r: r[:DOUBLED] + [r[DOUBLED - 1]] + r[DOUBLED + 1:])
+
     return {
         "buttons": make("buttons", _board_json("pico-buttons")),
         "matrix": make("matrix", _board_json("pico-matrix")),
@@ -173,6 +202,8 @@ def flash(table_files, tmp_path_factory):
         "corrupt": make("corrupt", _board_json("pico-buttons"), damage=flip),
         "missing": make("missing", _board_json("pico-buttons"), games=("classic",)),
         "wrong-game": make("wrong-game", _board_json("pico-buttons"), games=("classic",), damage=wrong_game),
+        "swapped": make("swapped", _board_json("pico-buttons"), damage=swapped),
+        "doubled": make("doubled", _board_json("pico-buttons"), damage=doubled),
         "bad-config": make("bad-config", '{"leds": {"pin": 16, "order": "zigzag"}, "input": {"kind": "buttons"}}'),
     }
 

@@ -150,19 +150,21 @@ SWAPPED = 13000  # records 13000 and 13001 swapped: 13001 is out of order
 DOUBLED = 14000  # record 14000 a copy of 13999
 
 
-def reseal(path, change):
-    """Rewrite the table file ``path`` with its records (a list of 4-byte
-    strings) changed by ``change``, and a header whose CRC fits them."""
+def out_of_order(data, how):
+    """Table bytes ``data`` with records SWAPPED and SWAPPED + 1 swapped
+    (``how`` "swapped") or record DOUBLED a copy of the one before it
+    ("doubled"), under a header whose CRC fits them."""
     import zlib
 
     from tactictoe import table_extra
 
-    data = open(path, "rb").read()
     recs = [data[i:i + 4] for i in range(16, len(data), 4)]
-    recs = change(recs)
+    if how == "swapped":
+        recs[SWAPPED], recs[SWAPPED + 1] = recs[SWAPPED + 1], recs[SWAPPED]
+    else:
+        recs[DOUBLED] = recs[DOUBLED - 1]
     body = b"".join(recs)
-    with open(path, "wb") as f:
-        f.write(table_extra.pack_header(data[5], len(recs), zlib.crc32(body)) + body)
+    return table_extra.pack_header(data[5], len(recs), zlib.crc32(body)) + body
 
 
 @pytest.fixture(scope="session")
@@ -188,11 +190,11 @@ def flash(table_files, tmp_path_factory):
     def wrong_game(d):
         shutil.copy(tables["classic"], d / TABLES / "tactictoe.tbl")
 
-    def swapped(d):
-        reseal(d / TABLES / "tactictoe.tbl", lambda r: r[:SWAPPED] + [r[SWAPPED + 1], r[SWAPPED]] + r[SWAPPED + 2:])
-
-    def doubled(d):
-        reseal(d / TABLES / "tactictoe.tbl", lambda r: r[:DOUBLED] + [r[DOUBLED - 1]] + r[DOUBLED + 1:])
+    def out_of_order_as(how):
+        def damage(d):
+            path = d / TABLES / "tactictoe.tbl"
+            path.write_bytes(out_of_order(path.read_bytes(), how))
+        return damage
 
     return {
         "buttons": make("buttons", _board_json("pico-buttons")),
@@ -202,8 +204,8 @@ def flash(table_files, tmp_path_factory):
         "corrupt": make("corrupt", _board_json("pico-buttons"), damage=flip),
         "missing": make("missing", _board_json("pico-buttons"), games=("classic",)),
         "wrong-game": make("wrong-game", _board_json("pico-buttons"), games=("classic",), damage=wrong_game),
-        "swapped": make("swapped", _board_json("pico-buttons"), damage=swapped),
-        "doubled": make("doubled", _board_json("pico-buttons"), damage=doubled),
+        "swapped": make("swapped", _board_json("pico-buttons"), damage=out_of_order_as("swapped")),
+        "doubled": make("doubled", _board_json("pico-buttons"), damage=out_of_order_as("doubled")),
         "bad-config": make("bad-config", '{"leds": {"pin": 16, "order": "zigzag"}, "input": {"kind": "buttons"}}'),
     }
 

@@ -74,9 +74,9 @@ def build(hw, cfg, tables, problems, config_problem, rng=None, log=print):
     app.start(0, config_problem)
     walk = None
     if any(t is not None for t in tables.values()):
-        from .tablewalk import walk
+        from . import tablewalk
 
-        walk = walk(tables, app.table_wrong, WALK_RECORDS)
+        walk = tablewalk.walk(tables, app.table_wrong, WALK_RECORDS)
     return Runner(hw, app, Keys(timing["debounce_ms"], timing["long_press_ms"]), sequencer, timing, walk)
 
 

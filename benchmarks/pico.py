@@ -17,6 +17,11 @@ emulator's own speed, is wall time.
   what one draw, one step and one key scan take;
 * the heap: free after power-on, the live heap over whole demo games, and
   the smallest heap in which the firmware plays them;
+* the background check of the tables (``tablewalk``): what one slice costs,
+  when it is done after power-on, when it catches a wrong record (images
+  with tactic-toe records swapped or doubled), and the frame interval and
+  the input latency (a tap's release to the LEDs' change) while it runs
+  against after it;
 * the emulator's speed.
 
 ``python benchmarks/pico.py`` prints the table; ``main()`` returns the figures
@@ -54,18 +59,20 @@ def _compile(src, out, name):
         return f.read()
 
 
-def image(path, firmware=flash.FIRMWARE, extra=()):
+def image(path, firmware=flash.FIRMWARE, extra=(), tactictoe=None):
     """Write a littlefs image as ``make flash`` leaves a pico-buttons board
     (modules of ``firmware`` compiled with mpy-cross, main.py, board.json,
-    both tables), with ``extra`` modules (paths) compiled beside them.
-    ``firmware`` may be an older checkout's folder, hence not
-    ``picofs.board_files``."""
+    both tables, or ``tactictoe``'s bytes as the tactic-toe table), with
+    ``extra`` modules (paths) compiled beside them. ``firmware`` may be an
+    older checkout's folder, hence not ``picofs.board_files``."""
     _, _, data = flash.board_config("pico-buttons")
     files = [("board.json", data)]
     package = os.path.join(firmware, "tactictoe")
     if os.path.isdir(package):  # today's firmware: a package in /lib, its tables beside it
         sources = [(os.path.join(package, name + ".py"), flash.ON_BOARD + "/") for name in flash.MODULES]
         files += [flash.table_file("classic"), flash.table_file("tactictoe")]
+        if tactictoe is not None:
+            files[-1] = (files[-1][0], tactictoe)
     else:  # an older checkout's: every module and table at the root
         sources = [(os.path.join(firmware, name + ".py"), "") for name in flash.MODULES]
         files += [(name.rsplit("/", 1)[-1], data) for name, data in (flash.table_file(g) for g in rules.GAMES)]
@@ -252,6 +259,7 @@ from tactictoe import main
 from tactictoe.keys import TAP
 r = main.boot('')
 app = r.app
+walk, r.walk = r.walk, None  # the tables' background check: timed apart, last
 def per(fn, now, n=20):
     t0 = time.ticks_us()
     for i in range(n):
@@ -268,6 +276,9 @@ app.to_menu(3300)
 for c in (5, 0, 8, 5):
     app.update(3400, TAP | c)
 show('play_hints', 3500)
+app.to_menu(3600)
+r.walk = walk
+show('menu_walk', 3700)
 """
 
 # The live heap: a soft timer collects and reads the heap every PERIOD ms,
@@ -439,6 +450,158 @@ def smallest_heap(image_path, lo=8, hi=64):
     return hi
 
 
+# --- the background check of the tables ---------------------------------------------
+
+# Each slice of the walk (one game step's share) timed on the board, with
+# the runner main.boot builds.
+WALK_STEPS = """
+import time
+from tactictoe import main
+r = main.boot('')
+us = []
+while r.walk is not None:
+    t0 = time.ticks_us()
+    r._walk()
+    us.append(time.ticks_diff(time.ticks_us(), t0))
+us.sort()
+print('S', len(us), us[len(us) // 2], us[-1], sum(us))
+"""
+
+# The game loop as main.py runs it, with a task beside it that says when the
+# walk is over (ms from main.run) and times, on the board, the intervals
+# between the loop's draws and between its key scans, apart while the walk
+# runs and after: for each, calls, sum and worst interval (us).
+WALK_LOOP = """
+import time, asyncio
+from tactictoe import main
+t0 = time.ticks_ms()
+st = {}
+def timing(runner, name):
+    fn = getattr(runner, name)
+    last = [0]
+    rows = st[name] = [[0, 0, 0], [0, 0, 0]]
+    def timed(now):
+        t = time.ticks_us()
+        if last[0]:
+            d = time.ticks_diff(t, last[0])
+            s = rows[runner.walk is None]
+            s[0] += 1
+            s[1] += d
+            s[2] = max(s[2], d)
+        last[0] = t
+        fn(now)
+    setattr(runner, name, timed)
+async def probe(runner):
+    timing(runner, 'draw')
+    timing(runner, 'scan')
+    while runner.walk is not None:
+        await asyncio.sleep_ms(5)
+    print('W', time.ticks_diff(time.ticks_ms(), t0))
+    while True:
+        await asyncio.sleep_ms(500)
+        for name in st:
+            print('T', name, ' '.join(' '.join(str(v) for v in row) for row in st[name]))
+main.run('', probe)
+"""
+
+# Taps that each change the LEDs at once: from the first menu screen,
+# classic, two players, hints off, then a drawn game, then a new game.
+LATENCY_TAPS = (3, 6, 3, 4, 0, 2, 6, 3, 5, 7, 1, 8)
+
+
+def _latencies(chip, taps=LATENCY_TAPS):
+    """For each tap, the emulated ms from its release (when the firmware
+    takes a tap) to the first LED frame that differs from the one shown at
+    the release."""
+    out = []
+    for cell in taps:
+        chip.pico.hold(1 << cell)
+        chip.run(sim_script.TAP_MS)
+        chip.pico.hold(0)
+        released = chip.ms
+        before = chip.frames[-1][1]
+        mark = len(chip.frames)
+        chip.until(lambda: any(c != before for _, c in chip.frames[mark:]), 2000, 2, "the tap's frame")
+        out.append([ms for ms, c in chip.frames[mark:] if c != before][0] - released)
+        chip.run(150)
+    return out
+
+
+def bench_walk(chip):
+    """The walk's slices (us), when it is done (ms from main.run), and the
+    intervals between draws and between key scans, and the tap latency,
+    while it runs and after."""
+    out = {}
+    w = chip.exec(WALK_STEPS, 60000)
+    words = [line.split() for line in w.splitlines() if line.startswith("S ")][0]
+    out["steps"] = {"count": int(words[1]), "median": int(words[2]), "worst": int(words[3]),
+                    "total": int(words[4])}
+    chip.soft_reset()
+    cfg = chip.pico.cfg
+    mark = len(chip.frames)
+    chip.start(WALK_LOOP)
+    start = chip.ms
+    chip.until(lambda: any(is_menu(c, cfg) for _, c in chip.frames[mark:]), 6000, what="the menu")
+    out["latency_during"] = _latencies(chip)
+    during1 = chip.ms
+    chip.until(lambda: b"\nW " in chip.out or chip.out.startswith(b"W "), 30000, 5, "the walk's end")
+    done = chip.ms
+    text = bytes(chip.out).decode(errors="replace")
+    out["done"] = int(text.split("W ", 1)[1].split()[0])
+    if start + out["done"] > done or start + out["done"] < during1:
+        raise RuntimeError("the walk ended at %d ms, before the taps did (%d)" % (out["done"], during1 - start))
+    out["run_start"] = start
+    chip.pico.hold(1)  # a long press: back to the menu
+    chip.run(2000)
+    chip.pico.hold(0)
+    chip.run(300)
+    out["latency_after"] = _latencies(chip)
+    chip.run(600)
+    text = bytes(chip.out).decode(errors="replace")
+    for line in text.splitlines():
+        if line.startswith("T "):
+            w = line.split()
+            v = [int(x) for x in w[2:]]
+            for when, row in (("during", v[:3]), ("after", v[3:])):
+                out["%s_%s" % (w[1], when)] = {"calls": row[0], "mean": row[1] / max(1, row[0]) / 1000,
+                                               "worst": row[2] / 1000}
+    return out
+
+
+def bad_table(game_bytes, how):
+    """Tactic-toe table bytes power-on accepts (count and CRC right, each
+    bucket's first and last record in order) with records out of order:
+    "swapped" (records 13000 and 13001), "doubled" (record 14000 a copy of
+    13999) or "last" (the last record a copy of the one before it)."""
+    import zlib
+
+    from tactictoe import table_extra
+
+    recs = [game_bytes[i:i + 4] for i in range(16, len(game_bytes), 4)]
+    if how == "swapped":
+        recs[13000], recs[13001] = recs[13001], recs[13000]
+    elif how == "doubled":
+        recs[14000] = recs[13999]
+    else:
+        recs[-1] = recs[-2]
+    body = b"".join(recs)
+    return table_extra.pack_header(rules.TACTICTOE, len(recs), zlib.crc32(body)) + body
+
+
+def bench_caught(tmp, firmware, how):
+    """Emulated ms from reset to the console line naming the wrong record,
+    on an image whose tactic-toe table is ``bad_table(..., how)``."""
+    path = os.path.join(tmp, "bad-%s.lfs" % how)
+    image(path, firmware, tactictoe=bad_table(flash.table_file("tactictoe")[1], how))
+    chip = Chip(path)
+    try:
+        chip.until(lambda: b"out of order" in chip.out, 30000, 5, "the wrong record's line")
+        line = [x for x in bytes(chip.out).decode(errors="replace").splitlines() if "out of order" in x][0]
+        return {"ms": chip.ms, "line": line.strip()}
+    finally:
+        chip.close()
+
+
 # --- all of it ------------------------------------------------------------------------
 
 
@@ -446,11 +609,11 @@ def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--firmware", default=flash.FIRMWARE, help="the firmware folder to measure")
     ap.add_argument("--quick", action="store_true", help="fewer games, no heap bisection")
-    ap.add_argument("--only", default="", help="comma-separated parts: decide,fallback,boot,loop,heap")
+    ap.add_argument("--only", default="", help="comma-separated parts: decide,fallback,boot,loop,heap,walk")
     args = ap.parse_args(argv)
     firmware = os.path.abspath(args.firmware)
     seeds = QUICK_SEEDS if args.quick else SEEDS
-    parts = set(args.only.split(",")) if args.only else {"decide", "fallback", "boot", "loop", "heap"}
+    parts = set(args.only.split(",")) if args.only else {"decide", "fallback", "boot", "loop", "heap", "walk"}
     figs = {}
     rows = []
     _, cfg, _ = flash.board_config("pico-buttons")
@@ -461,7 +624,7 @@ def main(argv=None):
             boot = bench_boot(chip, cfg)
             figs["boot"] = boot
             rows.append(("power-on to the first menu frame (self-test included)", "%.0f ms" % boot["menu"]))
-            if parts & {"decide", "fallback", "loop"}:
+            if parts & {"decide", "fallback", "loop", "walk"}:
                 chip.raw_repl()
                 figs["mem_free_repl"] = int(chip.exec("import gc; gc.collect(); print(gc.mem_free())", 2000))
             for game in (rules.TACTICTOE, rules.CLASSIC):
@@ -482,7 +645,8 @@ def main(argv=None):
                 chip.soft_reset()  # a fresh start for each
                 fr = bench_frame(chip)
                 figs["frame"] = fr
-                for name, what in (("menu", "in the menu"), ("play", "in play"), ("play_hints", "in play, hints on")):
+                for name, what in (("menu", "in the menu"), ("play", "in play"), ("play_hints", "in play, hints on"),
+                                   ("menu_walk", "in the menu, the tables' check running")):
                     rows.append(("one draw / step / key scan %s" % what,
                                  "%d / %d / %d us" % (fr[name]["draw"], fr[name]["step"], fr[name]["scan"])))
                 chip.soft_reset()
@@ -494,9 +658,30 @@ def main(argv=None):
                     rows.append(("game loop %s: frames/s, CPU busy, min mem_free" % what,
                                  "%.1f, %.0f %%, %d bytes" % (lp[name]["fps"], 100 * lp[name]["busy"],
                                                               lp[name]["mem_free"])))
+            if "walk" in parts:
+                chip.soft_reset()
+                wk = bench_walk(chip)
+                figs["walk"] = wk
+                st = wk["steps"]
+                rows.append(("tables' background check: slices, median / worst slice, all of them",
+                             "%d, %d / %d us, %d ms" % (st["count"], st["median"], st["worst"], st["total"] // 1000)))
+                rows.append(("tables' background check: done, from main.run", "%d ms" % wk["done"]))
+                for when in ("during", "after"):
+                    lat = wk["latency_" + when]
+                    rows.append(("tap release to LED change, median / worst of %d, %s the check" % (len(lat), when),
+                                 "%.0f / %.0f ms" % (statistics.median(lat), max(lat))))
+                    for name, what in (("draw", "LED frames"), ("scan", "key scans")):
+                        t = wk["%s_%s" % (name, when)]
+                        rows.append(("interval between %s, mean / worst of %d, %s the check" % (what, t["calls"], when),
+                                     "%.1f / %.1f ms" % (t["mean"], t["worst"])))
             figs["speed"] = chip.emulated / 1000 / chip.wall
         finally:
             chip.close()
+        if "walk" in parts:
+            for how in ("swapped", "doubled", "last"):
+                c = bench_caught(tmp, firmware, how)
+                figs["caught_" + how] = c
+                rows.append(("power-on to a wrong record's console line (%s)" % how, "%d ms" % c["ms"]))
         if "heap" in parts:
             h = bench_heap(img)
             figs["heap"] = h

@@ -148,6 +148,31 @@ def _board_json(name, **changes):
     return cfg
 
 
+# Damage power-on lets through (docs/table-format.md), for the background
+# check to find: two tactic-toe records swapped, or one doubled over its
+# successor, inside a bucket of 128 and away from its ends, the count and
+# the CRC kept right.
+SWAPPED = 13000  # records 13000 and 13001 swapped: 13001 is out of order
+DOUBLED = 14000  # record 14000 a copy of 13999
+
+
+def out_of_order(data, how):
+    """Table bytes ``data`` with records SWAPPED and SWAPPED + 1 swapped
+    (``how`` "swapped") or record DOUBLED a copy of the one before it
+    ("doubled"), under a header whose CRC fits them."""
+    import zlib
+
+    from tactictoe import table_extra
+
+    recs = [data[i:i + 4] for i in range(16, len(data), 4)]
+    if how == "swapped":
+        recs[SWAPPED], recs[SWAPPED + 1] = recs[SWAPPED + 1], recs[SWAPPED]
+    else:
+        recs[DOUBLED] = recs[DOUBLED - 1]
+    body = b"".join(recs)
+    return table_extra.pack_header(data[5], len(recs), zlib.crc32(body)) + body
+
+
 @pytest.fixture(scope="session")
 def flash(table_files, tmp_path_factory):
     """Flash folders: name -> path, each with board.json and tables."""
@@ -171,6 +196,12 @@ def flash(table_files, tmp_path_factory):
     def wrong_game(d):
         shutil.copy(tables["classic"], d / TABLES / "tactictoe.tbl")
 
+    def out_of_order_as(how):
+        def damage(d):
+            path = d / TABLES / "tactictoe.tbl"
+            path.write_bytes(out_of_order(path.read_bytes(), how))
+        return damage
+
     return {
         "buttons": make("buttons", _board_json("pico-buttons")),
         "matrix": make("matrix", _board_json("pico-matrix")),
@@ -179,6 +210,8 @@ def flash(table_files, tmp_path_factory):
         "corrupt": make("corrupt", _board_json("pico-buttons"), damage=flip),
         "missing": make("missing", _board_json("pico-buttons"), games=("classic",)),
         "wrong-game": make("wrong-game", _board_json("pico-buttons"), games=("classic",), damage=wrong_game),
+        "swapped": make("swapped", _board_json("pico-buttons"), damage=out_of_order_as("swapped")),
+        "doubled": make("doubled", _board_json("pico-buttons"), damage=out_of_order_as("doubled")),
         "bad-config": make("bad-config", '{"leds": {"pin": 16, "order": "zigzag"}, "input": {"kind": "buttons"}}'),
     }
 

@@ -12,6 +12,7 @@ import os
 
 import pytest
 
+from conftest import DOUBLED, SWAPPED, out_of_order
 from pico_board import PicoRun, check_self_test, flash_image, perfect, play, start_game
 from host_tools import pico
 from tactictoe import rules
@@ -71,6 +72,8 @@ def test_tactictoe_won_as_x_and_classic_drawn_through_gpio_presses(board, image,
     assert result == "serial classic: draw"
     assert pos.winner() is None
     assert [f for f in b.lines if f.startswith("fault")] == []
+    # The tables' background check, long over, found nothing to say.
+    assert b.ms > 10000 and not [line for line in b.lines if "table" in line]
 
 
 def test_a_corrupt_table_is_refused_and_the_game_still_plays(board, tmp_path, table_files):
@@ -84,6 +87,33 @@ def test_a_corrupt_table_is_refused_and_the_game_still_plays(board, tmp_path, ta
     # The console says why, the red X blinks before play, then the fallback
     # AI plays.
     b.serial("tactictoe: table lib/tactictoe/tactictoe.tbl: table corrupt: CRC-32 of records is", 3000)
+    b.wait(lambda line: line.startswith("frame ") and line.split()[2] == "R.R/.R./R.R", 3000, "the red X")
+    b.wait(lambda line: line.startswith("frame ") and line.split()[2] == "xxx/xxx/xxx", 5000, "the game")
+    b.tap(1)
+    b.serial("tactictoe: X 1", 3000)
+    b.wait(lambda line: line.startswith("serial tactictoe: O "), 20000, "the fallback's move")
+
+
+@pytest.mark.parametrize("how, record", [("swapped", SWAPPED + 1), ("doubled", DOUBLED)])
+def test_records_out_of_order_are_caught_after_power_on(board, tmp_path, table_files, how, record):
+    """A tactic-toe table power-on accepts (count, CRC and each bucket's
+    ends right) with two records swapped, or one doubled, inside a bucket:
+    the background check finds it a few seconds after power-on, says so as
+    power-on would, and the game falls back: the menu's red cell, the red X
+    before play, then the fallback AI."""
+    good = open(table_files[rules.TACTICTOE], "rb").read()
+    img = flash_image(tmp_path / "flash.lfs", tables_dir=os.path.dirname(table_files[rules.CLASSIC]),
+                      extra=[("lib/tactictoe/tactictoe.tbl", out_of_order(good, how))])
+    b = board(img)
+    b.wait(lambda line: line.startswith("frame ") and line.split()[2] == ".../X.o/...", 4000, "the menu")
+    assert not [line for line in b.lines if "table" in line]  # power-on accepted it
+    b.serial("tactictoe: table lib/tactictoe/tactictoe.tbl: table records out of order at record %d; its perfect"
+             " level plays a minimax search instead, and hints are off" % record, 8000)
+    assert b.ms < 8000
+    b.wait(lambda line: line.startswith("frame ") and line.split()[2][-1] in "Rr", 1000, "the menu's red cell")
+    for cell in (5, 0, 8, 3):  # tactic-toe, you are X, perfect, no hints
+        b.tap(cell)
+    b.serial("tactictoe: table lib/tactictoe/tactictoe.tbl: table records out of order", 1000)
     b.wait(lambda line: line.startswith("frame ") and line.split()[2] == "R.R/.R./R.R", 3000, "the red X")
     b.wait(lambda line: line.startswith("frame ") and line.split()[2] == "xxx/xxx/xxx", 5000, "the game")
     b.tap(1)

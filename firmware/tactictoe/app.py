@@ -91,8 +91,28 @@ class App:
             self.notices.append((CORNERS, self.colours["notice"]))
         for game in (rules.CLASSIC, rules.TACTICTOE):
             if self.tables.get(game) is None:
-                self.log("%s: %s; its perfect level plays a minimax search instead, and hints are off"
-                         % (rules.GAMES[game], self.problems.get(game, "no table")))
+                self._no_table(game)
+
+    def _no_table(self, game):
+        self.log("%s: %s; its perfect level plays a minimax search instead, and hints are off"
+                 % (rules.GAMES[game], self.problems.get(game, "no table")))
+
+    def table_wrong(self, game, problem):
+        """The background check (``tablecheck.Walk``) found ``game``'s
+        table wrong: from now on the game is as if power-on had refused it
+        (the console line, the menu's red cell, the red X before its next
+        game, the fallback AI, no hints). A game of it in progress plays on,
+        the board's moves from the fallback from its next one, and the red X
+        shows before the game after it."""
+        t = self.tables.get(game)
+        if t is None:
+            return
+        self.tables[game] = None
+        t.close()
+        self.problems[game] = problem
+        self._no_table(game)
+        if game == self.game and (self.state in (PLAY, OVER) or self.state == NOTICE and self._after_notice == PLAY):
+            self.notices.append((CROSS, self.colours["error"]))
 
     def to_menu(self, now):
         """Back to the game menu at time ``now``: the match and any notices are dropped."""
@@ -130,9 +150,9 @@ class App:
             if self.mode == DEMO:
                 if t >= _DEMO_PAUSE_MS:
                     self.think_ms = max(60, self.think_ms * 3 // 4)  # WarGames: faster and faster
-                    self._new_match(now)
+                    self._show_notices(now, PLAY)  # (the red X, if its table was found wrong meanwhile)
             elif event & TAP and t >= OVER_GUARD_MS:
-                self._new_match(now)
+                self._show_notices(now, PLAY)
 
     def _show_notices(self, now, then):
         self.t0 = now

@@ -1,7 +1,8 @@
 """The cooperative loop the board runs: key scanning, the game flow and the
 LEDs as three asyncio tasks sharing one loop. Nothing blocks, and an
 unexpected error is printed and sends the board back to the menu instead of
-freezing it.
+freezing it. After power-on the game-flow step also walks every record of
+the tables, one small slice a step, until they are all checked.
 """
 
 import sys
@@ -51,6 +52,12 @@ def print_error(e):
         traceback.print_exception(type(e), e, e.__traceback__)
 
 
+# Records of the tables the background check reads and checks in one game
+# step: about 1 ms on a Pico (docs/performance.md), so a frame or a key scan
+# due meanwhile waits at most that.
+WALK_RECORDS = 16
+
+
 def build(hw, cfg, tables, problems, config_problem, rng=None, log=print):
     """The game for ``startup.power_on()``'s results, started at time 0."""
     from . import ai
@@ -65,19 +72,26 @@ def build(hw, cfg, tables, problems, config_problem, rng=None, log=print):
     timing = cfg["timing"]
     app = App(cfg, tables, problems, rng or ai.Rng(), log)
     app.start(0, config_problem)
-    return Runner(hw, app, Keys(timing["debounce_ms"], timing["long_press_ms"]), sequencer, timing)
+    walk = None
+    if any(t is not None for t in tables.values()):
+        from . import tablewalk
+
+        walk = tablewalk.walk(tables, app.table_wrong, WALK_RECORDS)
+    return Runner(hw, app, Keys(timing["debounce_ms"], timing["long_press_ms"]), sequencer, timing, walk)
+
 
 
 class Runner:
     """The three steps the loop repeats, kept apart from asyncio so that the
     simulator and the tests can drive them with their own clock."""
 
-    def __init__(self, hw, app, keys, sequencer, timing):
+    def __init__(self, hw, app, keys, sequencer, timing, walk=None):
         self.hw = hw
         self.app = app
         self.keys = keys
         self.sequencer = sequencer
         self.timing = timing
+        self.walk = walk  # tablewalk.walk's generator while the tables' records are being checked
         self._key_error = None
 
     def _fault(self, now, e):
@@ -112,6 +126,23 @@ class Runner:
             name = app.sounds.pop(0)
             if self.sequencer:
                 self.sequencer.play(name, now)
+        if self.walk is not None:
+            self._walk()
+
+    def _walk(self):
+        # One slice of the background check of the tables; a table found
+        # wrong goes to app.table_wrong. When both are done, or reading one
+        # fails (the game goes on), the checking code's RAM goes.
+        try:
+            more = next(self.walk)
+        except Exception as e:
+            self.app.log("error checking the tables: %r" % (e,))
+            more = False
+        if not more:
+            self.walk = None
+            from .main import unload
+
+            unload("tablewalk")
 
     def draw(self, now):
         """Show the frame for ``now`` (the LED task, every ``frame_ms``)."""

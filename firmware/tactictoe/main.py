@@ -7,6 +7,20 @@ then runs the game for good.
 """
 
 import gc
+import sys
+
+
+def unload(name):
+    """Forget this package's module ``name`` so its RAM can go: the package
+    holds each submodule as an attribute too, not only ``sys.modules``.
+    (Here, not in ``startup``, because the loop unloads ``tablecheck`` long
+    after ``startup`` is gone.)"""
+    package = __name__.rsplit(".", 1)[0]
+    sys.modules.pop(package + "." + name, None)
+    try:
+        delattr(sys.modules[package], name)
+    except (KeyError, AttributeError):
+        pass
 
 
 def boot(folder="", rng=None, log=print):
@@ -14,7 +28,7 @@ def boot(folder="", rng=None, log=print):
     from . import startup
 
     parts = startup.power_on(folder)
-    startup.unload("startup")
+    unload("startup")
     del startup
     gc.collect()
     if parts is None:

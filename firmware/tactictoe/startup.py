@@ -8,18 +8,9 @@ RAM is the board's scarcest resource.
 
 import sys
 
+from .main import unload  # (in main: the loop unloads tablewalk long after this module is gone)
+
 CENTRE = 4
-
-
-def unload(name):
-    """Forget this package's module ``name`` so its RAM can go: the package
-    holds each submodule as an attribute too, not only ``sys.modules``."""
-    package = __name__.rsplit(".", 1)[0]
-    sys.modules.pop(package + "." + name, None)
-    try:
-        delattr(sys.modules[package], name)
-    except (KeyError, AttributeError):
-        pass
 
 
 def platform():

@@ -21,6 +21,9 @@ HEADER_SIZE = const(16)
 RECORD_SIZE = const(4)
 _HEADER = ">4sBBHII"  # magic, version, game, reserved, count, crc32
 BUCKET = const(128)  # records per bucket: the index holds every BUCKET-th key
+# The longest win or loss in each game's table, in plies (value7's d), by
+# rules.GAMES order: what the checks of a record's value allow.
+LONGEST = (5, 17)
 # Where every install puts the tables, from the flash's root: beside the
 # package's code in /lib, as mip installs a package's files.
 TABLES = "lib/tactictoe"

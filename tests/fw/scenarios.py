@@ -412,6 +412,69 @@ def fallback(folder):
     log("fallback game result", result, b.show())
 
 
+def _walked(b, limit=20000):
+    """Run until the background check of the tables is done; the virtual
+    ms it took from power-on."""
+    while b.runner.walk is not None:
+        check(b.now < limit, "the tables' check still running after %d ms" % limit)
+        b.run(100)
+    return b.now
+
+
+def table_check(folder):
+    """Right tables: the background check walks every record and says
+    nothing, the tables stay, and its code is unloaded when done."""
+    b = boot(folder)
+    choose(b, rules.TACTICTOE, YOU_X, ai.PERFECT, True)
+    b.press(4)
+    ms = _walked(b)
+    check(b.app.tables[rules.CLASSIC] is not None and b.app.tables[rules.TACTICTOE] is not None, "both kept")
+    check(b.app.problems == {}, "no problems: %r" % b.app.problems)
+    check(not [line for line in b.lines if "table" in line], "nothing said: %r" % b.lines)
+    check("tactictoe.tablewalk" not in sys.modules, "the check's code is unloaded")
+    check(b.app.hint_outcomes() is not None, "hints still on")
+    log("tables checked by", ms, "ms; nothing said")
+
+
+def table_wrong(folder):
+    """A table power-on accepted but whose records are not in order (two
+    swapped, or one doubled, inside a bucket): the background check finds
+    it while a game of it is on. The console says so as power-on would; the
+    game plays on with the fallback AI (its white thinking light) and no
+    hints; the red X shows before the next game; the menu marks the game."""
+    b = boot(folder)
+    choose(b, rules.TACTICTOE, YOU_X, ai.PERFECT, True)
+    b.press(1)
+    b.wait_human()
+    plies = b.app.match.plies
+    check(b.app.hint_outcomes() is not None, "hints on before the check finds it")
+    while not [line for line in b.lines if "out of order" in line]:
+        check(b.now < 20000, "the wrong table was never caught: %r" % b.lines)
+        b.run(50)
+    line = [line for line in b.lines if "out of order" in line][0]
+    check(line.startswith("tactictoe: table %s/lib/tactictoe/tactictoe.tbl: table records out of order at record "
+                          % folder) and line.endswith("; its perfect level plays a minimax search instead, and"
+                                                      " hints are off"), line)
+    log("caught", line.split(": ", 2)[2], "by", b.now // 100 * 100, "ms")
+    check(b.app.state == app.PLAY and b.app.match.plies == plies, "the game goes on")
+    check(b.app.tables[rules.TACTICTOE] is None and b.app.hint_outcomes() is None, "no table, no hints")
+    b.press(b.app.match.pos.legal_moves()[0])
+    b.run(100)
+    check("W" in b.picture().upper(), "the fallback AI thinks in white: " + b.picture())
+    result = play_out(b, "first")
+    log("game played out with the fallback", result)
+    b.run(app.OVER_GUARD_MS)
+    b.press(0)
+    check_notice(b, "E.E.E.E.E", "the red X before the next game")
+    check(b.app.state == app.PLAY and b.app.match.plies == 0, "then the next game")
+    b.hold(0, b.cfg["timing"]["long_press_ms"] + 100)
+    p = b.picture()
+    check(p[5] in "Oo" and p[8] in "Ee", "the game menu marks the game: " + p)
+    check(b.runner.walk is None and "tactictoe.tablewalk" not in sys.modules, "the check is over and unloaded")
+    check(b.app.tables[rules.CLASSIC] is not None, "classic's table kept")
+    log("red X, then the fallback; menu", b.show())
+
+
 def config_problem(folder):
     b = sim.Board(folder)
     check(any("config:" in line for line in b.lines), "console reports the config problem: %r" % b.lines)
@@ -497,6 +560,7 @@ SCENARIOS = {
     "wiring": wiring, "wiring-rises": lambda f: wiring(f, True),
     "touch-errors": touch_errors, "touch-errors-rises": lambda f: touch_errors(f, True),
     "ai-turn-press": ai_turn_press, "table-breaks": table_breaks, "key-errors": key_errors,
+    "table-check": table_check, "table-wrong": table_wrong,
 }
 
 def main(folder, name):

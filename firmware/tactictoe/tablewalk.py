@@ -24,26 +24,30 @@ def walk(tables, wrong, records):
     :param wrong: called as ``wrong(game, problem)`` for a table found
         wrong, ``problem`` worded as power-on's (``table PATH: ...``).
 
-    It reads through a file of its own, never the Table's (whose position
-    and bucket the AI's lookups rely on), into one buffer made here, so a
-    slice allocates nothing."""
+    It reads through the Table's own file (a board keeps one table file
+    open at a time: a second costs RAM), seeking before each read as the
+    AI's lookups do, into one buffer made here, never the AI's bucket, so a
+    slice allocates nothing and the AI's cached bucket stays right."""
     b = bytearray(RECORD_SIZE * records)
     todo = []
     for game in (rules.CLASSIC, rules.TACTICTOE):
         t = tables.get(game)
         if t is not None and t._path:
-            todo.append((game, t._path, t.count))
+            todo.append((game, t))
     del t
-    for game, path, count in todo:
+    for game, t in todo:
         longest = LONGEST[game]
-        f = open(path, "rb")
-        f.seek(HEADER_SIZE)
+        path, count = t._path, t.count
         prev = -1
         i = 0
         problem = None
         while i < count and problem is None:
             yield True
+            if t._path is None:  # closed meanwhile (the game fell back): nothing left to check
+                break
             n = min(len(b), RECORD_SIZE * (count - i))
+            f = t._file()
+            f.seek(HEADER_SIZE + RECORD_SIZE * i)
             if f.readinto(b) < n:
                 problem = "table file shrank while open"
                 break
@@ -61,7 +65,6 @@ def walk(tables, wrong, records):
                         i + j // RECORD_SIZE, v, rules.GAMES[game])
                     break
             i += n // RECORD_SIZE
-        f.close()
         if problem:
             wrong(game, "table %s: %s" % (path, problem))
     yield False

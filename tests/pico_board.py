@@ -123,6 +123,16 @@ def play(board, game, choose, limit_ms=20000):
     return pos, result
 
 
+def plays_on_without_its_table(b):
+    """After a tactic-toe table was found wrong, a new game: the red X before
+    play, then the game, X's first move taken and the fallback AI's reply."""
+    b.wait(lambda line: line.startswith("frame ") and line.split()[2] == "R.R/.R./R.R", 3000, "the red X")
+    b.wait(lambda line: line.startswith("frame ") and line.split()[2] == "xxx/xxx/xxx", 5000, "the game")
+    b.tap(1)
+    b.serial("tactictoe: X 1", 3000)
+    b.wait(lambda line: line.startswith("serial tactictoe: O "), 20000, "the fallback's move")
+
+
 def perfect(game, table_path):
     """A chooser that plays perfectly, with the firmware's own AI on the host."""
     from tactictoe import ai

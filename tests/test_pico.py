@@ -13,7 +13,7 @@ import os
 import pytest
 
 from conftest import DOUBLED, SWAPPED, out_of_order
-from pico_board import PicoRun, check_self_test, flash_image, perfect, play, start_game
+from pico_board import PicoRun, check_self_test, flash_image, perfect, play, plays_on_without_its_table, start_game
 from host_tools import pico
 from tactictoe import rules
 from conftest import HANG_S
@@ -87,11 +87,7 @@ def test_a_corrupt_table_is_refused_and_the_game_still_plays(board, tmp_path, ta
     # The console says why, the red X blinks before play, then the fallback
     # AI plays.
     b.serial("tactictoe: table lib/tactictoe/tactictoe.tbl: table corrupt: CRC-32 of records is", 3000)
-    b.wait(lambda line: line.startswith("frame ") and line.split()[2] == "R.R/.R./R.R", 3000, "the red X")
-    b.wait(lambda line: line.startswith("frame ") and line.split()[2] == "xxx/xxx/xxx", 5000, "the game")
-    b.tap(1)
-    b.serial("tactictoe: X 1", 3000)
-    b.wait(lambda line: line.startswith("serial tactictoe: O "), 20000, "the fallback's move")
+    plays_on_without_its_table(b)
 
 
 @pytest.mark.parametrize("how, record", [("swapped", SWAPPED + 1), ("doubled", DOUBLED)])
@@ -114,11 +110,7 @@ def test_records_out_of_order_are_caught_after_power_on(board, tmp_path, table_f
     for cell in (5, 0, 8, 3):  # tactic-toe, you are X, perfect, no hints
         b.tap(cell)
     b.serial("tactictoe: table lib/tactictoe/tactictoe.tbl: table records out of order", 1000)
-    b.wait(lambda line: line.startswith("frame ") and line.split()[2] == "R.R/.R./R.R", 3000, "the red X")
-    b.wait(lambda line: line.startswith("frame ") and line.split()[2] == "xxx/xxx/xxx", 5000, "the game")
-    b.tap(1)
-    b.serial("tactictoe: X 1", 3000)
-    b.wait(lambda line: line.startswith("serial tactictoe: O "), 20000, "the fallback's move")
+    plays_on_without_its_table(b)
 
 
 def test_holding_the_centre_at_power_on_is_safe_mode(board, image, tmp_path):

@@ -79,8 +79,11 @@ def code_version():
 def header(script, argv):
     """The line above a table: when, where, what code, which command."""
     command = " ".join(["python", os.path.relpath(os.path.abspath(script), ROOT)] + list(argv))
-    return "Measured %s on %s, at `%s`, by `%s`:" % (
-        datetime.date.today().isoformat(), machine(), code_version(), command)
+    # The load says how far to trust its wall-clock rows: other work on the
+    # machine slows them (emulated-time and heap rows do not move).
+    load = "%.1f" % os.getloadavg()[0] if hasattr(os, "getloadavg") else "unknown"
+    return "Measured %s on %s (load average %s as it ended), at `%s`, by `%s`:" % (
+        datetime.date.today().isoformat(), machine(), load, code_version(), command)
 
 
 def write(name, head, rows, out=OUT):

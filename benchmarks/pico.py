@@ -143,6 +143,8 @@ class Chip:
     def soft_reset(self):
         """In the raw REPL: a soft reset (an empty heap, the firmware's
         modules unloaded)."""
+        self.pico.type(b"\x03")  # stop code still running (the game: main.run returns on Ctrl-C)
+        self.run(200)
         del self.out[:]
         self.pico.type(b"\x04")
         self.until(lambda: self.out.endswith(b"raw REPL; CTRL-B to exit\r\n>"), 5000, what="soft reset")

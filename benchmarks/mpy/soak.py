@@ -44,6 +44,8 @@ def main_():
     def step(event=0):
         app.update(clock[0], event)
         del app.sounds[:]  # what Runner.step does with them, minus the buzzer
+        if runner.walk is not None:  # and its slice of the tables' check, which unloads itself when done
+            runner._walk()
         runner.draw(clock[0])
 
     while played < games:

@@ -42,7 +42,7 @@ class LiveSim:
         """The next line (after those already seen) for which ``match`` is
         true. ``timeout`` counts the board's progress, not the host's
         clock: seconds on its key scans' clock (the ``clock`` lines), each
-        heartbeat counting at most ``BEAT_CAP`` however late it came, so a
+        heartbeat counting at most ``BEAT_CAP_MS`` however late it came, so a
         machine starved of CPU makes this slower, never a failure.
         AssertionError, with the last lines, once the board has run that
         long without the line, or has printed nothing at all for ``stall``

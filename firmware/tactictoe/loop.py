@@ -80,7 +80,6 @@ def build(hw, cfg, tables, problems, config_problem, rng=None, log=print):
     return Runner(hw, app, Keys(timing["debounce_ms"], timing["long_press_ms"]), sequencer, timing, walk)
 
 
-
 class Runner:
     """The three steps the loop repeats, kept apart from asyncio so that the
     simulator and the tests can drive them with their own clock."""

@@ -13,7 +13,7 @@ import sys
 def unload(name):
     """Forget this package's module ``name`` so its RAM can go: the package
     holds each submodule as an attribute too, not only ``sys.modules``.
-    (Here, not in ``startup``, because the loop unloads ``tablecheck`` long
+    (Here, not in ``startup``, because the loop unloads ``tablewalk`` long
     after ``startup`` is gone.)"""
     package = __name__.rsplit(".", 1)[0]
     sys.modules.pop(package + "." + name, None)

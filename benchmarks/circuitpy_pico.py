@@ -27,7 +27,7 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path[:0] = [ROOT, os.path.join(ROOT, "tests")]
 
-from host_tools import circuitpy  # noqa: E402
+from host_tools.drive import circuitpy  # noqa: E402
 from pico_board import PicoRun, is_menu, perfect, play, start_game  # noqa: E402
 from tactictoe import ai, rules, table  # noqa: E402
 

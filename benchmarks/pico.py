@@ -1,5 +1,5 @@
 """The firmware's figures on the emulated Pico: MicroPython's real rp2 port in
-an emulated RP2040 (``host_tools.pico``), run in lockstep, so every figure is
+an emulated RP2040 (``host_tools.sim.pico``), run in lockstep, so every figure is
 emulated time (the board's ``time.ticks_us``, or the emulated clock the frames
 carry), the same on every run and on any machine. Only the last row, the
 emulator's own speed, is wall time.
@@ -41,7 +41,9 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
-from host_tools import flash, picofs, pico, sim_frames, sim_script  # noqa: E402
+from host_tools import flash  # noqa: E402
+from host_tools.drive import picofs  # noqa: E402
+from host_tools.sim import frames as sim_frames, pico, script as sim_script  # noqa: E402
 from tactictoe import rules  # noqa: E402
 
 DECIDE = os.path.join(ROOT, "benchmarks", "mpy", "pico_decide.py")

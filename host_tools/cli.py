@@ -251,7 +251,7 @@ def cmd_hardware(args):
 
 def cmd_sim(args):
     from host_tools import sim
-    from host_tools.sim_board import SimError
+    from host_tools.sim.board import SimError
 
     try:
         return sim.main(args)
@@ -260,7 +260,7 @@ def cmd_sim(args):
 
 
 def cmd_sim_picture(args):
-    from host_tools import sim_picture
+    from host_tools.sim import picture as sim_picture
 
     _check_output(args.output)
     picture = sim_picture.picture()
@@ -300,7 +300,8 @@ def cmd_web(args):
 
 
 def cmd_web_picture(args):
-    from host_tools import flash, web, web_picture
+    from host_tools import flash, web
+    from host_tools.web import picture as web_picture
 
     _check_output(args.output)
     try:
@@ -351,7 +352,8 @@ def _folders(names):
 
 
 def cmd_uf2(args):
-    from host_tools import fat, flash, picofs, uf2
+    from host_tools import flash
+    from host_tools.drive import fat, picofs, uf2
 
     games = args.games
     _check_output(args.output)
@@ -381,7 +383,8 @@ def cmd_uf2(args):
 
 
 def cmd_circuitpy(args):
-    from host_tools import circuitpy, flash
+    from host_tools import flash
+    from host_tools.drive import circuitpy
 
     games = args.games
     try:

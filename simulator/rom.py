@@ -3,7 +3,7 @@ around ``main.py``, for the Unix port. Power-on or soft reset, ``boot.py``,
 ``main.py``, then the friendly REPL or the raw REPL (and raw-paste mode) that
 ``mpremote`` drives, byte for byte as ``pyexec.c`` does it.
 
-``host_tools.sim_board`` runs it as::
+``host_tools.sim.board`` runs it as::
 
     micropython rom.py FLASH WIRING MODE REASON SEED OUT IN REPLAY [END]
 

@@ -1,6 +1,6 @@
 """The virtual board's wires to the simulator on the host.
 
-The ROM and the hardware doubles talk to ``host_tools.sim_board`` over two pipes:
+The ROM and the hardware doubles talk to ``host_tools.sim.board`` over two pipes:
 
 * board to host, text lines: ``L <ms> <hex>`` (the bytes the LED chain
   latched), ``T <ms> <hz>`` (the buzzer's tone, 0 for silence), ``I 1 <n>``

@@ -1,5 +1,5 @@
 """The ROM's exit statuses: how the virtual board says which reset ended a
-run. ``simbus`` raises them; ``host_tools.sim_board`` reads this very file,
+run. ``simbus`` raises them; ``host_tools.sim.board`` reads this very file,
 so the two sides can't disagree."""
 
 SOFT_FRIENDLY = 3  # soft reset (Ctrl-D, sys.exit()): boot.py, main.py, REPL

@@ -1,4 +1,4 @@
-"""Drive the emulated Pico (``host_tools.pico``) from a test, in lockstep:
+"""Drive the emulated Pico (``host_tools.sim.pico``) from a test, in lockstep:
 the chip runs only while the test says so, by emulated time, so what a test
 sees never depends on how busy the machine is.
 
@@ -8,7 +8,7 @@ plus ``tone MS HZ`` and ``power MS WHY``.
 
 import os
 
-from host_tools import pico, sim_frames, sim_headless, sim_script
+from host_tools.sim import frames as sim_frames, headless as sim_headless, pico, script as sim_script
 from tactictoe import rules
 
 from live_sim import MENU_TAPS, is_menu  # noqa: F401  (the same menu, the same frames)
@@ -146,7 +146,7 @@ def perfect(game, table_path):
 def flash_image(path, board="pico-buttons", tables_dir=None, extra=()):
     """Write the littlefs image ``make flash`` would leave on a Pico, plus
     ``extra`` [(name, bytes)] files; returns the path."""
-    from host_tools import picofs
+    from host_tools.drive import picofs
 
     files = dict(picofs.board_files(board, tables_dir=tables_dir))
     files.update(dict(extra))

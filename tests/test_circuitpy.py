@@ -1,5 +1,5 @@
-"""make circuitpy (host_tools/circuitpy.py), the CIRCUITPY drive's FAT image
-(host_tools/fat.py) and make uf2 RUNTIME=circuitpython, on the host. The
+"""make circuitpy (host_tools/drive/circuitpy.py), the CIRCUITPY drive's FAT image
+(host_tools/drive/fat.py) and make uf2 RUNTIME=circuitpython, on the host. The
 same drive boots on real CircuitPython in tests/test_circuitpython_pico.py."""
 
 import importlib.metadata
@@ -10,7 +10,8 @@ import sys
 import pytest
 
 from conftest import HANG_S, ROOT
-from host_tools import circuitpy, fat, flash, uf2
+from host_tools import flash
+from host_tools.drive import circuitpy, fat, uf2
 from tactictoe import rules
 
 
@@ -183,7 +184,7 @@ def test_flash_module_list_and_circuitpy_agree():
 def test_the_emulated_chips_drive_is_what_make_circuitpy_stages(tmp_path, tables):
     """make sim CHIP=rp2040 BOARD=circuitpython-pico boots this file (its
     boot on real CircuitPython is tests/test_circuitpython_pico.py's)."""
-    from host_tools import pico
+    from host_tools.sim import pico
 
     assert pico._runtime("circuitpython-pico") == "circuitpython"
     assert pico._runtime("pico-buttons") == "micropython"

@@ -18,7 +18,8 @@ import os
 import pytest
 
 from pico_board import PicoRun, check_self_test, is_menu, perfect, play, plays_on_without_its_table, start_game
-from host_tools import circuitpy, fat, pico, uf2
+from host_tools.drive import circuitpy, fat, uf2
+from host_tools.sim import pico
 from tactictoe import rules
 from conftest import HANG_S
 

@@ -237,8 +237,8 @@ def test_make_variable_names_in_messages():
 
 
 def test_a_sim_flash_that_is_not_a_pico_filesystem_is_named_as_given(tmp_path):
-    from host_tools import pico
-    from host_tools.sim_board import SimError, wiring
+    from host_tools.sim import pico
+    from host_tools.sim.board import SimError, wiring
 
     bad = tmp_path / "bad.lfs"
     bad.write_bytes(b"not littlefs" * 100)

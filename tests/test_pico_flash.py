@@ -1,5 +1,5 @@
 """``mpremote`` and ``make flash`` against the real MicroPython rp2 port in an
-emulated Pico (``host_tools.pico``): the same commands, the same code path
+emulated Pico (``host_tools.sim.pico``): the same commands, the same code path
 and the same littlefs as on a board on the desk.
 
 While a command runs (``mpremote``, ``make flash``) the chip runs live, up
@@ -29,7 +29,8 @@ import pytest
 
 from live_sim import MPREMOTE, ROOT
 from pico_board import PicoRun, flash_image, is_menu, perfect, play, start_game
-from host_tools import flash, picofs
+from host_tools import flash
+from host_tools.drive import picofs
 from tactictoe import rules
 from conftest import HANG_S
 

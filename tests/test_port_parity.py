@@ -25,7 +25,8 @@ import time
 import pytest
 
 from conftest import HANG_S, DOUBLES, MICROPYTHON, cross_compile
-from host_tools import pico, picofs, sim_board
+from host_tools.drive import picofs
+from host_tools.sim import board as sim_board, pico
 
 BOARD = "pico-matrix"  # rows 2 3 4 (open drain), columns 5 6 7 (pull-ups), buzzer 15, LEDs 16
 HELD = 1  # cell 0 held throughout: row 2 joined to column 5

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from live_sim import ROOT, Console, LiveSim, is_menu, is_self_test, mpremote, play, start_game
-from host_tools import sim_script
+from host_tools.sim import script as sim_script
 from tactictoe import rules
 from conftest import HANG_S
 
@@ -349,7 +349,7 @@ def test_a_replay_that_ends_in_the_repl_still_ends(tmp_path):
 
 def test_wiring_differences_are_the_pins_not_the_settings():
     from host_tools import flash
-    from host_tools.sim_board import wiring_differences
+    from host_tools.sim.board import wiring_differences
 
     buttons, matrix, touch = (flash.board_config(b)[1] for b in ("pico-buttons", "pico-matrix", "esp32-touch"))
     assert wiring_differences(matrix, buttons) == ["leds.order", "input", "buzzer"]

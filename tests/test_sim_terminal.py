@@ -1,4 +1,4 @@
-"""The simulator's terminal front-end (``host_tools.sim_terminal``), driven
+"""The simulator's terminal front-end (``host_tools.sim.terminal``), driven
 in a real terminal: a tmux pane, read back with ``capture-pane``."""
 
 import io
@@ -15,20 +15,21 @@ import uuid
 import pytest
 
 from conftest import HANG_S, FIRMWARE, PACKAGE, ROOT, TABLES
-from host_tools import flash as flash_tool, sim_board, sim_terminal as st
+from host_tools import flash as flash_tool
+from host_tools.sim import board as sim_board, terminal as st
 from host_tools.screens import as_seen
 from tactictoe import rules
 
 WAIT_S = 600  # a guard against a hang, not a deadline: a loaded machine is slower, not red
 
-# Runs sim_terminal.run() in the pane and says how it ended. Once the test
+# Runs sim.terminal.run() in the pane and says how it ended. Once the test
 # creates the file TRIGGER, the board powers off (MODE "stop") or its poll
 # raises (MODE "fail").
 LAUNCHER = """\
 import os, sys, termios, time
 root, flash, trigger, mode = sys.argv[1:]
 sys.path.insert(0, root)
-from host_tools import sim_board, sim_terminal
+from host_tools.sim import board as sim_board, terminal as sim_terminal
 before = termios.tcgetattr(0)
 board = sim_board.VirtualBoard(flash, "pico-buttons", seed=1)
 poll = board.poll
@@ -494,7 +495,7 @@ def test_the_raw_repl_shows_as_one_line_that_counts_its_runs():
 
 
 def test_the_readme_picture_hides_the_console_number():
-    from host_tools import sim_picture
+    from host_tools.sim import picture as sim_picture
     line = "\x1b[0m serial console: %s  (mpremote connect %s repl)\n"
     a, b = (sim_picture.svg(sim_picture.fixed_ports(line % (p, p))) for p in ("/dev/pts/3", "/dev/pts/12"))
     assert a == b

@@ -13,7 +13,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from conftest import HANG_S, MICROPYTHON, ROOT, one_line_error, run_cli
-from host_tools import flash, picofs, uf2
+from host_tools import flash
+from host_tools.drive import picofs, uf2
 from tactictoe import rules
 
 MP_BLOCKS = 1327  # the vendored MicroPython UF2's blocks

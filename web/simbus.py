@@ -1,7 +1,7 @@
 """The virtual board's wires to the web page: what ``simulator/machine.py``
 and ``simulator/neopixel.py`` (the same doubles ``make sim`` runs) need from
 the board around them, with the page at the other end instead of
-``host_tools.sim_board``.
+``host_tools.sim.board``.
 
 The page registers a JavaScript module ``webbus`` with ``held()`` (the mask
 of the cells a finger is on), ``leds(hex)`` (the bytes the LED chain

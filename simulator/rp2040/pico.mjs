@@ -4,7 +4,7 @@
 //   node pico.mjs --uf2 FILE [--uf2 FILE...] --bootrom FILE --wiring board.json
 //                 [--flash-file FILE] [--runtime micropython|circuitpython]
 //
-// Talks to host_tools/pico.py over stdin/stdout, one command or event a line
+// Talks to host_tools/sim/pico.py over stdin/stdout, one command or event a line
 // (see docs/simulator.md, "The emulated RP2040"). Time is the emulated
 // clock's: it moves only while this process runs the core, by the cycles the
 // instructions take at 125 MHz, so a busy host makes a run slower, never

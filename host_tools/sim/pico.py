@@ -4,7 +4,7 @@ wiring around it, and its USB serial console on a pseudo-terminal that
 ``mpremote`` talks to.
 
 ``simulator/rp2040/pico.mjs`` runs the chip in Node.js; ``EmulatedPico`` is
-its host side, with the same calls as ``sim_board.VirtualBoard`` (``start``,
+its host side, with the same calls as ``board.VirtualBoard`` (``start``,
 ``poll``, ``hold``, ``power_cycle``, ``close``), so the terminal front-end and
 the headless modes drive either. Two ways to run it:
 
@@ -26,12 +26,14 @@ import subprocess
 import sys
 import tty
 
-from host_tools import makevars, outputs, sim_headless, sim_terminal, uf2
+from host_tools import makevars, outputs
+from host_tools.drive import uf2
+from host_tools.sim import headless, terminal
 from host_tools.oserrors import reported
-from host_tools.sim_board import SimError, cells_of, die_with_parent, wiring
+from host_tools.sim.board import SimError, cells_of, die_with_parent, wiring
 from tactictoe import rules
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 VENDOR = os.path.join(ROOT, "vendor", "micropython-rp2")
 UF2 = uf2.MICROPYTHON
 CIRCUITPYTHON_UF2 = uf2.CIRCUITPYTHON
@@ -77,10 +79,11 @@ def default_flash_file(cfg):
 
 def prepare_flash_file(path, cfg, wiring_path, update=True, tables_dir=os.path.join(ROOT, "build")):
     """Make the littlefs image at ``path`` a working board, as
-    ``sim_flash.prepare_flash`` does a folder: the firmware that ``make flash``
+    ``sim.flash.prepare_flash`` does a folder: the firmware that ``make flash``
     installs (refreshed when ``update``), and board.json and the tables when
     it has none. Returns the names written."""
-    from host_tools import flash, picofs
+    from host_tools import flash
+    from host_tools.drive import picofs
 
     _check_flash_file(path)
     files = {}
@@ -436,7 +439,8 @@ def prepare_drive_file(path, board, tables_dir):
     ``board`` as a FAT image at ``path``, afresh: the emulated chip can't
     write its own flash (rp2040js answers only the flash's status command),
     so the drive is read-only there and nothing on it is the board's own."""
-    from host_tools import circuitpy, flash
+    from host_tools import flash
+    from host_tools.drive import circuitpy
 
     _check_flash_file(path)
     try:
@@ -466,12 +470,12 @@ def main(args):
         changed = prepare_flash_file(flash_file, cfg, path, update=not args.no_update, tables_dir=tables)
     board = EmulatedPico(flash_file, args.board, runtime=runtime)
     try:
-        say = sim_headless.emit if args.headless else print
+        say = headless.emit if args.headless else print
         if changed:
             say("flashed %s into %s" % (", ".join(changed), flash_file))
         if args.headless:
-            return sim_headless.run_live(board)  # which powers it on
+            return headless.run_live(board)  # which powers it on
         board.start()
-        return sim_terminal.run(board)
+        return terminal.run(board)
     finally:
         board.close()

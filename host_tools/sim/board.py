@@ -14,7 +14,7 @@ MicroPython's C code (boot, ``main.py``, REPL, raw REPL) and the doubles in
 * resets: the ROM exits with a status saying which reset, and is started
   again on the same console, so every reset gets a fresh heap.
 
-Front-ends (``sim_terminal``, ``sim_headless``) drive it with ``poll()``
+Front-ends (``terminal``, ``headless``) drive it with ``poll()``
 and ``hold()``.
 """
 
@@ -32,7 +32,7 @@ import termios
 import time
 import tty
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 ROM_DIR = os.path.join(ROOT, "simulator")
 MICROPYTHON = os.path.join(os.path.dirname(sys.executable), "micropython")
 HEAP = "512k"  # 64-bit objects are twice a Pico's: about its ~200 KiB free heap

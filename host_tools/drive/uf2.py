@@ -25,7 +25,8 @@ before the filesystem's first block.
 import os
 import struct
 
-from host_tools import flash, outputs, picofs
+from host_tools import flash, outputs
+from host_tools.drive import picofs
 from host_tools.oserrors import reported
 from tactictoe import rules
 
@@ -40,7 +41,7 @@ SECTOR = 4096  # the flash's erase sector
 FLASH_BASE = 0x10000000  # the RP2040's flash in its address space (XIP)
 FS_ADDRESS = FLASH_BASE + picofs.FS_OFFSET
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 MICROPYTHON = os.path.join(ROOT, "vendor", "micropython-rp2", "RPI_PICO-v1.28.0.uf2")
 MICROPYTHON_NAME = "MicroPython v1.28.0 (rp2 port, RPI_PICO)"
 CIRCUITPYTHON = os.path.join(ROOT, "vendor", "circuitpython-rp2", "circuitpython-10.2.1-raspberry_pi_pico-en_US.uf2")
@@ -131,7 +132,7 @@ def build_circuitpython(files):
     """The UF2 (bytes) of CircuitPython and a CIRCUITPY drive holding
     ``files``, ``[(path, bytes)]``. The drive's unused tail (zeros) is left
     out: a FAT drive never reads a cluster it has not allocated."""
-    from host_tools import circuitpy, fat
+    from host_tools.drive import circuitpy, fat
 
     drive = circuitpy.image(files)
     used = len(drive.rstrip(b"\0"))
@@ -146,7 +147,7 @@ def write(path, board="pico-buttons", games=rules.GAMES, tables_dir=None, runtim
     size)``. FlashError for what the user can fix (a config not for a Pico
     or for the other runtime, a missing table)."""
     if runtime == "circuitpython":
-        from host_tools import circuitpy
+        from host_tools.drive import circuitpy
 
         _, cfg, _ = flash.board_config(board)
         circuitpy.check_circuitpython(cfg)

@@ -23,8 +23,8 @@ import tty
 from contextlib import ExitStack, contextmanager
 
 from host_tools.screens import as_seen
-from host_tools.sim_board import OFF, SimError
-from host_tools.sim_script import TAP_MS
+from host_tools.sim.board import OFF, SimError
+from host_tools.sim.script import TAP_MS
 
 MIN_COLS, MIN_ROWS = 80, 24
 FRAME_S = 1 / 30  # redraw at most this often

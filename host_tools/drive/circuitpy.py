@@ -15,7 +15,8 @@ Where each thing goes on the drive is said once, in ``LAYOUT``.
 import importlib.metadata
 import os
 
-from host_tools import fat, flash, outputs
+from host_tools import flash, outputs
+from host_tools.drive import fat
 from host_tools.oserrors import reported
 from tactictoe import rules
 

@@ -10,6 +10,11 @@ config, and the hardware doubles ``make sim`` runs (``simulator/machine.py``,
 ``simulator/neopixel.py``, ``simulator/simexit.py``) with the page's wires (``web/simbus.py``,
 ``web/rom.py``). Nothing is fetched from anywhere else at run time, so the
 folder works on any static host. ``serve()`` serves it on localhost.
+
+Where to look:
+
+- this file: ``build()``, ``size()``, ``server()`` and ``serve()``;
+- ``picture.py``: the README's picture of the page (``web-picture``).
 """
 
 import functools
@@ -22,6 +27,8 @@ import re
 
 from host_tools import flash, outputs
 from host_tools.oserrors import reported
+
+__all__ = ["WebError", "build", "firmware_files", "port_version", "render_guide", "serve", "server", "size"]
 
 ROOT = flash.ROOT
 WEB = os.path.join(ROOT, "web")

@@ -1,7 +1,7 @@
 """Press scripts: the commands (``tap 4``, ``wait 500``...) that
 ``--replay`` plays on a virtual clock and ``--headless`` reads on stdin."""
 
-from host_tools.sim_board import SimError
+from host_tools.sim.board import SimError
 
 TAP_MS = 100  # how long a tap holds the cell (the firmware debounces 25 ms)
 

@@ -122,7 +122,7 @@ def capture(keys, seed=3, settle=1.5):
     key and seconds to wait after it) and return the captured pane."""
     if not shutil.which("tmux"):
         raise SystemExit("error: tmux is needed to capture the simulator")
-    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     name = "simpic%d" % os.getpid()
     with tempfile.TemporaryDirectory() as tmp:
         cmd = "%s -m host_tools sim --flash %s --seed %d" % (sys.executable, tmp, seed)

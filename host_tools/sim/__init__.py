@@ -1,39 +1,43 @@
 """``python -m host_tools sim``: the firmware on a virtual board.
 
-The simulator's modules, each named for its job:
+Where to look:
 
-* ``sim_board``: ``VirtualBoard``, the firmware in the real MicroPython
+- ``board.py``: ``VirtualBoard``, the firmware in the real MicroPython
   Unix port with only the hardware simulated, and its serial console;
-* ``sim_flash``: its flash folder, filled as ``make flash`` fills a board;
-* ``sim_terminal``: the board in this terminal, played with the keyboard;
-* ``sim_headless``: ``--headless`` and ``--replay``, for scripts and tests;
-* ``sim_script``: the press commands both of those read;
-* ``sim_frames``: an LED frame as a line of text;
-* ``pico``: ``--chip rp2040``, the real rp2 port in an emulated RP2040.
+- ``flash.py``: its flash folder, filled as ``make flash`` fills a board;
+- ``terminal.py``: the board in this terminal, played with the keyboard;
+- ``headless.py``: ``--headless`` and ``--replay``, for scripts and tests;
+- ``script.py``: the press commands both of those read;
+- ``frames.py``: an LED frame as a line of text;
+- ``pico.py``: ``--chip rp2040``, the real rp2 port in an emulated RP2040;
+- ``picture.py``: the README's picture of it (``sim-picture``);
+- this file: ``main``, which picks one of them for the command line.
 """
 
 import os
 import sys
 
-from host_tools import sim_headless, sim_terminal
-from host_tools.sim_board import ROOT, SimError, VirtualBoard, wiring
-from host_tools.sim_flash import default_flash, prepare_flash
+from host_tools.sim import headless, terminal
+from host_tools.sim.board import ROOT, SimError, VirtualBoard, wiring
+from host_tools.sim.flash import default_flash, prepare_flash
+
+__all__ = ["main"]
 
 
 def main(args):
     """``python -m host_tools sim``: SimError for anything the user can fix."""
     if args.chip == "rp2040":
-        from host_tools import pico  # needs Node.js: only when asked for
+        from host_tools.sim import pico  # needs Node.js: only when asked for
 
         return pico.main(args)
     path, cfg = wiring(args.board)
     flash_dir = args.flash or default_flash(cfg)
     tables = args.tables or os.path.join(ROOT, "build")
     if args.replay:
-        script = sim_headless.read_script(args.replay)  # a bad script changes nothing
+        script = headless.read_script(args.replay)  # a bad script changes nothing
         prepare_flash(flash_dir, cfg, path, update=not args.no_update, tables_dir=tables)
         seed = 1 if args.seed is None else args.seed
-        return sim_headless.run_replay(args.board, flash_dir, script, seed, args.then)
+        return headless.run_replay(args.board, flash_dir, script, seed, args.then)
     if not args.headless and not (sys.stdin.isatty() and sys.stdout.isatty()):
         raise SimError("the simulator needs a terminal (stdin and stdout); for scripts use"
                        " python -m host_tools sim --headless (see docs/simulator.md)")
@@ -42,11 +46,11 @@ def main(args):
     try:
         if args.headless:
             if changed:
-                sim_headless.emit("flashed %s into %s" % (", ".join(changed), flash_dir))
-            return sim_headless.run_live(board)
+                headless.emit("flashed %s into %s" % (", ".join(changed), flash_dir))
+            return headless.run_live(board)
         if changed:
             print("flashed %s into %s" % (", ".join(changed), flash_dir))
         board.start()
-        return sim_terminal.run(board)
+        return terminal.run(board)
     finally:
         board.close()

@@ -4,7 +4,7 @@ would put on a board."""
 import os
 
 from host_tools.oserrors import reported
-from host_tools.sim_board import ROOT, SimError
+from host_tools.sim.board import ROOT, SimError
 from tactictoe import rules
 
 

@@ -8,9 +8,9 @@ import sys
 import time
 
 from host_tools.oserrors import reported
-from host_tools.sim_board import SimError, VirtualBoard
-from host_tools.sim_frames import frame_line
-from host_tools.sim_script import held_ms, parse_command, timeline
+from host_tools.sim.board import SimError, VirtualBoard
+from host_tools.sim.frames import frame_line
+from host_tools.sim.script import held_ms, parse_command, timeline
 
 IDLE_S = 5.0  # no key scan for this long: the board is not in the game (see _script_playing)
 

@@ -3,6 +3,7 @@
 //
 //   node pico.mjs --uf2 FILE [--uf2 FILE...] --bootrom FILE --wiring board.json
 //                 [--flash-file FILE] [--runtime micropython|circuitpython]
+//                 [--board pico|macropad|keypad]
 //
 // Talks to host_tools/sim/pico.py over stdin/stdout, one command or event a line
 // (see docs/simulator.md, "The emulated RP2040"). Time is the emulated
@@ -19,7 +20,11 @@
 // * resets: a watchdog reset (machine.reset()) starts a fresh chip with the
 //   same flash;
 // * the wiring: keys (buttons to ground or a 3x3 matrix), the NeoPixel chain
-//   (decoded from the data pin's edges) and the buzzer (its PWM frequency).
+//   (decoded from the data pin's edges) and the buzzer (its PWM frequency);
+// * with --board macropad or keypad, a bought board's wiring (boards.mjs)
+//   and its chips (chips/): the MacroPad's SH1106 screen and encoder, the
+//   keypad's TCA9555 key expander and APA102 LEDs. --wiring then only
+//   names the config; the pins are the board's.
 //
 // With --runtime circuitpython: the flash file is the CIRCUITPY drive (FAT12
 // at 0x100000); the QSPI chip-select pad starts as the datasheet says, so
@@ -31,6 +36,7 @@
 import { readFileSync, existsSync, openSync, writeSync, fsyncSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { RP2040, USBCDC, GPIOPinState, ConsoleLogger, LogLevel } from 'rp2040js';
+import { BOARDS, makeChips, attach } from './boards.mjs';
 
 const CYCLE_NS = 8; // 125 MHz
 const FLASH_BASE = 0x10000000;
@@ -54,7 +60,10 @@ for (let i = 2; i < process.argv.length; i += 2) {
   if (key === 'uf2') args.uf2.push(value);
   else args[key.replace(/-/g, '_')] = value;
 }
-const wiring = JSON.parse(readFileSync(args.wiring, 'utf8'));
+const boardName = args.board || 'pico';
+if (boardName !== 'pico' && !BOARDS[boardName]) throw new Error('no board ' + boardName + ' (pico, macropad, keypad)');
+const bought = BOARDS[boardName] || null; // a bought board: its own pins
+const wiring = bought ? null : JSON.parse(readFileSync(args.wiring, 'utf8'));
 const circuitpython = args.runtime === 'circuitpython';
 // The filesystem's place in flash: the rp2 port's littlefs (RPI_PICO), or
 // CircuitPython's CIRCUITPY drive.
@@ -167,7 +176,10 @@ let cdc = null;
 let toBoard = []; // console bytes waiting for the USB host
 let pendingRead = null; // the device's read of the OUT endpoint, waiting for data
 let hostOpenAt = Infinity; // emulated ns (this chip's clock) from which the host sends
-const input = { ...wiring.input, pins: (wiring.input.pins || []).map(pinNumber) };
+// The keys: bit k of `held` is key k (on a Pico, cell k through the config).
+const input = bought ? { kind: 'buttons', pins: bought.keys }
+  : { ...wiring.input, pins: (wiring.input.pins || []).map(pinNumber) };
+let chips = {}; // a bought board's chips (boards.mjs)
 const rows = input.kind === 'matrix' ? input.rows.map(pinNumber) : [];
 const cols = input.kind === 'matrix' ? input.cols.map(pinNumber) : [];
 
@@ -178,7 +190,10 @@ function level(g, p) {
   // (rp2040js models neither pulls nor a pad reading its own output).
   const pin = g[p];
   if (pin.outputEnable) return pin.outputValue;
-  if (input.kind === 'buttons') {
+  if (chips.encoder && (p === bought.encoder.a || p === bought.encoder.b)) {
+    // a closed switch joins the line to ground
+    if (!(p === bought.encoder.a ? chips.encoder.a : chips.encoder.b)) return false;
+  } else if (input.kind === 'buttons') {
     const cell = input.pins.indexOf(p);
     if (cell >= 0 && ((held | tapped) >> cell) & 1) return false;
   } else if (cols.includes(p)) {
@@ -217,6 +232,7 @@ function playScript() {
 
 function updateInputs() {
   if (!mcu) return;
+  if (chips.tca9555) chips.tca9555.held = held | tapped;
   const g = mcu.gpio;
   for (let p = 0; p < 30; p++) {
     const v = level(g, p);
@@ -226,7 +242,7 @@ function updateInputs() {
 
 // The NeoPixel chain: bits from the data line's high times, a frame when the
 // line stays low for the latch time.
-const leds = { pin: pinNumber(wiring.leds.pin), rise: -1, fall: -1, bits: [], t: { h0: [], h1: [], l: [] },
+const leds = { pin: bought ? (bought.neopixel ?? null) : pinNumber(wiring.leds.pin), rise: -1, fall: -1, bits: [], t: { h0: [], h1: [], l: [] },
                alarm: null, fifo: [] };
 
 function pinNumber(p) {
@@ -284,10 +300,12 @@ function latch() {
 }
 
 // The buzzer: its frequency from the time between rising edges.
-const buzzer = { pin: pinNumber(wiring.buzzer), lastRise: -1, freq: 0, alarm: null };
+const buzzer = { pin: bought ? (bought.buzzer ?? null) : pinNumber(wiring.buzzer), lastRise: -1, freq: 0, alarm: null };
 
 function buzzerEdge(value) {
   const t = mcu.clock.nanos;
+  // The MacroPad's speaker sounds only while its amplifier is enabled.
+  if (bought && bought.amplifier !== undefined && !mcu.gpio[bought.amplifier].outputValue) return;
   if (value === GPIOPinState.High) {
     if (buzzer.lastRise >= 0) {
       const freq = Math.round(1e9 / (t - buzzer.lastRise));
@@ -309,6 +327,42 @@ function quiet() {
   }
 }
 
+// --- a bought board's chips -----------------------------------------------
+
+// What the chips show, one line each (docs/simulator.md):
+//   screen NS on=1 contrast=255 invert=0 allon=0 remap=1 comrev=1 start=0 offset=0 mux=63 HEX
+//     the SH1106's glass, 128x64, HEX = 1024 bytes: byte (y >> 3) * 128 + x, bit y & 7
+//   apa102 NS HEX   per LED 4 bytes: red, green, blue, brightness (0-31)
+function report(kind, chip, t) {
+  say(kind === 'screen' ? screenLine(chip, t) : apa102Line(chip, t));
+}
+
+function screenLine(sh, t) {
+  const st = sh.state();
+  const b = (v) => (v ? 1 : 0);
+  return 'screen ' + Math.round(clockBase + t) + ' on=' + b(st.on) + ' contrast=' + st.contrast +
+    ' invert=' + b(st.inverted) + ' allon=' + b(st.allOn) + ' remap=' + b(st.segmentRemap) +
+    ' comrev=' + b(st.comReverse) + ' start=' + st.startLine + ' offset=' + st.offset +
+    ' mux=' + st.multiplex + ' ' + Buffer.from(sh.visible()).toString('hex');
+}
+
+function apa102Line(dots, t) {
+  return 'apa102 ' + Math.round(clockBase + t) + ' ' + Buffer.from(dots.pixels.flat()).toString('hex');
+}
+
+// The encoder: one quadrature edge every edgeNs of the emulated clock while
+// detents are queued ('turn N'); 'turned NS DETENTS' when they are played.
+let encoderAlarm = null;
+
+function encoderEdge() {
+  const enc = chips.encoder;
+  if (!enc || !enc.busy) return;
+  const done = enc.step();
+  updateInputs();
+  if (done) say('turned ' + Math.round(now()) + ' ' + enc.detents);
+  else encoderAlarm.schedule(enc.edgeNs);
+}
+
 // --- power -----------------------------------------------------------------
 
 let resetPending = null;
@@ -320,6 +374,7 @@ function powerOn(reason) {
   // times run on.
   if (mcu) clockBase += mcu.clock.nanos;
   const old = mcu;
+  if (reason === 'power') chips = makeChips(boardName); // the board's chips share its supply
   mcu = new RP2040();
   mcu.logger = new ConsoleLogger(LogLevel.Error, true);
   mcu.loadBootrom(bootrom);
@@ -389,6 +444,9 @@ function powerOn(reason) {
   // A pin's change of drive or pull can change what some pad reads (the
   // LED and buzzer pins only ever drive).
   for (let p = 0; p < 30; p++) if (p !== leds.pin && p !== buzzer.pin) mcu.gpio[p].addListener(updateInputs);
+  attach(mcu, boardName, chips, report);
+  encoderAlarm = mcu.clock.createAlarm(encoderEdge);
+  if (chips.encoder && chips.encoder.busy) encoderAlarm.schedule(chips.encoder.edgeNs);
   updateInputs();
   say('power ' + Math.round(now()) + ' ' + reason);
 }
@@ -560,6 +618,21 @@ function command(line) {
     case 'keys':
       held = parseInt(arg, 10);
       updateInputs();
+      break;
+    case 'turn': {
+      // N detents of the encoder, clockwise (negative: anticlockwise)
+      if (!chips.encoder) {
+        say('error this board has no encoder');
+        break;
+      }
+      const idle = !chips.encoder.busy;
+      chips.encoder.turn(parseInt(arg, 10));
+      if (idle && chips.encoder.busy) encoderAlarm.schedule(chips.encoder.edgeNs);
+      break;
+    }
+    case 'screen':
+      // the screen as it is now (a 'screen' line), or 'screen none'
+      say(chips.sh1106 ? screenLine(chips.sh1106, mcu.clock.nanos) : 'screen none');
       break;
     case 'tap': {
       const [, cell, ms] = line.trim().split(/\s+/).map(Number);

@@ -1,0 +1,169 @@
+// The bought boards' wiring: which chip hangs on which pins and bus, and
+// the bus plumbing between rp2040js and the chip models in chips/.
+//
+// Pins from the boards' own files: adafruit/circuitpython
+// ports/raspberrypi/boards/adafruit_macropad_rp2040/ (pins.c, board.c) and
+// pimoroni/pimoroni-pico libraries/pico_rgb_keypad/ (see docs/simulator.md).
+//
+// Keys are numbered as the board's own: MacroPad keys 0-11 row-major from
+// the top-left (key k on GPIO k+1, to ground), key 12 the encoder's push
+// switch (GPIO 0); keypad keys 0-15 row-major, read through the TCA9555
+// (port 0 = keys 0-7, port 1 = keys 8-15).
+
+import { SH1106 } from './chips/sh1106.mjs';
+import { APA102 } from './chips/apa102.mjs';
+import { TCA9555 } from './chips/tca9555.mjs';
+import { Encoder } from './chips/encoder.mjs';
+
+const FUNC_SPI = 1;
+const FUNC_I2C = 3;
+const QUIET_SPI_NS = 1e6; // no SPI byte this long after a change: report the chip's new state
+const MAX_WAIT_NS = 20e6; // a state changing without a pause is reported this often
+
+export const BOARDS = {
+  macropad: {
+    keys: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 0],
+    neopixel: 19, // 12 WS2812 in key order
+    buzzer: 16, // PWM into the amplifier...
+    amplifier: 14, // ...whose shutdown pin is high for on
+    encoder: { a: 17, b: 18 },
+    sh1106: { spi: 1, sck: 26, mosi: 27, cs: 22, dc: 24, reset: 23, colstart: 2 },
+  },
+  keypad: {
+    keys: [], // none on GPIO: 16 through the expander
+    expanderKeys: 16,
+    tca9555: { i2c: 0, sda: 4, scl: 5, address: 0x20 },
+    apa102: { spi: 0, sck: 18, mosi: 19, cs: 17, count: 16 },
+  },
+};
+
+// The chips a board carries: they keep their state across the RP2040's own
+// resets (a watchdog reset) and start afresh at power-on.
+export function makeChips(board) {
+  const b = BOARDS[board];
+  if (!b) return {};
+  return {
+    sh1106: b.sh1106 ? new SH1106({ colstart: b.sh1106.colstart }) : null,
+    apa102: b.apa102 ? new APA102(b.apa102.count) : null,
+    tca9555: b.tca9555 ? new TCA9555({ address: b.tca9555.address }) : null,
+    encoder: b.encoder ? new Encoder() : null,
+  };
+}
+
+// A pin's driven level: true/false, or null when nothing drives it.
+function driven(mcu, p) {
+  const pin = mcu.gpio[p];
+  return pin.outputEnable ? pin.outputValue : null;
+}
+
+// An SPI device on `spi`'s SCK and MOSI pins: each byte reaches it at the end
+// of its 8th clock, one byte-time after the SPI took it from its FIFO (on the
+// emulated clock, so DMA and the RX FIFO keep pace as on silicon), and the
+// SPI then receives `onByte`'s answer (MISO: 0 here).
+function spiDevice(mcu, spec, onByte) {
+  const spi = mcu.spi[spec.spi];
+  let value = 0;
+  const alarm = mcu.clock.createAlarm(() => {
+    const muxed = mcu.gpio[spec.sck].functionSelect === FUNC_SPI && mcu.gpio[spec.mosi].functionSelect === FUNC_SPI;
+    if (muxed) onByte(value);
+    spi.completeTransmit(0);
+  });
+  spi.onTransmit = (v) => {
+    value = v;
+    const hz = spi.clockFrequency || 1e6;
+    alarm.schedule((spi.dataBits * 1e9) / hz);
+  };
+}
+
+// An I2C target on `i2c`'s SDA and SCL pins: each address and data byte is
+// acknowledged (or not) and read bytes arrive 9 SCL periods later.
+function i2cDevice(mcu, spec, chip) {
+  const i2c = mcu.i2c[spec.i2c];
+  let then = null;
+  const alarm = mcu.clock.createAlarm(() => {
+    const f = then;
+    then = null;
+    f();
+  });
+  const later = (f) => {
+    then = f;
+    const cycles = Math.max(1, i2c.sclLowPeriod + i2c.sclHighPeriod);
+    alarm.schedule((9 * cycles * 1e9) / mcu.clkSys);
+  };
+  const muxed = () => mcu.gpio[spec.sda].functionSelect === FUNC_I2C && mcu.gpio[spec.scl].functionSelect === FUNC_I2C;
+  i2c.onConnect = (address, mode) => {
+    const ours = muxed() && address === chip.address;
+    if (ours) chip.start(mode === 1);
+    later(() => i2c.completeConnect(ours));
+  };
+  i2c.onWriteByte = (v) => later(() => i2c.completeWrite(chip.write(v)));
+  i2c.onReadByte = () => later(() => i2c.completeRead(chip.read()));
+}
+
+// Hook a board's chips to a freshly powered (or reset) RP2040. `report`
+// is called with (kind, chip, ns on this chip's clock) when what a viewer
+// sees changed (the screen) or a frame arrived (APA102 LEDs), once the bus
+// has gone quiet; the time is that of the last byte.
+export function attach(mcu, board, chips, report) {
+  const b = BOARDS[board];
+  if (!b) return;
+  if (chips.sh1106) {
+    const spec = b.sh1106;
+    const sh = chips.sh1106;
+    let shown = sh.version;
+    const quiet = reporter(mcu, () => sh.version !== shown, (t) => {
+      shown = sh.version;
+      report('screen', sh, t);
+    });
+    spiDevice(mcu, spec, (v) => {
+      if (driven(mcu, spec.reset) === false) return; // held in reset
+      if (driven(mcu, spec.cs) !== false) return; // not selected: CS idles high
+      sh.byte(v, driven(mcu, spec.dc) === true);
+      quiet.poke();
+    });
+    mcu.gpio[spec.reset].addListener(() => {
+      if (driven(mcu, spec.reset) === false) {
+        sh.reset();
+        quiet.poke();
+      }
+    });
+  }
+  if (chips.apa102) {
+    const spec = b.apa102;
+    const dots = chips.apa102;
+    const quiet = reporter(mcu, () => dots.dirty, (t) => {
+      dots.dirty = false;
+      report('apa102', dots, t);
+    });
+    spiDevice(mcu, spec, (v) => {
+      if (driven(mcu, spec.cs) === true) return; // the board gates the LEDs' clock with CS low
+      dots.byte(v);
+      quiet.poke();
+    });
+  }
+  if (chips.tca9555) i2cDevice(mcu, b.tca9555, chips.tca9555);
+}
+
+// Reports a chip's state once its bus has been quiet for QUIET_SPI_NS after
+// a change (at most MAX_WAIT_NS late), with the time of the last change.
+function reporter(mcu, changed, fire) {
+  let first = -1;
+  let last = 0;
+  const check = () => {
+    if (changed()) fire(last);
+    first = -1;
+  };
+  const alarm = mcu.clock.createAlarm(check);
+  return {
+    poke() {
+      if (!changed()) return;
+      const t = mcu.clock.nanos;
+      last = t;
+      if (first < 0) first = t;
+      if (t - first >= MAX_WAIT_NS) {
+        alarm.cancel();
+        check();
+      } else alarm.schedule(QUIET_SPI_NS);
+    },
+  };
+}

@@ -1,0 +1,39 @@
+// A mechanical rotary encoder with detents (the MacroPad's, a PEC11-style
+// part): two switches to ground, A and B, both open (pulled high) at rest.
+// One detent is a full quadrature cycle, four edges. Turning clockwise,
+// A leads: AB 11 -> 01 -> 00 -> 10 -> 11 (CircuitPython's rotaryio counts
+// that +1); anticlockwise, B leads: 11 -> 10 -> 00 -> 01 -> 11.
+//
+// `turn(n)` queues n detents (negative: anticlockwise); the wiring calls
+// `step()` every `edgeNs` of the emulated clock while `busy`, and reads
+// `a` and `b` (true: the switch is open, the line pulled high).
+
+const CW = [[false, true], [false, false], [true, false], [true, true]];
+const CCW = [[true, false], [false, false], [false, true], [true, true]];
+
+export class Encoder {
+  constructor({ edgeNs = 3e6 } = {}) {
+    this.edgeNs = edgeNs; // a quick turn: 4 edges in 12 ms
+    this.a = true;
+    this.b = true;
+    this.queue = []; // [a, b] levels still to come
+    this.detents = 0; // signed detents played so far
+  }
+
+  turn(n) {
+    const seq = n > 0 ? CW : CCW;
+    for (let i = 0; i < Math.abs(n); i++) this.queue.push(...seq.map((ab, j) => [...ab, j === 3 ? Math.sign(n) : 0]));
+  }
+
+  get busy() {
+    return this.queue.length > 0;
+  }
+
+  step() {
+    const [a, b, done] = this.queue.shift();
+    this.a = a;
+    this.b = b;
+    this.detents += done;
+    return !this.busy;
+  }
+}

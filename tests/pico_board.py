@@ -26,16 +26,20 @@ class PicoRun:
     :param console: also give it a pseudo-terminal (for mpremote).
     :param runtime: "micropython", or "circuitpython" (``flash_file`` is
         then the CIRCUITPY drive's FAT image).
+    :param hardware: the board around the chip (``pico.HARDWARE``); its
+        chips' reports come as lines ``screen MS``, ``apa102 MS``,
+        ``turned MS N`` (what they show is on ``self.chip``).
     """
 
-    def __init__(self, flash_file, board="pico-buttons", uf2=None, console=False, runtime="micropython"):
+    def __init__(self, flash_file, board="pico-buttons", uf2=None, console=False, runtime="micropython",
+                 hardware=None):
         self.lines = []
         self.wires = []  # the bytes on the wire of each frame line, in order
         self.seen = 0  # lines already looked at by wait()
         self._out = sim_headless.SerialLines(self.lines.append)
         self.chip = pico.EmulatedPico(flash_file, board, console=console, uf2=uf2,
                                       on_frame=self._frame, on_output=self._out,
-                                      on_event=self._event, runtime=runtime)
+                                      on_event=self._event, runtime=runtime, hardware=hardware)
         self.chip.start(live=False)
 
     def _frame(self, ms, cells):
@@ -47,6 +51,8 @@ class PicoRun:
             self._out.part = b""  # a line cut off by the reset ends there
         if words[0] in ("tone", "power"):
             self.lines.append("%s %d %s" % (words[0], int(words[1]) // 1000000, words[2]))
+        elif words[0] in ("screen", "apa102", "turned") and words[1].isdigit():
+            self.lines.append(" ".join([words[0], str(int(words[1]) // 1000000)] + words[2:3] * (words[0] == "turned")))
         elif words[0] == "fault":
             self.lines.append(" ".join(words))
 

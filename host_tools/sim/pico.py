@@ -37,8 +37,15 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 VENDOR = os.path.join(ROOT, "vendor", "micropython-rp2")
 UF2 = uf2.MICROPYTHON
 CIRCUITPYTHON_UF2 = uf2.CIRCUITPYTHON
+MACROPAD_UF2 = os.path.join(ROOT, "vendor", "circuitpython-rp2", "circuitpython-10.2.1-adafruit_macropad_rp2040-en_US.uf2")
 BOOTROM = os.path.join(VENDOR, "rp2040-bootrom-B1.bin")
 SCRIPT = os.path.join(ROOT, "simulator", "rp2040", "pico.mjs")
+
+# The boards the emulator wires (simulator/rp2040/boards.mjs): a Pico wired
+# as its config says, or a bought board with its own pins and chips. Keys
+# are the board's: a Pico's 9 cells; the MacroPad's keys 0-11 and, as key
+# 12, its encoder's push switch; the keypad's 16 keys.
+HARDWARE = {"pico": 9, "macropad": 13, "keypad": 16}
 
 # WS2812 bit timing, ns (Worldsemi WS2812B datasheet: T0H 0.4 us, T1H 0.8 us,
 # T0L 0.85 us, T1L 0.45 us, each +-150 ns; a low of over 50 us latches).
@@ -145,6 +152,16 @@ class EmulatedPico:
     :param runtime: "micropython" (the flash file is its littlefs) or
         "circuitpython" (the flash file is the CIRCUITPY drive, FAT12 at
         0x100000; ``uf2`` then defaults to the vendored CircuitPython).
+    :param hardware: the board around the chip, a key of ``HARDWARE``
+        (default: the config's "board" when it is one, else "pico").
+
+    What the bought boards' chips show: ``screen`` (the SH1106's 128x64
+    glass, 1024 bytes: byte ``(y >> 3) * 128 + x``, bit ``y & 7``; None
+    without a screen) and ``screen_state`` (``on``, ``contrast``,
+    ``invert``, ``allon``, ``remap``, ``comrev``, ``start``, ``offset``,
+    ``mux``), ``pixels`` (per LED ``(r, g, b, brightness 0-31)``: the
+    APA102 frames, or the WS2812 chain's GRB bytes at 31), ``turned``
+    (encoder detents played so far).
     """
 
     @property
@@ -155,15 +172,21 @@ class EmulatedPico:
         return "emulated RP2040 (%s)" % what + pace
 
     def __init__(self, flash_file, board="pico-buttons", console=True, uf2=None,
-                 on_frame=None, on_output=None, on_event=None, runtime="micropython"):
+                 on_frame=None, on_output=None, on_event=None, runtime="micropython", hardware=None):
         self.flash_file = os.path.abspath(flash_file) if flash_file else None
         self.wiring_path, self.cfg = runtime_wiring(board, runtime)
-        if self.cfg["board"] not in (None, "pico"):
+        if self.cfg["board"] not in (None,) + tuple(HARDWARE):
             raise SimError("the emulated RP2040 is a Pico; %s is wired for %s"
                            % (self.cfg["name"], self.cfg["board"]))
+        self.hardware = hardware or (self.cfg["board"] if self.cfg["board"] in HARDWARE else "pico")
+        self.screen = None
+        self.screen_state = {}
+        self.pixels = []
+        self.turned = 0
         self.runtime = runtime
         if uf2 is None:
-            uf2 = (CIRCUITPYTHON_UF2,) if runtime == "circuitpython" else (UF2,)
+            uf2 = ((MACROPAD_UF2 if self.hardware == "macropad" else CIRCUITPYTHON_UF2,)
+                   if runtime == "circuitpython" else (UF2,))
         self.uf2 = list(uf2)
         self.fifo = b""  # CircuitPython: the bytes the last frame's PIO FIFO took
         self.on_frame = on_frame
@@ -209,7 +232,7 @@ class EmulatedPico:
             argv += ["--uf2", path]
         if self.flash_file:
             argv += ["--flash-file", self.flash_file]
-        argv += ["--runtime", self.runtime]
+        argv += ["--runtime", self.runtime, "--board", self.hardware]
         self.proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, cwd=ROOT,
                                      preexec_fn=die_with_parent)
         os.set_blocking(self.proc.stdout.fileno(), False)
@@ -260,9 +283,22 @@ class EmulatedPico:
     # --- keys and time --------------------------------------------------------
 
     def hold(self, mask):
-        """Put fingers on the cells in ``mask`` (and lift the others)."""
-        self.held = mask & 0x1FF
+        """Put fingers on the keys in ``mask`` (and lift the others): a
+        Pico's cells, or a bought board's keys (``HARDWARE``)."""
+        self.held = mask & ((1 << HARDWARE[self.hardware]) - 1)
         self._send("keys %d" % self.held)
+
+    def turn(self, detents):
+        """Turn the encoder ``detents`` clicks (negative: anticlockwise),
+        an edge every 3 ms of the emulated clock from now; ``turned``
+        counts them as they are played."""
+        self._send("turn %d" % detents)
+
+    def read_screen(self):
+        """The screen as it is now (``screen``, updated), in lockstep."""
+        self._send("screen")
+        self.run(0)
+        return self.screen
 
     def tap(self, cell, ms):
         """A press script's tap or hold: ``cell`` held for ``ms`` of the
@@ -354,6 +390,15 @@ class EmulatedPico:
         self.ms = int(words[1]) / 1e6 if len(words) > 1 and words[1].isdigit() else self.ms
         if kind == "frame":
             self._frame(words)
+        elif kind == "screen":
+            if len(words) > 2:
+                self.screen_state = {k: int(v) for k, _, v in (w.partition("=") for w in words[2:-1])}
+                self.screen = bytes.fromhex(words[-1])
+        elif kind == "apa102":
+            px = bytes.fromhex(words[2])
+            self.pixels = [tuple(px[i:i + 4]) for i in range(0, len(px), 4)]
+        elif kind == "turned":
+            self.turned = int(words[2])
         elif kind == "at":
             self._at = self.ms
             return
@@ -389,6 +434,7 @@ class EmulatedPico:
             self.timing.setdefault("stray_bits", [0, 0])[1] += int(words[3])
         # A pixel sent nothing keeps its colour, as a WS2812 does.
         self.wire = wire = wire + self.wire[len(wire):]
+        self.pixels = [(wire[i + 1], wire[i], wire[i + 2], 31) for i in range(0, len(wire) - 2, 3)]
         cells = cells_of(wire, self.cfg)
         if cells != self.frame:
             self.frame = cells

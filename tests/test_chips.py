@@ -1,0 +1,128 @@
+"""The bought boards' chips in the emulated RP2040 (simulator/rp2040/chips/,
+wired by boards.mjs): what each chip received, decoded by its model from
+the bus, checked against what was sent, never against our own calls.
+
+- the MacroPad's own CircuitPython build boots and its C code (board.c)
+  puts CircuitPython's terminal on the SH1106;
+- on the vendored MicroPython RPI_PICO build, the smoke scripts in
+  tests/mpy/ talk to each chip with machine.SPI / I2C / Pin alone: text on
+  the SH1106, a frame of colours on the APA102s, held keys through the
+  TCA9555 (active low), the encoder's quadrature edges.
+
+All in lockstep on the emulated clock: limits are emulated milliseconds.
+"""
+
+import ast
+import os
+import subprocess
+
+import pytest
+
+from conftest import HANG_S, MICROPYTHON, MPY_SCRIPTS
+from host_tools import fat, picofs
+from pico_board import PicoRun
+
+
+def script_board(tmp_path, script, hardware):
+    """A Pico on ``hardware`` whose main.py is tests/mpy/``script``."""
+    with open(os.path.join(MPY_SCRIPTS, script), "rb") as f:
+        main = f.read()
+    image = tmp_path / "flash.lfs"
+    image.write_bytes(picofs.image([("main.py", main)]))
+    return PicoRun(str(image), hardware=hardware)
+
+
+@pytest.fixture
+def board():
+    boards = []
+
+    def make(*args, **kw):
+        b = script_board(*args, **kw) if args else PicoRun(**kw)
+        boards.append(b)
+        return b
+
+    yield make
+    for b in boards:
+        b.close()
+
+
+def lit(fb):
+    return sum(bin(byte).count("1") for byte in fb)
+
+
+def rendered(lines, step=12):
+    """The picture framebuf makes of ``lines`` (MONO_VLSB, 128x64), from the
+    MicroPython Unix port's own framebuf, not through any chip."""
+    code = ("import framebuf\nb = bytearray(1024)\nf = framebuf.FrameBuffer(b, 128, 64, framebuf.MONO_VLSB)\n"
+            "for i, s in enumerate(%r):\n    f.text(s, 0, %d * i, 1)\nprint(b.hex())\n" % (tuple(lines), step))
+    r = subprocess.run([MICROPYTHON, "-c", code], capture_output=True, text=True, timeout=HANG_S, check=True)
+    return bytes.fromhex(r.stdout.strip())
+
+
+def constant(script, name):
+    """A literal assigned at the top of tests/mpy/``script``."""
+    with open(os.path.join(MPY_SCRIPTS, script), encoding="utf-8") as f:
+        tree = ast.parse(f.read())
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and getattr(node.targets[0], "id", None) == name:
+            return ast.literal_eval(node.value)
+    raise KeyError(name)
+
+
+def test_macropad_circuitpython_shows_its_terminal_on_the_sh1106(board, tmp_path):
+    drive = tmp_path / "circuitpy.img"
+    drive.write_bytes(fat.image([("code.py", b'print("hello")\n')]))
+    b = board(flash_file=str(drive), board="circuitpython-pico", runtime="circuitpython", hardware="macropad")
+    b.wait(lambda line: line.startswith("screen ") and b.chip.screen_state.get("on") == 1, 2500, "the screen on")
+    # board.c's init sequence, as the SH1106 took it: segment remap, COM
+    # scan reversed, full contrast, multiplex 64, start line and offset 0.
+    st = b.chip.screen_state
+    assert (st["remap"], st["comrev"], st["contrast"], st["mux"], st["start"], st["offset"]) == (1, 1, 255, 63, 0, 0)
+    assert (st["invert"], st["allon"]) == (0, 0)
+    b.run(2500)  # the terminal, then "Code done running." and the REPL prompt
+    fb = b.chip.read_screen()
+    assert lit(fb) > 500
+    # text on several of the 8 pages, inside the glass
+    pages = [lit(fb[128 * p:128 * (p + 1)]) for p in range(8)]
+    assert sum(1 for n in pages if n > 20) >= 3, pages
+
+
+def test_sh1106_shows_framebuf_text_sent_over_machine_spi(board, tmp_path):
+    b = board(tmp_path, "sh1106_text.py", "macropad")
+    b.serial("shown", 3000)
+    b.wait(lambda line: line.startswith("screen "), 100, "the screen's update")
+    st = b.chip.screen_state
+    assert (st["on"], st["contrast"], st["remap"], st["comrev"]) == (1, 0xCF, 1, 1)
+    assert b.chip.screen == rendered(constant("sh1106_text.py", "TEXT"))
+
+
+def test_apa102_frame_decoded_to_the_colours_sent(board, tmp_path):
+    b = board(tmp_path, "apa102_colours.py", "keypad")
+    b.serial("sent", 3000)
+    b.wait(lambda line: line.startswith("apa102 "), 100, "the LEDs' frame")
+    assert b.chip.pixels == [(16 * i, 255 - 16 * i, i, i + 1) for i in range(16)]
+
+
+def test_tca9555_reads_the_held_keys_active_low(board, tmp_path):
+    b = board(tmp_path, "tca9555_keys.py", "keypad")
+    b.serial("config ffff", 3000)  # the configuration registers read back as written
+    b.serial("keys ffff", 100)
+    masks = [1 << k for k in range(16)] + [0x8101, 0xFFFF, 0]
+    for mask in masks:
+        b.hold(mask)
+        ports = ~mask & 0xFFFF
+        b.serial("keys %02x%02x" % (ports & 0xFF, ports >> 8), 100)
+    b.serial("end", 2000)
+
+
+def test_encoder_edges_are_counted_by_a_polling_script(board, tmp_path):
+    b = board(tmp_path, "encoder_edges.py", "macropad")
+    b.serial("polling", 3000)
+    b.chip.turn(3)
+    b.wait(lambda line: line == "turned %s 3" % line.split()[1] if line.startswith("turned ") else False, 100,
+           "3 detents")
+    b.chip.turn(-2)
+    b.wait(lambda line: line.startswith("turned ") and line.endswith(" 1"), 100, "2 back")
+    b.serial("edges 20 detents 1", 2500)
+    edges = [line.split()[-1] for line in b.lines if line.startswith("serial edge ")]
+    assert edges == ["01", "00", "10", "11"] * 3 + ["10", "00", "01", "11"] * 2

@@ -37,7 +37,8 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 VENDOR = os.path.join(ROOT, "vendor", "micropython-rp2")
 UF2 = uf2.MICROPYTHON
 CIRCUITPYTHON_UF2 = uf2.CIRCUITPYTHON
-MACROPAD_UF2 = os.path.join(ROOT, "vendor", "circuitpython-rp2", "circuitpython-10.2.1-adafruit_macropad_rp2040-en_US.uf2")
+MACROPAD_UF2 = os.path.join(os.path.dirname(CIRCUITPYTHON_UF2),
+                            "circuitpython-10.2.1-adafruit_macropad_rp2040-en_US.uf2")
 BOOTROM = os.path.join(VENDOR, "rp2040-bootrom-B1.bin")
 SCRIPT = os.path.join(ROOT, "simulator", "rp2040", "pico.mjs")
 

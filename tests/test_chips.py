@@ -19,7 +19,7 @@ import subprocess
 import pytest
 
 from conftest import HANG_S, MICROPYTHON, MPY_SCRIPTS
-from host_tools import fat, picofs
+from host_tools import fat, picofs, sim_screen
 from pico_board import PicoRun
 
 
@@ -93,7 +93,7 @@ def test_sh1106_shows_framebuf_text_sent_over_machine_spi(board, tmp_path):
     b.wait(lambda line: line.startswith("screen "), 100, "the screen's update")
     st = b.chip.screen_state
     assert (st["on"], st["contrast"], st["remap"], st["comrev"]) == (1, 0xCF, 1, 1)
-    assert b.chip.screen == rendered(constant("sh1106_text.py", "TEXT"))
+    assert b.chip.screen == rendered(constant("sh1106_text.py", "TEXT")), "\n".join(sim_screen.render(b.chip.screen))
 
 
 def test_apa102_frame_decoded_to_the_colours_sent(board, tmp_path):

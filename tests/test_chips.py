@@ -19,7 +19,8 @@ import subprocess
 import pytest
 
 from conftest import HANG_S, MICROPYTHON, MPY_SCRIPTS
-from host_tools import fat, picofs, sim_screen
+from host_tools.drive import fat, picofs
+from host_tools.sim import screen as sim_screen
 from pico_board import PicoRun
 
 

@@ -1,9 +1,9 @@
-"""host_tools.sim_screen: the 128x64 screen as half-block text."""
+"""host_tools.sim.screen: the 128x64 screen as half-block text."""
 
 import pytest
 from hypothesis import given, strategies as st
 
-from host_tools import sim_screen
+from host_tools.sim import screen as sim_screen
 
 
 def test_one_pixel_in_each_corner():

@@ -262,6 +262,24 @@ def test_console_edge_cases_behave_as_on_a_board(live, tmp_path):
         assert r.stdout.strip() == "up", r.stdout + r.stderr
 
 
+def test_a_console_client_that_stops_reading_loses_nothing(live):
+    # A client with the port open that reads nothing for longer than the 2 s
+    # a board with no client keeps its output (a machine starved of CPU can
+    # stall mpremote that long): the board waits for it, as on a USB line.
+    b = live()
+    b.wait(lambda line: line.startswith("frame "), 30, "a frame")
+    con = Console(b.port)
+    try:
+        _to_raw_repl(con)
+        con.write(b"for i in range(30000): print(i)\x04")
+        time.sleep(3)  # not a deadline: longer than the 2 s, however fast the machine
+        out = con.expect(b"\x04", HANG_S)
+        assert out[:2] == b"OK" and out[2:-1].split() == [str(i).encode() for i in range(30000)]
+        con.write(b"\r\x02")
+    finally:
+        con.close()
+
+
 RAW = b"raw REPL; CTRL-B to exit\r\n>"
 
 

@@ -348,8 +348,9 @@ class VirtualBoard:
     def _flush(self):
         """Pass on buffered console bytes both ways. Like a USB serial line,
         a full buffer makes the writer wait (we stop reading it) instead of
-        losing bytes; output that no client takes for 2 s is dropped, as a
-        board with no USB host drops it."""
+        losing bytes; output that waits 2 s with no client connected is dropped,
+        as a board with no USB host drops it (a connected client is waited for
+        however slow it reads)."""
         if self._out_buf:
             try:
                 n = os.write(self._master, self._out_buf) if self._master is not None else len(self._out_buf)
@@ -359,7 +360,10 @@ class VirtualBoard:
                 if e.errno not in (errno.EAGAIN, errno.EIO):
                     raise
                 if time.monotonic() - self._out_since > 2.0:
-                    self._out_buf.clear()
+                    if self._client_connected():
+                        self._out_since = time.monotonic()  # look again in 2 s
+                    else:
+                        self._out_buf.clear()
         if self._in_buf and self._con_in is not None:
             try:
                 n = os.write(self._con_in[1], self._in_buf)
@@ -370,6 +374,32 @@ class VirtualBoard:
             self._reading(self._con_out[0], self._from_board, len(self._out_buf) < BUFFER)
         if self._master is not None:
             self._reading(self._master, self._from_client, len(self._in_buf) < BUFFER)
+
+    def _client_connected(self):
+        """Whether a console client (mpremote, a terminal) has the port open
+        now: another process holds our pseudo-terminal's slave. Asked only
+        when output has waited 2 s: a client that is slow to read (a machine
+        starved of CPU) is waited for, never dropped; with none, the output
+        goes. Where /proc can't say, no client is assumed."""
+        try:
+            pids = os.listdir("/proc")
+        except OSError:
+            return False
+        me = str(os.getpid())
+        for pid in pids:
+            if not pid.isdigit() or pid == me:
+                continue
+            try:
+                fds = os.listdir("/proc/%s/fd" % pid)
+            except OSError:  # gone, or not ours to look at
+                continue
+            for fd in fds:
+                try:
+                    if os.readlink("/proc/%s/fd/%s" % (pid, fd)) == self.port:
+                        return True
+                except OSError:
+                    continue
+        return False
 
     def _reading(self, fd, callback, on):
         registered = fd in self.sel.get_map()

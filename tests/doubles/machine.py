@@ -14,6 +14,7 @@ flaky = 0  # touch pads whose read() raises while pressed, as an ESP32 pad press
 _in = {}
 _out = {}  # levels driven on output pins (on an open-drain pin, 1 is let go)
 modes = {}  # pin -> the mode it was set up with | its pull << 2
+levels = {}  # input pins a test drives itself (an encoder's A and B): pin -> level
 
 
 def wire(inp, rises=False):
@@ -23,6 +24,7 @@ def wire(inp, rises=False):
     _in["rises"] = rises
     _out.clear()
     modes.clear()
+    levels.clear()
     held = flaky = 0
     tones = []
 
@@ -45,6 +47,9 @@ class Pin:
         if value is not None:
             _out[id] = 1 if value else 0
 
+    def __call__(self, v=None):
+        return self.value(v)
+
     def value(self, v=None):
         pid = self._id
         if v is not None:
@@ -53,6 +58,8 @@ class Pin:
         mode = modes.get(pid, 0)
         if mode & 3 == 1 or mode & 3 == 2 and not _out[pid]:  # driven
             return _out.get(pid, 0)
+        if pid in levels:
+            return levels[pid]
         if pid in _in.get("pins", ()):  # a button to ground
             if held >> _in["pins"].index(pid) & 1:
                 return 0

@@ -86,3 +86,52 @@ class PWM:
 
     def deinit(self):
         self.duty_u16(0)
+
+
+# --- the buses: what the chips would receive ---------------------------------
+
+spi_writes = []  # (bus id, bytes, {pin: level driven} at the time): D/C and CS read from it
+i2c_reads = []  # (bus id, address, register, count)
+
+
+class SPI:
+    def __init__(self, id, baudrate=1000000, polarity=0, phase=0, bits=8, firstbit=0, sck=None, mosi=None,
+                 miso=-1):
+        if id not in (0, 1):
+            raise ValueError("SPI(%s) doesn't exist" % id)
+        self.id = id
+        self.baudrate = baudrate
+        self.pins = (find(sck), find(mosi), None if miso is None else miso)
+
+    def write(self, buf):
+        spi_writes.append((self.id, bytes(buf), dict(machine._out)))
+
+
+def tca9555_ports():
+    """The TCA9555's input ports as the keys held make them (low = held):
+    cells through input.keys, then the extra keys after them."""
+    port = 0xFFFF
+    keys = machine._in.get("keys", ())
+    for i in range(len(keys)):
+        if machine.held >> i & 1:
+            port &= ~(1 << keys[i])
+    return port
+
+
+class I2C:
+    def __init__(self, id, scl=None, sda=None, freq=400000):
+        if id not in (0, 1):
+            raise ValueError("I2C(%s) doesn't exist" % id)
+        self.id = id
+        self.pins = (find(sda), find(scl))
+
+    def readfrom_mem_into(self, addr, reg, buf):
+        """A TCA9555 at input.address: registers 0-1 the input ports, 2-3
+        output, 4-5 polarity, 6-7 configuration; reads go through a pair."""
+        if machine._in.get("kind") != "tca9555" or addr != machine._in.get("address"):
+            raise OSError(19)  # ENODEV: no acknowledge, as the rp2 port reports it
+        i2c_reads.append((self.id, addr, reg, len(buf)))
+        port = tca9555_ports()
+        regs = (port & 0xFF, port >> 8, 0xFF, 0xFF, 0, 0, 0xFF, 0xFF)
+        for i in range(len(buf)):
+            buf[i] = regs[(reg & 6) | ((reg + i) & 1)]

@@ -23,14 +23,16 @@ def _raw(name):
 
 
 def test_shipped_boards():
-    assert BOARDS == ["circuitpython-pico", "esp32-touch", "pico-buttons", "pico-matrix"]
+    assert BOARDS == ["circuitpython-keypad", "circuitpython-macropad", "circuitpython-pico", "esp32-touch", "keypad",
+                      "macropad", "pico-buttons", "pico-matrix"]
 
 
 @pytest.mark.parametrize("name", BOARDS)
 def test_every_shipped_config_is_valid(name):
     cfg = config.validate(_raw(name))
     assert cfg["name"] == name
-    assert sorted(cfg["leds"]["order"]) == list(range(9))
+    order = cfg["leds"]["order"]
+    assert len(set(order)) == 9 and all(0 <= p < cfg["leds"]["count"] for p in order)
     assert cfg["colours"]["x"] != cfg["colours"]["o"]
 
 
@@ -65,14 +67,14 @@ def _broken(**changes):
     (dict(leds__brightness=2), "leds.brightness: expected a number from 0.01 to 1.0"),
     (dict(leds__glow=1), "leds.glow: unknown key"),
     (dict(leds=None), "leds: missing"),
-    (dict(input__kind="joystick"), "input.kind: expected one of buttons, matrix, touch"),
+    (dict(input__kind="joystick"), "input.kind: expected one of buttons, matrix, touch, tca9555"),
     (dict(input__pins=[2, 3, 4]), "input.pins: expected a list of 9 pins"),
     (dict(input__pins=[2, 3, 4, 5, 6, 7, 8, 9, 2]), "input.pins: pin 2 is listed twice"),
     (dict(input__pins=[16, 3, 4, 5, 6, 7, 8, 9, 10]), "leds.pin: pin 16 is also an input"),
     (dict(input={"kind": "matrix", "rows": [2, 3, 4], "cols": [4, 5, 6]}), "input.cols: pin 4 is also a row"),
     (dict(input={"kind": "touch", "pins": list(range(9)), "direction": "up"}), "input.direction"),
     (dict(runtime="arduino"), "runtime: expected one of micropython, circuitpython"),
-    (dict(board="pico2"), "board: expected one of esp32-devkit, pico, or leave it out"),
+    (dict(board="pico2"), "board: expected one of esp32-devkit, macropad, pico, pico-rgb-keypad, or leave it out"),
     (dict(colours={"x": [300, 0, 0]}), "colours.x: expected [r, g, b] with 0-255 each"),
     (dict(colours={"purple": [1, 2, 3]}), "colours.purple: unknown colour"),
     (dict(timing={"think_ms": 0}), "timing.think_ms: expected a number from 1 to 60000"),
@@ -85,6 +87,97 @@ def test_config_errors_name_the_key(changes, message):
     with pytest.raises(config.ConfigError) as info:
         config.validate(_broken(**changes))
     assert str(info.value).startswith(message)
+
+
+def _bought(name, **changes):
+    """A bought board's config with ``changes`` ("section__key": value, a
+    value None deletes; "extra__N__key" changes extra key N)."""
+    raw = _raw(name)
+    for path, value in changes.items():
+        at = raw
+        keys = [int(k) if k.isdigit() else k for k in path.split("__")]
+        for k in keys[:-1]:
+            at = at[k]
+        if value is None:
+            del at[keys[-1]]
+        else:
+            at[keys[-1]] = value
+    return raw
+
+
+@pytest.mark.parametrize("name, changes, message", [
+    ("keypad", dict(leds__kind="ws2811"), "leds.kind: expected one of ws2812, apa102, got 'ws2811'"),
+    ("keypad", dict(leds__pin=5), "leds.pin: unknown key (known: spi, sck, mosi, cs, kind,"),
+    ("keypad", dict(leds__sck=None), "leds.sck: missing (a pin)"),
+    ("keypad", dict(leds__spi=2), "leds.spi: expected the bus number, 0 or 1, got 2"),
+    ("keypad", dict(leds__count=8), "leds.count: expected a whole number from 9 to 64, got 8"),
+    ("keypad", dict(leds__count=10), "leds.order: a list must hold 9 different pixels from 0 to 9"),
+    ("keypad", dict(leds__order=[0, 1, 2, 4, 5, 6, 8, 9, 9]), "leds.order: a list must hold 9 different pixels"),
+    ("keypad", dict(leds__mosi=4), "input.sda: pin 4 is already in use (leds.mosi)"),
+    ("keypad", dict(input__address=0x30), "input.address: expected a number from 32 to 39, got 48"),
+    ("keypad", dict(input__keys=[0, 1, 2, 4, 5, 6, 8, 9, 16]), "input.keys: expected a list of 9 key numbers"),
+    ("keypad", dict(input__keys=[0, 1, 2, 4, 5, 6, 8, 9, 9]), "input.keys: key 9 is listed twice"),
+    ("keypad", dict(input__scl=None), "input.scl: missing (a pin)"),
+    ("keypad", dict(extra__0__key=4), "extra[0].key: key 4 is listed twice"),
+    ("keypad", dict(extra__1__key=3), "extra[1].key: key 3 is listed twice"),
+    ("keypad", dict(extra__0__pin=3), "extra[0].key: missing (the expander's key number"),
+    ("keypad", dict(extra__0__led=0), "extra[0].led: pixel 0 already lights a cell or a key"),
+    ("keypad", dict(extra__0__led=16), "extra[0].led: expected a pixel from 0 to 15 or null, got 16"),
+    ("keypad", dict(extra__1__role="menu"), "extra[1].role: 'menu' is already given to another key"),
+    ("keypad", dict(extra__0__role="reset"), "extra[0].role: expected one of menu, hint, undo, select"),
+    ("keypad", dict(extra__0__colour=1), "extra[0].colour: unknown key"),
+    ("keypad", dict(extra={"role": "menu"}), "extra: expected a list of at most 7 keys"),
+    ("keypad", dict(extra=[3]), "extra[0]: expected {\"role\": ..., \"pin\": ...}, got 3"),
+    ("macropad", dict(extra__0__key=3), "extra[0].pin: missing (the button's GPIO; a \"key\" needs input.kind"),
+    ("macropad", dict(extra__0__pin=4), "extra[0].pin: pin 4 is already in use (input)"),
+    ("macropad", dict(encoder__pins=[17, 17]), "encoder.pins: pin 17 is listed twice"),
+    ("macropad", dict(encoder__pins=[16, 17]), "encoder.pins[0]: pin 16 is already in use (buzzer.pin)"),
+    ("macropad", dict(encoder=[17, 18]), "encoder: expected {\"pins\": [A, B]} or null"),
+    ("macropad", dict(screen__kind="ssd1306"), "screen.kind: expected \"sh1106\", got 'ssd1306'"),
+    ("macropad", dict(screen__dc=None), "screen.dc: missing (the data/command pin)"),
+    ("macropad", dict(screen__dc=19), "screen.dc: pin 19 is already in use (leds.pin)"),
+    ("macropad", dict(screen__display="DISPLAY"), "screen.display: only on CircuitPython"),
+    ("macropad", dict(screen__width=132), "screen.width: unknown key"),
+    ("macropad", dict(buzzer__enable=19), "buzzer.enable: pin 19 is already in use (leds.pin)"),
+    ("macropad", dict(buzzer__pin=None), "buzzer.pin: missing"),
+    ("macropad", dict(buzzer__volume=3), "buzzer.volume: unknown key (known: pin, enable)"),
+    ("circuitpython-macropad", dict(screen__spi=1), "screen.spi: CircuitPython's board set the screen up"),
+    ("circuitpython-macropad", dict(screen__display=None), "screen.display: expected the board's display"),
+    ("circuitpython-macropad", dict(encoder__pins=[17, "ROTA"]), "runtime: CircuitPython names its pins"),
+    ("circuitpython-keypad", dict(leds__cs=17), "runtime: CircuitPython names its pins"),
+])
+def test_bought_board_config_errors_name_the_key(name, changes, message):
+    with pytest.raises(config.ConfigError) as info:
+        config.validate(_bought(name, **changes))
+    assert str(info.value).startswith(message)
+
+
+def test_old_configs_keep_their_meaning():
+    """A config without the new keys: NeoPixels, nine of them, no extra
+    keys, no encoder, no screen, the buzzer a pin with nothing to enable."""
+    cfg = config.validate(_raw("pico-matrix"))
+    assert cfg["leds"] == {"kind": "ws2812", "count": 9, "pin": 16, "order": [0, 1, 2, 5, 4, 3, 6, 7, 8],
+                           "colour_order": "GRB", "brightness": 0.25}
+    assert (cfg["buzzer"], cfg["buzzer_enable"], cfg["extra"], cfg["encoder"], cfg["screen"]) == (15, None, [], None,
+                                                                                                  None)
+
+
+def test_bought_boards_match_the_contract():
+    """The key map the docs give: the MacroPad's top row and the keypad's
+    right-hand column are menu, hint and take back; the grid lies under
+    its LEDs."""
+    mp = config.validate(_raw("macropad"))
+    assert mp["input"]["pins"] == [c + 4 for c in range(9)]  # key k on GPIO k + 1, cell c = key c + 3
+    assert mp["leds"]["order"] == [c + 3 for c in range(9)]
+    assert [(e["role"], e["pin"], e["led"]) for e in mp["extra"]] == [
+        ("menu", 1, 0), ("hint", 2, 1), ("undo", 3, 2), ("select", 0, None)]
+    kp = config.validate(_raw("keypad"))
+    assert kp["input"]["keys"] == kp["leds"]["order"] == [0, 1, 2, 4, 5, 6, 8, 9, 10]
+    assert [(e["role"], e["key"], e["led"]) for e in kp["extra"]] == [("menu", 3, 3), ("hint", 7, 7), ("undo", 11, 11)]
+    for name in ("macropad", "keypad"):  # the CircuitPython twin means the same, by pin names
+        mine, twin = config.validate(_raw(name)), config.validate(_raw("circuitpython-" + name))
+        assert mine["leds"]["order"] == twin["leds"]["order"]
+        assert [e["role"] for e in mine["extra"]] == [e["role"] for e in twin["extra"]]
 
 
 def test_default_per_kind_of_board(tmp_path):

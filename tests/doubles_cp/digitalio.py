@@ -16,6 +16,7 @@ class Pull:
 
 
 _driven_low = set()
+levels = {}  # pin name -> the level each output drives now
 
 
 class DigitalInOut:
@@ -27,9 +28,7 @@ class DigitalInOut:
 
     def switch_to_output(self, value=False, drive_mode=None):
         self.direction = Direction.OUTPUT
-        self._out = value
-        if not value:
-            _driven_low.add(self.pin.name)
+        self.value = value
 
     def switch_to_input(self, pull=None):
         self.direction = Direction.INPUT
@@ -49,6 +48,17 @@ class DigitalInOut:
                     return False
         return True
 
+    @value.setter
+    def value(self, v):
+        assert self.direction == Direction.OUTPUT, "setting the value of an input"
+        self._out = v
+        levels[self.pin.name] = 1 if v else 0
+        if v:
+            _driven_low.discard(self.pin.name)
+        else:
+            _driven_low.add(self.pin.name)
+
     def deinit(self):
+        levels.pop(self.pin.name, None)
         _driven_low.discard(self.pin.name)
         release(self.pin)

@@ -16,17 +16,20 @@ class Event:
 
 
 class _Events:
-    def __init__(self):
+    def __init__(self, count=9, shift=0):
+        self._count = count
+        self._shift = shift  # the first bit of fingers.held these keys read
         # Like the real keypad: a key already down when scanning starts
         # gives no event until it is released and pressed again.
-        self._state = fingers.held
+        self._state = fingers.held >> shift
 
     def get_into(self, event):
-        changed = fingers.held ^ self._state
-        for k in range(9):
+        held = fingers.held >> self._shift
+        changed = held ^ self._state
+        for k in range(self._count):
             if changed >> k & 1:
                 event.key_number = k
-                event.pressed = bool(fingers.held >> k & 1)
+                event.pressed = bool(held >> k & 1)
                 self._state ^= 1 << k
                 return True
         return False
@@ -34,11 +37,13 @@ class _Events:
 
 class Keys:
     def __init__(self, pins, *, value_when_pressed, pull=True, interval=0.02, max_events=64):
-        assert len(pins) == 9 and value_when_pressed is False and pull
+        # Nine: the grid's cells, bits 0-8 of fingers.held, perhaps followed
+        # by extra keys; fewer: extra keys beside a matrix or pads, bits 9 up.
+        assert len(pins) <= 16 and value_when_pressed is False and pull
         for p in pins:
             claim(p)
         self.pins = list(pins)
-        self.events = _Events()
+        self.events = _Events(len(pins), 0 if len(pins) >= 9 else 9)
 
     def deinit(self):
         for p in self.pins:

@@ -39,8 +39,8 @@ CHUNK = 512  # bytes per write on the board: small enough for any board's heap
 # touchpads; hw_circuitpython is CircuitPython's). The root main.py stays
 # source: a board runs main.py, never main.mpy.
 MODULES = ("__init__", "rules", "table", "tablecheck", "tablewalk", "crc32", "ai", "simple_ai", "fallback", "config",
-           "frames", "keys", "sound", "match", "app", "loop", "main", "startup", "hw_machine", "check", "tableverify",
-           "rules_extra", "table_extra")
+           "config_parts", "frames", "keys", "sound", "match", "app", "loop", "main", "startup", "hw_machine", "check",
+           "tableverify", "rules_extra", "table_extra")
 # What the firmware was before it was a package: files at the root that a
 # flash now removes (they would only take up flash and slow every import).
 OLD_ROOT_FILES = tuple(n + e for n in MODULES + ("touchpads", "hw_circuitpython") if n not in ("__init__", "main")
@@ -160,7 +160,7 @@ def compiled(name, cache):
     src = os.path.join(PACKAGE, name + ".py")
     out = os.path.join(cache, name + ".mpy")
     if not os.path.exists(out) or os.path.getmtime(out) < max(os.path.getmtime(src), os.path.getmtime(__file__)):
-        os.makedirs(cache, exist_ok=True)
+        os.makedirs(os.path.dirname(out), exist_ok=True)
         tmp = out + ".tmp"
         r = subprocess.run(mpy_cross_command(src, tmp, "/" + ON_BOARD + "/" + name), capture_output=True, text=True)
         if r.returncode:  # a full disk, say: no half-written .mpy left in the cache
@@ -172,6 +172,22 @@ def compiled(name, cache):
         return f.read()
 
 
+def device_modules(cfg, circuitpython=False):
+    """The drivers of ``tactictoe/devices/`` the board ``cfg`` uses, as
+    module names under the package ("devices/apa102"), the package's own
+    ``__init__`` first; none for a board of loose parts. CircuitPython uses
+    its own libraries for all but the expander."""
+    names = []
+    if cfg["leds"]["kind"] == "apa102" and not circuitpython:
+        names.append("apa102")
+    if cfg["input"]["kind"] == "tca9555":
+        names.append("tca9555")
+    if not circuitpython:
+        names += [name for name, part in (("encoder", "encoder"), ("sh1106", "screen"), ("buzzer", "buzzer_enable"))
+                  if cfg.get(part) is not None]
+    return ["devices/" + n for n in ["__init__"] + names] if names else []
+
+
 def firmware_files(cfg, compile_mpy, version=None):
     """[(path on the board, bytes)] of the firmware for the board ``cfg``;
     ``version`` is mpy-cross's (asked for when not given)."""
@@ -180,6 +196,7 @@ def firmware_files(cfg, compile_mpy, version=None):
     names = list(MODULES)
     if cfg["input"]["kind"] == "touch":
         names.append("touchpads")
+    names += device_modules(cfg)
     files = []
     for name in names:
         if compile_mpy:
@@ -488,6 +505,9 @@ def flash(port, board=None, games=(), firmware=True, tables_dir=os.path.join(ROO
             folder += part
             s.run("_md(%r)" % folder, "making the folder /" + folder)
             folder += "/"
+        for sub in sorted({name.rsplit("/", 1)[0] for name, _ in files if name.startswith(folder) and
+                           "/" in name[len(folder):]}):  # the package's own packages (devices/)
+            s.run("_md(%r)" % sub, "making the folder /" + sub)
         # Firmware and config first, all in place in one step; then each
         # table, checked by that firmware's own reader before it goes live.
         count = _install(s, files, say)

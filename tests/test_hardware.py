@@ -18,7 +18,9 @@ from host_tools.hardware import boards, wiring
 from host_tools.hardware.page import page as board_page
 
 HARDWARE = os.path.join(ROOT, "hardware")
-BOARDS = sorted(f[:-5] for f in os.listdir(os.path.join(FIRMWARE, "boards")) if f.endswith(".json"))
+# The configs of loose parts, which hardware/ draws (not the boards bought
+# ready-made, such as the MacroPad).
+BOARDS = hardware.hand_wired_boards()
 SVG = "{http://www.w3.org/2000/svg}"
 
 

@@ -23,7 +23,8 @@ def mypy(port, files, cwd=FIRMWARE):
 
 @pytest.mark.parametrize("port", ["rp2", "esp32"])
 def test_firmware_type_checks_against_port_stubs(port):
-    files = sorted("tactictoe/" + f for f in os.listdir(PACKAGE) if f.endswith(".py"))
+    files = sorted("tactictoe/" + f for f in os.listdir(PACKAGE) if f.endswith(".py")) + sorted(
+        "tactictoe/devices/" + f for f in os.listdir(os.path.join(PACKAGE, "devices")) if f.endswith(".py"))
     r = mypy(port, files)
     assert r.returncode == 0, r.stdout + r.stderr
     assert "no issues found in %d source files" % len(files) in r.stdout

@@ -39,7 +39,8 @@ class Hardware:
         else:
             import neopixel
 
-            self._np = neopixel.NeoPixel(pin(leds["pin"], pin.OUT), leds["count"])
+            # (either driver: a buf and write())
+            self._np = neopixel.NeoPixel(pin(leds["pin"], pin.OUT), leds["count"])  # type: ignore[assignment]
 
         # Keys: the grid's nine, and extra keys
         inp = cfg["input"]
@@ -61,7 +62,8 @@ class Hardware:
             from .devices.tca9555 import TCA9555
 
             i2c = machine.I2C(inp["i2c"], sda=pin(inp["sda"]), scl=pin(inp["scl"]), freq=400000)
-            self._input = TCA9555(i2c, bytes(inp["keys"] + [e["key"] for e in extra]), address=inp["address"])
+            self._input = TCA9555(i2c, bytes(inp["keys"] + [e["key"] for e in extra]),  # type: ignore[assignment]
+                                  address=inp["address"])
             try:
                 self._input.read()
             except OSError:  # no acknowledge: a wrong address, or no keypad
@@ -94,7 +96,7 @@ class Hardware:
                                  None if screen["cs"] is None else pin(screen["cs"], pin.OUT, value=1))
 
         # Buzzer: PWM, with the amplifier's enable pin if it has one
-        self._pwm = None
+        self._pwm = None  # a machine.PWM, or a Buzzer with its amplifier
         if cfg["buzzer"] is not None:
             pwm = machine.PWM(pin(cfg["buzzer"]), freq=1000, duty_u16=0)
             if cfg.get("buzzer_enable") is None:
@@ -102,7 +104,7 @@ class Hardware:
             else:
                 from .devices.buzzer import Buzzer
 
-                self._pwm = Buzzer(pwm, pin(cfg["buzzer_enable"], pin.OUT, value=0))
+                self._pwm = Buzzer(pwm, pin(cfg["buzzer_enable"], pin.OUT, value=0))  # type: ignore[assignment]
 
     def scan(self):
         """The keys held now: bits 0-8 the grid's cells, bit 9 + j extra key j."""

@@ -113,6 +113,7 @@ def power_on(folder=""):
     # many small ones (the game's modules need large blocks to load).
     del config
     unload("config")
+    unload("config_parts")  # (loaded only for the bought boards' keys)
     import gc
 
     gc.collect()
@@ -132,6 +133,7 @@ def power_on(folder=""):
             default = config.validate(config.default_for(platform()))
             del config
             unload("config")
+            unload("config_parts")
         if cfg == default:
             print("the default %s config does not fit this board either (%r): write a board.json"
                   " for it (docs/board-config.md)" % (default["name"], e))

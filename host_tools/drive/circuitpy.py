@@ -39,17 +39,32 @@ LIBRARIES = (
     ("adafruit-circuitpython-asyncio", ("asyncio/",)),
     ("adafruit-circuitpython-ticks", ("adafruit_ticks.py",)),  # asyncio's clock
 )
+# Only for the boards that have the part: APA102 LEDs (the Pico RGB Keypad)
+# and a screen (the MacroPad's; Label, not the rest of the package).
+DOTSTAR = ("adafruit-circuitpython-dotstar", ("adafruit_dotstar.py",))
+DISPLAY_TEXT = ("adafruit-circuitpython-display-text", ("adafruit_display_text/__init__.py",
+                                                        "adafruit_display_text/label.py"))
+
+
+def libraries(cfg):
+    """LIBRARIES, and those of ``cfg``'s parts."""
+    out = list(LIBRARIES)
+    if cfg["leds"]["kind"] == "apa102":
+        out.append(DOTSTAR)
+    if cfg["screen"] is not None:
+        out.append(DISPLAY_TEXT)
+    return out
 
 
 def _join(folder, name):
     return folder + "/" + name if folder else name
 
 
-def library_files():
-    """``[(path under lib/, bytes)]`` of the Adafruit libraries, read from
-    their installed distributions."""
+def library_files(libs=LIBRARIES):
+    """``[(path under lib/, bytes)]`` of the Adafruit libraries ``libs``,
+    read from their installed distributions."""
     out = []
-    for dist, wanted in LIBRARIES:
+    for dist, wanted in libs:
         try:
             d = importlib.metadata.distribution(dist)
         except importlib.metadata.PackageNotFoundError:
@@ -85,13 +100,13 @@ def drive_files(board="circuitpython-pico", games=rules.GAMES, tables_dir=None):
     check_circuitpython(cfg)
     with open(LAYOUT["code.py"], "rb") as f:
         files = [("code.py", f.read()), ("board.json", data)]
-    for name in MODULES:
+    for name in MODULES + tuple(flash.device_modules(cfg, circuitpython=True)):
         with open(os.path.join(flash.PACKAGE, name + ".py"), "rb") as f:
             files.append((_join(LAYOUT["firmware"], name + ".py"), f.read()))
     for game in games:
         path, blob = flash.table_file(game, tables_dir) if tables_dir else flash.table_file(game)
         files.append((_join(LAYOUT["tables"], path.rsplit("/", 1)[-1]), blob))
-    files += [("lib/" + name, blob) for name, blob in library_files()]
+    files += [("lib/" + name, blob) for name, blob in library_files(libraries(cfg))]
     return files
 
 

@@ -35,9 +35,22 @@ def board_files(board):
         path, cfg, _ = flash.board_config(board)
     except flash.FlashError as e:
         raise HardwareError(str(e))
+    if not hand_wired(cfg):
+        raise HardwareError("%s is a board bought ready-made (%s): there is no wiring to draw" % (board, cfg["board"]))
     boards.check(cfg)
     source = os.path.relpath(path, flash.ROOT) if os.path.abspath(path).startswith(flash.BOARDS) else path
     return [("README.md", page.page(cfg, source)), ("wiring.svg", wiring.wiring_svg(cfg))]
+
+
+def hand_wired(cfg):
+    """True for a config of loose parts on a development board (the boards
+    this draws), not for one bought ready-made (the MacroPad, the keypad)."""
+    return cfg["board"] is None or cfg["board"] in boards.BOARDS
+
+
+def hand_wired_boards():
+    """The shipped configs this draws."""
+    return [name for name in flash.shipped_boards() if hand_wired(flash.board_config(name)[1])]
 
 
 def write_board(board, folder):
@@ -63,7 +76,7 @@ def write_all(folder):
     """Every shipped board's folder and the layout drawing, all or none;
     returns the files written, relative to ``folder``. A folder this wrote
     for a board config that is gone is then removed."""
-    shipped = flash.shipped_boards()
+    shipped = hand_wired_boards()
     files = [(name + "/" + f, text) for name in shipped for f, text in board_files(name)]
     files += [("layout.md", layout.layout_page()), ("layout.svg", layout.layout_svg())]
     written = outputs.write_tree(folder, files)

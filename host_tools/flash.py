@@ -185,6 +185,8 @@ def device_modules(cfg, circuitpython=False):
     if not circuitpython:
         names += [name for name, part in (("encoder", "encoder"), ("sh1106", "screen"), ("buzzer", "buzzer_enable"))
                   if cfg.get(part) is not None]
+        if names:  # hw_machine makes them there
+            names.append("parts")
     return ["devices/" + n for n in ["__init__"] + names] if names else []
 
 

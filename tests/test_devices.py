@@ -248,12 +248,12 @@ def test_screen_redraws_only_when_the_lines_change():
     cfg, hw = open_board("macropad")
     lines = ("MENU", "classic?")
     hw.text(lines)
-    n = len(machine_more.spi_writes)
+    n = machine_more.spi_count
     hw.text(lines)
     hw.text(("MENU", "classic?"))  # equal, another tuple
-    assert len(machine_more.spi_writes) == n
+    assert machine_more.spi_count == n
     hw.text(("MENU", "tactic-toe?"))
-    assert len(machine_more.spi_writes) == n + 16  # 8 pages, commands then data
+    assert machine_more.spi_count == n + 16  # 8 pages, commands then data
 
 
 def test_text_without_a_screen_does_nothing():
@@ -317,7 +317,7 @@ def test_spi_buses_leave_miso_free():
 
 @pytest.mark.parametrize("name, loaded", [
     ("pico-buttons", []), ("pico-matrix", []), ("esp32-touch", []),
-    ("keypad", ["apa102", "tca9555"]), ("macropad", ["buzzer", "encoder", "sh1106"]),
+    ("keypad", ["apa102", "parts", "tca9555"]), ("macropad", ["buzzer", "encoder", "parts", "sh1106"]),
 ])
 def test_a_board_imports_only_the_drivers_it_uses(name, loaded):
     script = ("import json, sys; import machine\n"
@@ -335,3 +335,59 @@ def test_a_board_imports_only_the_drivers_it_uses(name, loaded):
     mods, package = r.stdout.splitlines()
     assert mods.split() == loaded
     assert package == ("devices" if loaded else "-")
+
+
+# --- games on the bought boards (the tests/fw harness) --------------------------------
+
+SCENARIOS = ["selftest", "vanishing", "two-classic", "safe-mode", "games"]
+
+
+@pytest.fixture(scope="module")
+def bought_flash(table_files, tmp_path_factory):
+    """Flash folders of the bought boards' configs, at full brightness."""
+    from conftest import put_tables
+
+    root = tmp_path_factory.mktemp("bought")
+    out = {}
+    for name in ["macropad", "keypad", "circuitpython-macropad", "circuitpython-keypad"]:
+        with open(os.path.join(FIRMWARE, "boards", name + ".json")) as f:
+            raw = json.load(f)
+        raw["leds"]["brightness"] = 1.0
+        d = root / name
+        d.mkdir()
+        (d / "board.json").write_text(json.dumps(raw))
+        put_tables(d, table_files.values())
+        out[name] = str(d)
+    return out
+
+
+@pytest.mark.parametrize("board", ["macropad", "keypad"])
+@pytest.mark.parametrize("name", SCENARIOS)
+def test_games_on_the_bought_boards(bought_flash, board, name):
+    """The scenarios of a Pico of loose parts, on the MacroPad's NeoPixels
+    and keys and on the keypad's APA102s and expander, on MicroPython and
+    CPython: the same pictures as on the Pico."""
+    from conftest import run_scenario, transcript
+
+    mp = run_scenario("micropython", bought_flash[board], name)
+    assert mp.returncode == 0 and mp.stdout.rstrip().endswith("PASS"), mp.stdout[-3000:] + mp.stderr[-3000:]
+    cp = run_scenario("cpython", bought_flash[board], name)
+    assert cp.returncode == 0 and cp.stdout.rstrip().endswith("PASS"), cp.stdout[-3000:] + cp.stderr[-3000:]
+    assert transcript(mp) == transcript(cp) and transcript(mp)
+
+
+@pytest.mark.parametrize("board", ["circuitpython-macropad", "circuitpython-keypad"])
+@pytest.mark.parametrize("name", ["selftest", "vanishing", "safe-mode"])
+def test_games_on_the_bought_boards_circuitpython_layer(bought_flash, board, name):
+    from conftest import run_scenario, transcript
+
+    path = [os.path.join(os.path.dirname(DOUBLES), "doubles_cp"), os.path.join(os.path.dirname(DOUBLES), "fw"),
+            FIRMWARE, CPYTHON]
+    cp = run_scenario("cpython", bought_flash[board], name, path=path)
+    assert cp.returncode == 0 and cp.stdout.rstrip().endswith("PASS"), cp.stdout[-3000:] + cp.stderr[-3000:]
+    mp = run_scenario("micropython", bought_flash[board.split("-", 1)[1]], name)
+
+    def pictures(r):
+        return [line for line in transcript(r) if not line.startswith(("| tones", "| config:"))]
+
+    assert pictures(cp) == pictures(mp)

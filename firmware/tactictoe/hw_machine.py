@@ -2,8 +2,9 @@
 LEDs (NeoPixels through ``neopixel``, or APA102s), keys (buttons or a 3x3
 matrix through ``machine.Pin``, touch pads, or a TCA9555 expander), and on
 the boards that have them extra keys, a rotary encoder, a screen and a
-buzzer. Each driver in ``devices/`` is imported only by a board that names
-its part, so a Pico with loose parts loads none of them.
+buzzer. The bought boards' parts are made by ``devices/parts.py`` with the
+drivers beside it, imported only by a board whose config names one, so a
+Pico of loose parts loads none of them and keeps its heap.
 
 Every layer offers the same calls: ``scan()`` (mask of held cells, then the
 extra keys), ``turns()``, ``show(canvas)``, ``text(lines)``, ``tone(freq)``
@@ -22,31 +23,33 @@ class Hardware:
 
     def __init__(self, cfg):
         pin = machine.Pin
-        # LEDs: pixel of each cell, then of each extra key
         leds = cfg["leds"]
+        inp = cfg["input"]
         extra = cfg["extra"]
+        self.kind = inp["kind"]
+        # Parts a board of loose parts lacks: made by devices/parts.py
+        self._np = self._input = self._encoder = self.screen = self._pwm = None
+        self._lines = None
+        self._turned = 0
+        if (leds["kind"] != "ws2812" or self.kind == "tca9555" or cfg["encoder"] or cfg["screen"]
+                or cfg["buzzer_enable"] is not None):
+            from .devices import parts
+
+            parts.start(self, cfg)
+
+        # LEDs: NeoPixels (or APA102s, above); the pixel of each cell, then of
+        # each extra key
         self._pixel = bytes(leds["order"] + [_NONE if e["led"] is None else e["led"] for e in extra])
         # which canvas channel (0 R, 1 G, 2 B) goes in each byte on the wire
         self._channel = bytes("RGB".index(ch) for ch in leds["colour_order"])
         self._scale = int(leds["brightness"] * 256)  # the brightness cap
-        if leds["kind"] == "apa102":
-            from .devices.apa102 import APA102
-
-            spi = machine.SPI(leds["spi"], baudrate=4000000, sck=pin(leds["sck"]), mosi=pin(leds["mosi"]),
-                              miso=None)
-            cs = None if leds["cs"] is None else pin(leds["cs"], pin.OUT, value=1)
-            self._np = APA102(spi, leds["count"], cs=cs)
-        else:
+        if self._np is None:
             import neopixel
 
-            # (either driver: a buf and write())
-            self._np = neopixel.NeoPixel(pin(leds["pin"], pin.OUT), leds["count"])  # type: ignore[assignment]
+            self._np = neopixel.NeoPixel(pin(leds["pin"], pin.OUT), leds["count"])
 
-        # Keys: the grid's nine, and extra keys
-        inp = cfg["input"]
-        self.kind = inp["kind"]
-        self._input = None  # a driver with scan(), for touch pads and the expander
-        pins = [e["pin"] for e in extra if "pin" in e]  # extra buttons on GPIOs
+        # Keys: the grid's nine (or the expander's, above), and extra buttons
+        pins = [e["pin"] for e in extra if "pin" in e]
         if self.kind == "buttons":  # to ground, internal pull-ups; the extra buttons follow
             pins = inp["pins"] + pins
         elif self.kind == "matrix":  # pull one row low, read the columns
@@ -58,53 +61,15 @@ class Hardware:
             from .touchpads import TouchPads
 
             self._pads = self._input = TouchPads(inp["pins"], inp["threshold"], inp["direction"])
-        else:  # the expander's keys: the grid's, then the extra keys'
-            from .devices.tca9555 import TCA9555
-
-            i2c = machine.I2C(inp["i2c"], sda=pin(inp["sda"]), scl=pin(inp["scl"]), freq=400000)
-            self._input = TCA9555(i2c, bytes(inp["keys"] + [e["key"] for e in extra]),  # type: ignore[assignment]
-                                  address=inp["address"])
-            try:
-                self._input.read()
-            except OSError:  # no acknowledge: a wrong address, or no keypad
-                raise ValueError("no TCA9555 answers at I2C address 0x%02x (input.address)" % inp["address"])
         self._pins = [pin(p, pin.IN, pin.PULL_UP) for p in pins]
         # the bit of the first GPIO button: the grid's on a buttons board,
         # else the extra keys'
         self._shift = 0 if self.kind == "buttons" else 9
 
-        # Rotary encoder: polled from scan()
-        self._encoder = None
-        self._turned = 0
-        if cfg["encoder"] is not None:
-            from .devices.encoder import Encoder
-
-            a, b = cfg["encoder"]["pins"]
-            self._encoder = Encoder(pin(a, pin.IN, pin.PULL_UP), pin(b, pin.IN, pin.PULL_UP))
-
-        # Screen: an SH1106 on SPI
-        self.screen = None
-        self._lines = None
-        screen = cfg["screen"]
-        if screen is not None:
-            from .devices.sh1106 import SH1106
-
-            spi = machine.SPI(screen["spi"], baudrate=10000000, sck=pin(screen["sck"]), mosi=pin(screen["mosi"]),
-                              miso=None)
-            self.screen = SH1106(spi, pin(screen["dc"], pin.OUT, value=0),
-                                 None if screen["reset"] is None else pin(screen["reset"], pin.OUT, value=1),
-                                 None if screen["cs"] is None else pin(screen["cs"], pin.OUT, value=1))
-
-        # Buzzer: PWM, with the amplifier's enable pin if it has one
-        self._pwm = None  # a machine.PWM, or a Buzzer with its amplifier
-        if cfg["buzzer"] is not None:
-            pwm = machine.PWM(pin(cfg["buzzer"]), freq=1000, duty_u16=0)
-            if cfg.get("buzzer_enable") is None:
-                self._pwm = pwm
-            else:
-                from .devices.buzzer import Buzzer
-
-                self._pwm = Buzzer(pwm, pin(cfg["buzzer_enable"], pin.OUT, value=0))  # type: ignore[assignment]
+        # Buzzer: PWM (or a speaker with an amplifier to switch on, above:
+        # the same calls)
+        if cfg["buzzer"] is not None and self._pwm is None:
+            self._pwm = machine.PWM(pin(cfg["buzzer"]), freq=1000, duty_u16=0)
 
     def scan(self):
         """The keys held now: bits 0-8 the grid's cells, bit 9 + j extra key j."""
@@ -170,16 +135,13 @@ class Hardware:
 
     def tone(self, freq):
         """Sound the buzzer at ``freq`` Hz; 0 silences it. Nothing without a buzzer."""
-        pwm = self._pwm
-        if pwm is None:
+        if self._pwm is None:
             return
-        if hasattr(pwm, "tone"):
-            pwm.tone(freq)
-        elif freq:
-            pwm.freq(freq)
-            pwm.duty_u16(32768)
+        if freq:
+            self._pwm.freq(freq)
+            self._pwm.duty_u16(32768)
         else:
-            pwm.duty_u16(0)
+            self._pwm.duty_u16(0)
 
     def deinit(self):
         """Silence the buzzer, darken the LEDs and the screen."""

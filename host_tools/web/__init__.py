@@ -67,14 +67,23 @@ def port_version():
         raise WebError("%s is not in node_modules: run `make node` (npm ci)" % PORT_PACKAGE)
 
 
+def boards():
+    """The shipped MicroPython configs the page offers: those of loose parts
+    (its pins, LEDs and buzzer are the page's; the bought boards' SPI and
+    I2C chips are not modelled in it yet)."""
+    from host_tools import hardware
+
+    return [b for b in flash.micropython_boards() if hardware.hand_wired(flash.board_config(b)[1])]
+
+
 def firmware_files():
     """[(name, bytes)] of the firmware as ``make flash`` puts it on a board:
-    every module any shipped MicroPython board gets (touch boards add
+    every module any board the page offers gets (touch boards add
     ``touchpads``), compiled when the port loads mpy-cross's .mpy version."""
     major, sub = flash.mpy_cross_version()
     use_mpy = major == PORT_MPY_MAJOR
     files = {}
-    for board in flash.micropython_boards():
+    for board in boards():
         cfg = flash.board_config(board)[1]
         for name, data in flash.firmware_files(cfg, use_mpy, (major, sub)):
             files[name] = data
@@ -142,14 +151,14 @@ def build(out=OUTPUT, tables_dir=os.path.join(ROOT, "build"), build_guide=None):
         tables = [flash.table_file(g, tables_dir) for g in ("classic", "tactictoe")]
     except flash.FlashError as e:
         raise WebError(str(e))
-    boards = flash.micropython_boards()
+    shown = boards()
     _check_out(out)
-    files = _site_files(fw, tables, boards, build_guide)
+    files = _site_files(fw, tables, shown, build_guide)
     manifest = {
         "micropython": version,
         "flash": [name for name, _ in fw + tables],
         "hw": [name for _, name in HW_FILES],
-        "boards": boards,
+        "boards": shown,
         "default_board": DEFAULT_BOARD,
         "build_guide": GUIDE if build_guide is None else build_guide,
     }

@@ -90,8 +90,13 @@ class PWM:
 
 # --- the buses: what the chips would receive ---------------------------------
 
-spi_writes = []  # (bus id, bytes, {pin: level driven} at the time): D/C and CS read from it
-i2c_reads = []  # (bus id, address, register, count)
+# The last KEEP transfers (a long game sends thousands of frames), each
+# (bus id, bytes, {pin: level driven} at the time: D/C and CS read from it),
+# and how many there were in all.
+KEEP = 256
+spi_writes = []
+spi_count = 0
+i2c_reads = []  # the last KEEP reads: (bus id, address, register, count)
 
 
 class SPI:
@@ -104,7 +109,11 @@ class SPI:
         self.pins = (find(sck), find(mosi), None if miso is None else miso)
 
     def write(self, buf):
+        global spi_count
         spi_writes.append((self.id, bytes(buf), dict(machine._out)))
+        spi_count += 1
+        if len(spi_writes) > KEEP:
+            del spi_writes[0]
 
 
 def tca9555_ports():
@@ -131,6 +140,8 @@ class I2C:
         if machine._in.get("kind") != "tca9555" or addr != machine._in.get("address"):
             raise OSError(19)  # ENODEV: no acknowledge, as the rp2 port reports it
         i2c_reads.append((self.id, addr, reg, len(buf)))
+        if len(i2c_reads) > KEEP:
+            del i2c_reads[0]
         port = tca9555_ports()
         regs = (port & 0xFF, port >> 8, 0xFF, 0xFF, 0, 0, 0xFF, 0xFF)
         for i in range(len(buf)):

@@ -5,6 +5,7 @@ TCA9555 at ``input.address`` with the keys fingers.held says are down."""
 import fingers
 from microcontroller import claim, release
 
+KEEP = 256  # transfers kept: the last ones (a long game sends thousands)
 spi_writes = []  # (bytes, {pin name: level driven by digitalio})
 i2c_reads = []  # (address, register, count)
 
@@ -35,6 +36,8 @@ class SPI:
 
         assert self._locked, "write() without the lock"
         spi_writes.append((bytes(buf[start:end]), dict(digitalio.levels)))
+        if len(spi_writes) > KEEP:
+            del spi_writes[0]
 
     def deinit(self):
         for p in self.pins:
@@ -66,6 +69,8 @@ class I2C:
         reg = buffer_out[out_start]
         n = (len(buffer_in) if in_end is None else in_end) - in_start
         i2c_reads.append((address, reg, n))
+        if len(i2c_reads) > KEEP:
+            del i2c_reads[0]
         port = 0xFFFF
         keys = inp.get("keys", ())
         for i in range(len(keys)):

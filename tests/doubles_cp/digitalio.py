@@ -19,6 +19,13 @@ _driven_low = set()
 levels = {}  # pin name -> the level each output drives now
 
 
+def _names(pins):
+    """The pins' own names: a config may use another ("KEY4" is GP4)."""
+    import board
+
+    return [getattr(board, p).name for p in pins]
+
+
 class DigitalInOut:
     def __init__(self, pin):
         claim(pin)
@@ -39,12 +46,12 @@ class DigitalInOut:
             return bool(self._out)
         inp = fingers._input or {"kind": None}
         name = self.pin.name
-        if inp["kind"] == "buttons" and name in inp["pins"]:
-            return not fingers.held >> inp["pins"].index(name) & 1
-        if inp["kind"] == "matrix" and name in inp["cols"]:
-            c = inp["cols"].index(name)
+        if inp["kind"] == "buttons" and name in _names(inp["pins"]):
+            return not fingers.held >> _names(inp["pins"]).index(name) & 1
+        if inp["kind"] == "matrix" and name in _names(inp["cols"]):
+            c = _names(inp["cols"]).index(name)
             for r in range(3):
-                if inp["rows"][r] in _driven_low and fingers.held >> (3 * r + c) & 1:
+                if _names(inp["rows"])[r] in _driven_low and fingers.held >> (3 * r + c) & 1:
                     return False
         return True
 

@@ -15,7 +15,7 @@ from tactictoe import app
 from tactictoe import rules
 from tactictoe import rules_extra
 import sim
-from sim import fingers, strip
+from sim import fingers
 from tactictoe.match import DEMO, TWO, YOU_O, YOU_X
 
 # Menu cells (see README, "The menu")
@@ -491,10 +491,12 @@ def safe_mode(folder):
     fingers.wire(cfg["input"])
     fingers.held = 1 << 4  # the centre held at power-on
     main.run(folder)  # returns at once instead of starting the game
-    frame = strip.last
-    check(frame is not None and frame[:12] + frame[15:] == bytes(24), "only the centre is lit")
-    centre = frame[12:15]  # the strip is GRB: blue is the last byte
-    check(centre[2] > 0 and centre[0] == centre[1] == 0, "dim blue centre: %r" % (centre,))
+    frame = sim.chain(cfg)
+    p = 3 * cfg["leds"]["order"][4]  # the centre's pixel
+    check(frame is not None and frame[:p] + frame[p + 3:] == bytes(len(frame) - 3), "only the centre is lit")
+    centre = frame[p:p + 3]
+    blue = cfg["leds"]["colour_order"].index("B")
+    check(centre[blue] > 0 and sum(centre) == centre[blue], "dim blue centre: %r" % (centre,))
     log("safe mode: centre blue, game not started")
 
 

@@ -24,6 +24,26 @@ except ImportError:
 _PALETTE_KEYS = (("X", "x"), ("O", "o"), ("D", "draw"), ("E", "error"), ("N", "notice"), ("M", "menu"))
 
 
+def chain(cfg):
+    """The last bytes the LEDs took, 3 a pixel in the chain's colour order:
+    the NeoPixels', or an APA102 frame's colours (4 bytes a LED after a
+    4-byte start frame, on SPI, whose transfers the doubles keep); None
+    before any."""
+    leds = cfg["leds"]
+    if leds["kind"] != "apa102":
+        return strip.last
+    try:
+        from machine_more import spi_writes  # MicroPython's doubles: (bus, bytes, levels)
+        i = 1
+    except ImportError:
+        from busio import spi_writes  # CircuitPython's: (bytes, levels)
+        i = 0
+    if not spi_writes:
+        return None
+    frame = spi_writes[-1][i]
+    return bytes(frame[4 * n + 5 + k] for n in range(leds["count"]) for k in range(3))
+
+
 class Board:
     def __init__(self, folder, seed=1, rises=False):
         self.folder = folder
@@ -78,7 +98,7 @@ class Board:
     def leds(self):
         """The last frame sent to the strip, as (r, g, b) per cell, undoing
         the pixel order, colour order and brightness cap."""
-        buf = strip.last
+        buf = chain(self.cfg)
         leds = self.cfg["leds"]
         scale = int(leds["brightness"] * 256)
         out = []

@@ -1,30 +1,30 @@
-"""A piezo or a speaker on a PWM pin, with an optional amplifier-enable
-pin (the MacroPad's speaker amplifier: GPIO 14, high = on)."""
+"""A speaker on a PWM pin whose amplifier has an enable pin (the MacroPad's:
+GPIO 14, high = on), with ``machine.PWM``'s surface: ``freq()`` and
+``duty_u16()``, the amplifier on only while the duty is not 0 (off, it
+neither hisses nor draws current)."""
 
 
 class Buzzer:
-    """:param pwm: a ``machine.PWM`` on the buzzer's pin.
-    :param enable: a ``machine.Pin`` output driven high while a tone plays,
-        or None."""
+    """:param pwm: a ``machine.PWM`` on the speaker's pin.
+    :param enable: the amplifier's enable pin, a ``machine.Pin`` output."""
 
-    def __init__(self, pwm, enable=None):
+    def __init__(self, pwm, enable):
         self.pwm = pwm
         self.enable = enable
-        pwm.duty_u16(0)
-        if enable is not None:
-            enable(0)
+        self.duty_u16(0)
 
-    def tone(self, freq):
-        """Play ``freq`` Hz; 0 silences it."""
-        if freq:
-            self.pwm.freq(freq)
-            self.pwm.duty_u16(32768)
-        else:
-            self.pwm.duty_u16(0)
-        if self.enable is not None:
-            self.enable(1 if freq else 0)
+    def freq(self, f=None):
+        """The PWM's frequency, or set it to ``f`` Hz."""
+        return self.pwm.freq() if f is None else self.pwm.freq(f)
+
+    def duty_u16(self, d=None):
+        """The PWM's duty, or set it (0 silences, and switches the amplifier off)."""
+        if d is None:
+            return self.pwm.duty_u16()
+        self.pwm.duty_u16(d)
+        self.enable(1 if d else 0)
 
     def deinit(self):
         """Silence it and free the PWM channel."""
-        self.tone(0)
+        self.duty_u16(0)
         self.pwm.deinit()

@@ -16,7 +16,9 @@ from tactictoe import ai, rules, table
 
 
 def _package_files():
-    return sorted(n for n in os.listdir(PACKAGE) if n.endswith((".py", ".tbl")))
+    """The package's files, and its devices/ package's (the bought boards' drivers)."""
+    return sorted([n for n in os.listdir(PACKAGE) if n.endswith((".py", ".tbl"))]
+                  + ["devices/" + n for n in os.listdir(os.path.join(PACKAGE, "devices")) if n.endswith(".py")])
 
 
 def test_the_mip_package_lists_every_file_of_the_package():

@@ -391,3 +391,19 @@ def test_games_on_the_bought_boards_circuitpython_layer(bought_flash, board, nam
         return [line for line in transcript(r) if not line.startswith(("| tones", "| config:"))]
 
     assert pictures(cp) == pictures(mp)
+
+
+def test_the_framebuf_double_draws_as_micropython_does():
+    """The same text sent to the SH1106 on the MicroPython Unix port (its
+    own framebuf) and on CPython (tests/doubles/framebuf.py)."""
+    from conftest import FW, MICROPYTHON
+
+    args = [os.path.join(FW, "screen_bytes.py"), os.path.join(FIRMWARE, "boards", "macropad.json"),
+            "Tactic-toe", "X to move ~!@#", "0123456789ABCDEF", "{|}[]<>?/\\\\'\"", "Menu Hint Back"]
+    path = [DOUBLES, FW, FIRMWARE]
+    mp = subprocess.run([MICROPYTHON] + args, capture_output=True, text=True, timeout=HANG_S,
+                        env=dict(os.environ, MICROPYPATH=":".join(path + [".frozen"])))
+    cp = subprocess.run([sys.executable] + args, capture_output=True, text=True, timeout=HANG_S,
+                        env=dict(os.environ, PYTHONPATH=os.pathsep.join(path + [CPYTHON])))
+    assert mp.returncode == 0 and cp.returncode == 0, mp.stderr + cp.stderr
+    assert mp.stdout == cp.stdout and len(mp.stdout.splitlines()) == 16

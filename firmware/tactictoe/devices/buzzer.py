@@ -28,3 +28,9 @@ class Buzzer:
         """Silence it and free the PWM channel."""
         self.duty_u16(0)
         self.pwm.deinit()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *args):
+        self.deinit()

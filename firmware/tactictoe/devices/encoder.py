@@ -41,3 +41,9 @@ class Encoder:
 
     def deinit(self):
         """Nothing to release: the pins are the caller's."""
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *args):
+        self.deinit()

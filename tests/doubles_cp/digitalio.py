@@ -20,10 +20,11 @@ levels = {}  # pin name -> the level each output drives now
 
 
 def _names(pins):
-    """The pins' own names: a config may use another ("KEY4" is GP4)."""
+    """The pins' own names: a config may use another ("KEY4" is GP4); a
+    name the board lacks (a MicroPython config's number) stays as it is."""
     import board
 
-    return [getattr(board, p).name for p in pins]
+    return [getattr(board, p).name if isinstance(p, str) and hasattr(board, p) else p for p in pins]
 
 
 class DigitalInOut:

@@ -12,8 +12,8 @@ _START = const(4)  # start frame: 4 zero bytes
 
 
 class APA102:
-    """:param spi: an SPI bus with ``write(buf)`` (``machine.SPI``, or
-        CircuitPython's busio.SPI through ``hw_circuitpython.SPIBus``).
+    """:param spi: an SPI bus with ``write(buf)``, such as ``machine.SPI``
+        (CircuitPython boards drive their APA102s with adafruit_dotstar).
     :param n: LEDs in the chain.
     :param cs: a ``machine.Pin`` driven low while a frame goes out (the
         Pico RGB Keypad gates the LEDs' clock with GPIO 17), or None.

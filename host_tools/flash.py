@@ -161,7 +161,9 @@ def compiled(name, cache):
     out = os.path.join(cache, name + ".mpy")
     if not os.path.exists(out) or os.path.getmtime(out) < max(os.path.getmtime(src), os.path.getmtime(__file__)):
         os.makedirs(os.path.dirname(out), exist_ok=True)
-        tmp = out + ".tmp"
+        # A name of this process's own: two tools (or test workers) that
+        # find the cache stale at once each compile, and the last rename wins.
+        tmp = "%s.%d.tmp" % (out, os.getpid())
         r = subprocess.run(mpy_cross_command(src, tmp, "/" + ON_BOARD + "/" + name), capture_output=True, text=True)
         if r.returncode:  # a full disk, say: no half-written .mpy left in the cache
             with contextlib.suppress(FileNotFoundError):

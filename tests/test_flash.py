@@ -241,3 +241,17 @@ def test_a_config_for_another_runtime_is_refused_before_anything_is_written(bare
                         " pico-matrix)\n"
                         % b.port)
     assert {p: p.read_bytes() for p in flash.rglob("*") if p.is_file()} == before
+
+
+def test_tools_that_find_the_mpy_cache_stale_at_once_all_get_the_module(tmp_path):
+    # Two sims (or test workers) started together after a source changed
+    # each compile it into the cache: none may trip over the other's file.
+    cache = str(tmp_path / "mpy")
+    code = ("import sys; from host_tools import flash; "
+            "sys.stdout.buffer.write(flash.compiled('rules', %r))" % cache)
+    procs = [subprocess.Popen([sys.executable, "-c", code], cwd=ROOT, stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE) for _ in range(6)]
+    outs = [p.communicate(timeout=HANG_S) for p in procs]
+    assert [p.returncode for p in procs] == [0] * 6, [err.decode()[-300:] for _, err in outs]
+    assert len({out for out, _ in outs}) == 1 and outs[0][0].startswith(b"M")
+    assert os.listdir(cache) == ["rules.mpy"]

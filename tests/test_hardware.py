@@ -14,7 +14,7 @@ from hypothesis import given, settings, strategies as st
 from tactictoe import config
 from conftest import HANG_S, DOUBLES, FIRMWARE, MICROPYTHON, MPY_SCRIPTS, ROOT, one_line_error, run_cli
 from host_tools import hardware
-from host_tools.hardware import boards, wiring
+from host_tools.hardware import boards, bought, wiring
 from host_tools.hardware.page import page as board_page
 
 HARDWARE = os.path.join(ROOT, "hardware")
@@ -64,7 +64,7 @@ def texts(svg_text):
 def test_hardware_docs_are_up_to_date(tmp_path):
     r = run("hardware", "-o", str(tmp_path))
     assert r.returncode == 0, r.stderr
-    assert r.stdout.strip() == "wrote %d files to %s" % (2 * len(BOARDS) + 2, tmp_path)
+    assert r.stdout.strip() == "wrote %d files to %s" % (2 * len(BOARDS) + 2 + 2 * len(boards.BOUGHT), tmp_path)
     fresh = generated_files(tmp_path)
     committed = [f for f in generated_files(HARDWARE) if f != "README.md"]
     assert fresh == committed, "run `make hardware` and commit hardware/"
@@ -82,6 +82,8 @@ def test_a_folder_for_a_board_that_is_gone_is_removed_and_others_kept(tmp_path):
     hardware.write_all(str(tmp_path))
     assert not (tmp_path / "old-board").exists() and (tmp_path / "notes" / "README.md").exists()
     assert (tmp_path / "pico-buttons" / "wiring.svg").exists()
+    for board in boards.BOUGHT:  # the bought boards' folders are no config's, and stay
+        assert (tmp_path / board / "keymap.svg").exists() and (tmp_path / board / "README.md").exists()
 
 
 def test_every_shipped_board_has_its_folder_and_a_row_in_the_guide():
@@ -94,7 +96,7 @@ def test_every_shipped_board_has_its_folder_and_a_row_in_the_guide():
 
 def test_links_in_the_hardware_docs_resolve():
     for page in [os.path.join(HARDWARE, "README.md"), os.path.join(HARDWARE, "layout.md")] + [
-            os.path.join(HARDWARE, b, "README.md") for b in BOARDS]:
+            os.path.join(HARDWARE, b, "README.md") for b in BOARDS + sorted(boards.BOUGHT)]:
         with open(page) as f:
             text = f.read()
         for target, anchor in re.findall(r"\]\(([^)#<>]+)(?:#([^)]*))?\)", text):
@@ -510,3 +512,274 @@ def test_any_esp32_touch_config_gets_a_consistent_page_and_diagram(pads, leds, o
     pads_listed = {int(r[1]): r[2] for r in rows if r[0] == "touch pad"}
     assert pads_listed == {c: "GPIO%d (T%d)" % (p, boards.ESP32_TOUCH[p]) for c, p in enumerate(pads)}
     _check_chain(cfg, wiring.wiring_svg(cfg))
+
+
+# --- the boards bought ready-made: their pages and key maps ---------------------------
+
+# The key maps as issue 22's contract decides them, spelled out here (not
+# imported) so that a change to the generator's table fails: keys row-major
+# from the top left; cell c on key GRID[c]; the function keys by role.
+CONTRACT = {
+    "macropad": {"size": (3, 4), "grid": [3, 4, 5, 6, 7, 8, 9, 10, 11], "keys": {"menu": 0, "hint": 1, "undo": 2},
+                 "unused": [], "encoder": True, "screen": True},
+    "pico-rgb-keypad": {"size": (4, 4), "grid": [0, 1, 2, 4, 5, 6, 8, 9, 10],
+                        "keys": {"menu": 3, "hint": 7, "undo": 11}, "unused": [12, 13, 14, 15],
+                        "encoder": False, "screen": False},
+}
+LABELS = {"menu": "Menu", "hint": "Hint", "undo": "Take back"}
+
+
+def bought_page(board):
+    with open(os.path.join(HARDWARE, board, "README.md")) as f:
+        return f.read()
+
+
+def test_the_key_maps_are_the_contracts():
+    assert sorted(boards.BOUGHT) == sorted(CONTRACT)
+    for board, want in CONTRACT.items():
+        info = boards.BOUGHT[board]
+        assert (info["columns"], info["rows"]) == want["size"]
+        assert list(info["grid"]) == want["grid"] and info["keys"] == want["keys"]
+        assert boards.unused_keys(board) == want["unused"]
+        assert (info["encoder"], info["screen"]) == (want["encoder"], want["screen"])
+
+
+def _keys_drawn(svg_text):
+    """{key: (kind, x, y, [texts])} of the key map's keys."""
+    out = {}
+    for g in ET.fromstring(svg_text).iter(SVG + "g"):
+        if g.get("class") != "key":
+            continue
+        (box,) = [r for r in g.iter(SVG + "rect")]
+        out[int(g.get("data-key"))] = (g.get("data-kind"), float(box.get("x")), float(box.get("y")),
+                                       [t.text for t in g.iter(SVG + "text")])
+    return out
+
+
+@pytest.mark.parametrize("board", sorted(CONTRACT))
+def test_key_map_picture_draws_every_key_where_it_is(board):
+    """keymap.svg has one key per key of the board, in its row and column,
+    each labelled with what it does: the grid's cell numbers inside the
+    grid's outline, Menu / Hint / Take back, unused keys dark; the encoder
+    and the screen only on the board that has them."""
+    want = CONTRACT[board]
+    cols, rows = want["size"]
+    with open(os.path.join(HARDWARE, board, "keymap.svg")) as f:
+        svg = f.read()
+    keys = _keys_drawn(svg)
+    assert sorted(keys) == list(range(cols * rows))
+    xs = sorted({x for _, x, _, _ in keys.values()})
+    ys = sorted({y for _, _, y, _ in keys.values()})
+    assert len(xs) == cols and len(ys) == rows
+    roles = {key: role for role, key in want["keys"].items()}
+    for key, (kind, x, y, words) in keys.items():
+        assert (xs.index(x), ys.index(y)) == (key % cols, key // cols), key
+        assert "key %d" % key in words
+        if key in want["grid"]:
+            cell = want["grid"].index(key)
+            assert kind == "cell" and str(cell) in words and "cell %d" % cell in words
+        elif key in roles:
+            assert kind == roles[key] and " ".join(w for w in words if not w.startswith("key ")) == LABELS[roles[key]]
+        else:
+            assert key in want["unused"] and kind == "unused" and "unused" in words
+    root = ET.fromstring(svg)
+    (outline,) = [g for g in root.iter(SVG + "g") if g.get("id") == "grid-outline"]
+    (r,) = list(outline)
+    x0, y0 = float(r.get("x")), float(r.get("y"))
+    x1, y1 = x0 + float(r.get("width")), y0 + float(r.get("height"))
+    inside = sorted(k for k, (_, x, y, _) in keys.items() if x0 < x < x1 and y0 < y < y1)
+    assert inside == sorted(want["grid"]), "the grid's outline holds the nine grid keys and nothing else"
+    ids = {g.get("id") for g in root.iter(SVG + "g")}
+    assert ("encoder" in ids) == want["encoder"] and ("screen" in ids) == want["screen"]
+    words = " ".join(t for _, _, t in texts(svg) if t)
+    if want["encoder"]:
+        assert "encoder, turn:" in words and "encoder, press:" in words
+    if want["unused"]:
+        assert "keys %d-%d:" % (want["unused"][0], want["unused"][-1]) in words
+
+
+@pytest.mark.parametrize("board", sorted(CONTRACT))
+def test_bought_page_says_what_each_key_does(board):
+    want = CONTRACT[board]
+    page = bought_page(board)
+    assert "![key map](keymap.svg)" in page
+    rows = table_rows(page, "## The keys")
+    by_key = {}
+    for what, does in rows:
+        m = re.match(r"key (\d+) \(row (\d+), column (\d+)\): \*\*(.+)\*\*$", what)
+        if m:
+            key, row, col, label = int(m.group(1)), int(m.group(2)), int(m.group(3)), m.group(4)
+            assert (row - 1, col - 1) == (key // want["size"][0], key % want["size"][0])
+            by_key[key] = (label, does)
+    assert {key: label for key, (label, _) in by_key.items()} == {
+        key: LABELS[role] for role, key in want["keys"].items()}
+    grid = [r for r in rows if "**the grid**" in r[0]]
+    assert len(grid) == 1 and grid[0][0].startswith("keys %s:" % ", ".join(str(k) for k in want["grid"]))
+    assert any("**turn**" in r[0] for r in rows) == want["encoder"]
+    assert any("**press**" in r[0] for r in rows) == want["encoder"]
+    unused = [r for r in rows if r[1].startswith("Unused")]
+    assert [r[0] for r in unused] == (["keys %s" % ", ".join(str(k) for k in want["unused"])] if want["unused"]
+                                      else [])
+
+
+def _make_output(*args):
+    """The file ``make -n uf2 ARGS`` would write."""
+    r = subprocess.run(["make", "--no-print-directory", "-n", "uf2"] + list(args), cwd=ROOT, capture_output=True,
+                       text=True, timeout=HANG_S)
+    assert r.returncode == 0, r.stderr
+    (out,) = re.findall(r'-m host_tools --via-make uf2 .* -o "([^"]+)"', r.stdout)
+    return out
+
+
+@pytest.mark.parametrize("board", sorted(CONTRACT))
+def test_bought_page_install_is_the_makefiles(board):
+    """The page's two one-file commands, and the file each writes as the
+    Makefile names it; the bootloader and the way back."""
+    page = bought_page(board)
+    install = page[page.index("## Install: one file"):page.index("## The keys")]
+    name = boards.BOUGHT[board]["configs"]["micropython"]
+    for runtime in ("micropython", "circuitpython"):
+        args = ["BOARD=%s" % name] + (["RUNTIME=circuitpython"] if runtime == "circuitpython" else [])
+        line = [ln for ln in install.splitlines() if re.match(r"make uf2 %s +# " % re.escape(" ".join(args)), ln)]
+        assert len(line) == 1, args
+        assert line[0].endswith(": %s" % _make_output(*args)), line[0]
+    assert "RPI-RP2" in install and "**Going back**" in install
+    if board == "macropad":
+        assert "encoder's knob pressed while you press the reset button" in install
+        assert "https://circuitpython.org/board/adafruit_macropad_rp2040/" in install
+    else:
+        assert "BOOTSEL" in install
+
+
+# Part numbers and prices, spelled out as looked up (bought.CHECKED says when).
+SHOP = {
+    "macropad": {"Adafruit 5128": "about US$50", "Adafruit 5100": "about US$35"},
+    "pico-rgb-keypad": {"Pimoroni PIM551": "see the shop"},
+}
+
+
+@pytest.mark.parametrize("board", sorted(CONTRACT))
+def test_bought_page_says_what_to_buy_and_when_it_was_checked(board):
+    page = bought_page(board)
+    rows = table_rows(page, "## What to buy")
+    assert rows and all(len(r) == 6 and int(r[0]) > 0 and r[2] and r[3] and r[5] for r in rows)
+    prices = {r[2]: r[4] for r in rows}
+    for number, price in SHOP[board].items():
+        assert prices[number] == price
+    assert all(p == "" or p == "see the shop" or p.startswith("about ") for p in prices.values())
+    assert bought.CHECKED in page
+    assert any("cable" in r[1] for r in rows)
+    if board == "pico-rgb-keypad":
+        assert any(r[1] == "Raspberry Pi Pico H" for r in rows)
+
+
+def test_the_guide_and_the_readme_list_the_bought_boards_first():
+    with open(os.path.join(HARDWARE, "README.md")) as f:
+        guide = f.read()
+    for board in boards.BOUGHT:
+        assert "[%s](%s/README.md)" % (board, board) in guide
+    assert guide.index("pico-rgb-keypad/README.md") < guide.index("## Pick a board")
+    with open(os.path.join(ROOT, "README.md")) as f:
+        readme = f.read()
+    rows = table_rows(readme, "## Boards")
+    pages = [re.search(r"\(hardware/([\w-]+)/README\.md\)", r[0]) for r in rows]
+    first = [m.group(1) for m in pages[:len(boards.BOUGHT)] if m]
+    assert first == list(boards.BOUGHT), "the bought boards' rows come first, each linking its page"
+    for board, row in zip(boards.BOUGHT, rows):
+        for name in boards.BOUGHT[board]["configs"].values():
+            assert "`%s`" % name in row[0]
+    # the rows after them are the shipped configs of loose parts, each once
+    rest = [re.match(r"`([\w-]+)`", r[0]).group(1) for r in rows[len(boards.BOUGHT):]]
+    assert sorted(rest) == sorted(BOARDS)
+
+
+def _contract_config(board, runtime):
+    """A config of a bought board as issue 22's contract and
+    docs/board-config.md describe it (the shape of firmware/boards/*.json)."""
+    if board == "macropad":
+        cp = runtime == "circuitpython"
+        pin = (lambda k: "KEY%d" % (k + 1)) if cp else (lambda k: k + 1)
+        return {"name": ("circuitpython-" if cp else "") + "macropad", "board": "macropad", "runtime": runtime,
+                "leds": {"pin": "NEOPIXEL" if cp else 19, "count": 12, "order": list(range(3, 12))},
+                "input": {"kind": "buttons", "pins": [pin(k) for k in range(3, 12)]},
+                "extra": [{"role": "menu", "pin": pin(0), "led": 0}, {"role": "hint", "pin": pin(1), "led": 1},
+                          {"role": "undo", "pin": pin(2), "led": 2},
+                          {"role": "select", "pin": "ENCODER_SWITCH" if cp else 0, "led": None}],
+                "encoder": {"pins": ["ROTB", "ROTA"] if cp else [18, 17]},
+                "screen": {"kind": "sh1106"}, "buzzer": {"pin": 16, "enable": 14}}
+    return {"name": "keypad", "board": "pico-rgb-keypad", "runtime": runtime,
+            "leds": {"kind": "apa102", "count": 16, "order": [0, 1, 2, 4, 5, 6, 8, 9, 10]},
+            "input": {"kind": "tca9555", "address": 32, "keys": [0, 1, 2, 4, 5, 6, 8, 9, 10]},
+            "extra": [{"role": "menu", "key": 3, "led": 3}, {"role": "hint", "key": 7, "led": 7},
+                      {"role": "undo", "key": 11, "led": 11}], "buzzer": None}
+
+
+@pytest.mark.parametrize("board", sorted(CONTRACT))
+@pytest.mark.parametrize("runtime", ["micropython", "circuitpython"])
+def test_a_config_as_the_contract_has_it_agrees_with_the_key_map(board, runtime):
+    boards.check_keymap(_contract_config(board, runtime))
+
+
+def test_every_shipped_config_of_a_bought_board_agrees_with_its_key_map():
+    """The real configs, once they are in firmware/boards/: each names its
+    board's key map (boards.BOUGHT[...]["configs"]) and agrees with it."""
+    for name in os.listdir(os.path.join(FIRMWARE, "boards")):
+        with open(os.path.join(FIRMWARE, "boards", name)) as f:
+            raw = json.load(f)
+        if raw.get("board") in boards.BOUGHT:
+            assert raw["name"] in boards.BOUGHT[raw["board"]]["configs"].values()
+            boards.check_keymap(raw)
+
+
+def _swap_grid(cfg):
+    key = "keys" if "keys" in cfg["input"] else "pins"
+    cfg["input"][key][0], cfg["input"][key][1] = cfg["input"][key][1], cfg["input"][key][0]
+
+
+def _swap_roles(cfg):
+    cfg["extra"][0]["role"], cfg["extra"][1]["role"] = cfg["extra"][1]["role"], cfg["extra"][0]["role"]
+
+
+def _move_led(cfg):
+    cfg["extra"][2]["led"] = 5
+
+
+def _drop_undo(cfg):
+    del cfg["extra"][2]
+
+
+def _other_order(cfg):
+    cfg["leds"]["order"] = list(reversed(cfg["leds"]["order"]))
+
+
+def _encoder(cfg):
+    cfg["encoder"] = None if cfg.get("encoder") else {"pins": [18, 17]}
+
+
+@given(board=st.sampled_from(sorted(CONTRACT)), runtime=st.sampled_from(["micropython", "circuitpython"]),
+       change=st.sampled_from([_swap_grid, _swap_roles, _move_led, _drop_undo, _other_order, _encoder]))
+@settings(max_examples=40, deadline=None)
+def test_a_config_that_disagrees_with_the_key_map_is_refused_in_one_line(board, runtime, change):
+    cfg = _contract_config(board, runtime)
+    change(cfg)
+    with pytest.raises(boards.HardwareError) as e:
+        boards.check_keymap(cfg)
+    message = str(e.value)
+    assert "\n" not in message and message.startswith(cfg["name"] + ": ")
+
+
+def test_make_hardware_refuses_a_shipped_config_that_disagrees(tmp_path, monkeypatch):
+    """bought.files() (make hardware) checks the shipped configs first: a
+    MacroPad config with Hint and Take back swapped stops it, in one line."""
+    from host_tools import flash
+
+    cfg = _contract_config("macropad", "micropython")
+    cfg["extra"][1]["role"], cfg["extra"][2]["role"] = "undo", "hint"
+    (tmp_path / "macropad.json").write_text(json.dumps(cfg))
+    monkeypatch.setattr(flash, "BOARDS", str(tmp_path))
+    with pytest.raises(boards.HardwareError, match=r"^macropad: extra\[1\] \(undo\) is key 1, the key map says key 2$"):
+        bought.files()
+    cfg["extra"][1]["role"], cfg["extra"][2]["role"] = "hint", "undo"
+    (tmp_path / "macropad.json").write_text(json.dumps(cfg))
+    assert [name for name, _ in bought.files()] == [
+        "macropad/README.md", "macropad/keymap.svg", "pico-rgb-keypad/README.md", "pico-rgb-keypad/keymap.svg"]

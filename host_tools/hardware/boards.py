@@ -193,3 +193,116 @@ def sorted_signals(cfg):
             return (PICO_HEADER[n], 0)
         return (n if n is not None else 999, str(sig[2]))
     return sorted(signals(cfg), key=key)
+
+
+# --- boards bought ready-made ---------------------------------------------------
+
+# What each role of an extra key does (the config's ``extra[j]["role"]``):
+# its label on the key map, and what it does, as the pages say it.
+ROLES = {
+    "menu": ("Menu", "back to the menu, from anywhere"),
+    "hint": ("Hint", "show the hints for this move; press again to hide them"),
+    "undo": ("Take back", "take back your last move and the board's reply"),
+    "select": ("Select", "choose the option the encoder picked"),
+}
+
+# The bought boards and their key maps: the one table the pages and the
+# pictures are drawn from. Keys are numbered row-major from the top left
+# (``columns`` to a row); ``grid[c]`` is the key of cell c, ``keys`` the
+# function keys by role. Each shipped config that names one of these boards
+# (its "board") must agree (``check_keymap``), so the pictures can't drift
+# from what the firmware reads.
+BOUGHT = {
+    "macropad": {
+        "title": "Adafruit MacroPad RP2040",
+        "columns": 3,
+        "rows": 4,
+        "grid": (3, 4, 5, 6, 7, 8, 9, 10, 11),
+        "keys": {"menu": 0, "hint": 1, "undo": 2},
+        # key k on GPIO k + 1 (CircuitPython's board.KEY<k + 1>), the
+        # encoder's push switch on GPIO 0 (board.ENCODER_SWITCH)
+        "key_gpio": 1,
+        "encoder": True,
+        "screen": True,
+        "configs": {"micropython": "macropad", "circuitpython": "circuitpython-macropad"},
+    },
+    "pico-rgb-keypad": {
+        "title": "Pimoroni Pico RGB Keypad Base",
+        "columns": 4,
+        "rows": 4,
+        "grid": (0, 1, 2, 4, 5, 6, 8, 9, 10),
+        "keys": {"menu": 3, "hint": 7, "undo": 11},
+        # keys read through its TCA9555 (the config's "keys"/"key" are its
+        # input bits, key k on bit k); LED k under key k
+        "key_gpio": None,
+        "encoder": False,
+        "screen": False,
+        "configs": {"micropython": "keypad", "circuitpython": "circuitpython-keypad"},
+    },
+}
+SWITCH = "encoder switch"
+
+
+def unused_keys(board):
+    """The keys of a bought board that do nothing (dark)."""
+    info = BOUGHT[board]
+    used = set(info["grid"]) | set(info["keys"].values())
+    return [k for k in range(info["columns"] * info["rows"]) if k not in used]
+
+
+def key_of(board, where):
+    """The key a config entry names on a bought board: ``where`` is the
+    entry's pin (``4``, ``"KEY5"``, ``"ENCODER_SWITCH"``) or, on a board read
+    through an expander, its key number. ``SWITCH`` for the encoder's
+    switch; None for a pin that is no key."""
+    base = BOUGHT[board]["key_gpio"]
+    if base is None:
+        return where if isinstance(where, int) else None
+    if where in (0, "ENCODER_SWITCH", "GP0"):
+        return SWITCH
+    if isinstance(where, str) and where.upper().startswith("KEY") and where[3:].isdigit():
+        return int(where[3:]) - 1
+    n = gpio(where) if isinstance(where, (int, str)) else None
+    return n - base if n is not None and base <= n < base + 12 else None
+
+
+def check_keymap(raw):
+    """HardwareError when the config ``raw`` (the JSON as read) of a bought
+    board disagrees with ``BOUGHT``'s key map: its grid keys, its extra keys'
+    roles, the LEDs under them, the encoder and the screen. Quiet for a
+    config of any other board."""
+    board = raw.get("board")
+    if board not in BOUGHT:
+        return
+    info = BOUGHT[board]
+    name = raw.get("name", board)
+    inp = raw.get("input", {})
+    found = inp.get("keys", inp.get("pins", []))
+    grid = [key_of(board, p) for p in found]
+    if grid != list(info["grid"]):
+        raise HardwareError("%s: its grid is on keys %s, the key map (host_tools/hardware/boards.py) says %s"
+                            % (name, grid, list(info["grid"])))
+    order = raw.get("leds", {}).get("order")
+    if order != list(info["grid"]):
+        raise HardwareError("%s: leds.order is %s: the LED under each grid key is %s"
+                            % (name, order, list(info["grid"])))
+    roles = {}
+    for j, entry in enumerate(raw.get("extra", [])):
+        role = entry.get("role")
+        key = key_of(board, entry.get("key", entry.get("pin")))
+        if role == "select":
+            if key != SWITCH or not info["encoder"]:
+                raise HardwareError("%s: extra[%d] (select) is not the encoder's switch" % (name, j))
+            continue
+        if info["keys"].get(role) != key:
+            raise HardwareError("%s: extra[%d] (%s) is key %s, the key map says key %s"
+                                % (name, j, role, key, info["keys"].get(role)))
+        if entry.get("led") != key:
+            raise HardwareError("%s: extra[%d] (%s) lights LED %s, not the one under key %s"
+                                % (name, j, role, entry.get("led"), key))
+        roles[role] = key
+    if roles != info["keys"]:
+        raise HardwareError("%s: its extra keys are %s, the key map says %s" % (name, roles, info["keys"]))
+    for part in ("encoder", "screen"):
+        if (raw.get(part) is not None) != info[part]:
+            raise HardwareError("%s: the %s has %s %s" % (name, info["title"], "a" if info[part] else "no", part))

@@ -422,10 +422,11 @@ def build_parser():
     sc = sub.add_parser("screens", help="draw the board's screens as SVG pictures (for the README)")
     sc.add_argument("-o", "--output", required=True, metavar="FOLDER")
     sc.set_defaults(func=cmd_screens)
-    hw = sub.add_parser("hardware", help="write the build docs (pin tables, wiring diagrams, parts, layout)")
+    hw = sub.add_parser("hardware", help="write the build docs (pin tables, wiring diagrams, parts, layout, the"
+                        " bought boards' pages and key maps)")
     hw.add_argument("-o", "--output", required=True, metavar="FOLDER")
     hw.add_argument("--board", metavar="NAME|PATH",
-                    help="only this board config (default: every shipped board, and the layout)")
+                    help="only this board config (default: every shipped board, the bought boards and the layout)")
     hw.set_defaults(func=cmd_hardware)
     sm = sub.add_parser("sim", help="run the virtual board (the firmware in MicroPython) in this terminal")
     sm.add_argument("--board", default="pico-buttons", metavar="NAME|PATH",

@@ -24,8 +24,8 @@ SHOPPING = {
          "the board alone: no switches, no keycaps; add the two rows below"),
         (12, "Cherry MX-compatible key switches (with the Bare Bones)", "e.g. Adafruit 5876 (Kailh, a pack of 12)",
          "Adafruit, keyboard shops", "about US$8 for 12",
-         "they snap into the board's sockets, no soldering; switches whose housing lets light through show the"
-         " colours best"),
+         "they snap into the board's sockets, no soldering; take ones with a slot or a clear housing that lets"
+         " the light under each key shine through (Adafruit's advice)"),
         (12, "MX keycaps, clear or translucent (with the Bare Bones)", "e.g. Adafruit 5068 (clear DSA, 12)",
          "Adafruit, keyboard shops", "about US$7 for 12",
          "the game is in the colours under the keys: opaque keycaps hide it"),
@@ -44,9 +44,10 @@ SHOPPING = {
     ],
 }
 SHOPPING_NOTE = {
-    "macropad": "Part numbers are Adafruit's product IDs, as Adafruit's own `adafruit_macropad` library and its"
-                " CircuitPython page (circuitpython.org) list them. Prices are rounded from public listings read"
-                " in %s (the newest dated 2026-09); they change, so check the shop." % CHECKED,
+    "macropad": "Part numbers are Adafruit's product IDs: the MacroPad's two as Adafruit's own"
+                " `adafruit_macropad` library and its CircuitPython page (circuitpython.org) list them; the"
+                " switch and keycap packs' and the prices from public listings read in %s (the newest dated"
+                " 2026-09). Prices change: check the shop." % CHECKED,
     "pico-rgb-keypad": "PIM551 is Pimoroni's product code for the Pico RGB Keypad Base (their keypad library"
                        " calls its driver `pim551`). No price could be confirmed from the sources read in %s:"
                        " see the shop." % CHECKED,

@@ -4,7 +4,7 @@
 PYTHON ?= python3
 VENV   := .venv
 PY     := $(VENV)/bin/python
-STAMP  := $(VENV)/.installed-$(shell cat requirements.txt requirements-nodeps.txt pyproject.toml | cksum | cut -d' ' -f1)
+STAMP  := $(VENV)/.installed-$(shell cat requirements.txt requirements-nodeps.txt requirements-circuitpython.txt pyproject.toml | cksum | cut -d' ' -f1)
 NODE_STAMP := node_modules/.installed-$(shell cksum < package-lock.json | cut -d' ' -f1)
 NODE_NEEDED := Node.js 20 or newer is needed (https://nodejs.org, or apt-get install nodejs where that gives 20+)
 STDLIB_STUBS := micropython-stdlib-stubs==1.29.0.post2
@@ -29,11 +29,12 @@ all: table
 help:
 	@awk '/^## /{d=substr($$0,4);next} /^[a-z][a-z0-9-]*:/&&d!=""{sub(/:.*/,"");printf "  make %-13s %s\n",$$0,d} {d=""}' $(firstword $(MAKEFILE_LIST))
 
-$(STAMP): requirements.txt requirements-nodeps.txt pyproject.toml
+$(STAMP): requirements.txt requirements-nodeps.txt requirements-circuitpython.txt pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11) and "Python 3.11 or newer is needed (set PYTHON=...)")'
 	$(PYTHON) -m venv $(VENV)
 	$(PIP) -r requirements.txt
 	$(PIP) --no-deps -r requirements-nodeps.txt
+	$(PIP) --no-deps --upgrade --target $(VENV)/circuitpython-mpy-cross -r requirements-circuitpython.txt
 	$(PIP) --no-deps --no-build-isolation --editable .
 	for spec in $(PORT_STUBS); do \
 	  $(PIP) --no-deps --upgrade --target $(VENV)/stubs/$${spec%%:*} $${spec#*:} $(STDLIB_STUBS) || exit 1; \

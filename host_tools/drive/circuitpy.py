@@ -169,9 +169,10 @@ def check_mpy_cross():
 def compile_modules(files):
     """``files`` with each module under lib/ compiled to CircuitPython 10's
     .mpy (NAME.py becomes NAME.mpy), but those with async syntax; code.py
-    and the other files as they are. Each module is written to a temporary
-    folder and compiled there. FlashError (one line) if mpy-cross fails or
-    writes a .mpy the board would refuse."""
+    and the other files as they are. Each module is compiled in a temporary
+    folder of its own, removed after (the drive is written only when all
+    are compiled). FlashError (one line) if mpy-cross fails or writes a
+    .mpy the board would refuse."""
     todo = []
     for i, (name, data) in enumerate(files):
         if name.startswith("lib/") and name.endswith(".py"):
@@ -184,11 +185,14 @@ def compile_modules(files):
         return files
     check_mpy_cross()
     out = list(files)
-    with tempfile.TemporaryDirectory() as tmp:
-        outputs.write_tree(tmp, [files[i] for i in todo])
+    with reported(flash.FlashError, "cannot compile the modules in %s" % tempfile.gettempdir()), \
+            tempfile.TemporaryDirectory() as tmp:
         for i in todo:
             name = files[i][0][:-3] + ".mpy"
             src = os.path.join(tmp, *files[i][0].split("/"))
+            os.makedirs(os.path.dirname(src), exist_ok=True)
+            with open(src, "wb") as f:
+                f.write(files[i][1])
             r = subprocess.run([MPY_CROSS, "-s", "/" + name, "-o", src[:-3] + ".mpy", src], capture_output=True,
                                text=True)
             if r.returncode:

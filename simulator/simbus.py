@@ -106,7 +106,7 @@ def _messages(wait_for=b"", number=0):
     return its letter. Reads into a buffer it has: waiting here allocates
     nothing, so a KeyboardInterrupt (which the Unix port raises from its
     signal handler, wherever the interpreter is) can't land in the GC."""
-    global _held
+    global _held, missed
     while wait_for or _poller.poll(0):
         if _in.readinto(_msg) != 3:  # the host went away
             raise Reset(OFF)
@@ -118,8 +118,10 @@ def _messages(wait_for=b"", number=0):
             _script.append([-1, GAP_MS, None, 0])
         elif _msg[0] == 0x57:  # "W": a wait
             _script.append([-1, _msg[1] | _msg[2] << 8, None, 0])
-        elif _msg[0] == 0x43 and _armed:  # "C": Ctrl-C, in case the SIGINT went astray
-            raise KeyboardInterrupt
+        elif _msg[0] == 0x43:  # "C": Ctrl-C for the running code (the host's SIGINT only if it reads no keys)
+            if _armed:
+                raise KeyboardInterrupt  # here, in our own code: never in the GC
+            missed = True  # read by disarm: it came as the code ended (pyexec raises it then)
         elif _msg[0] in wait_for and _msg[1] | _msg[2] << 8 == number:
             return _msg[0]
 

@@ -37,6 +37,7 @@ ROM_DIR = os.path.join(ROOT, "simulator")
 MICROPYTHON = os.path.join(os.path.dirname(sys.executable), "micropython")
 HEAP = "512k"  # 64-bit objects are twice a Pico's: about its ~200 KiB free heap
 BUFFER = 65536  # console bytes held in each direction before the writer must wait
+INTR_FALLBACK_S = 0.5  # a Ctrl-C code hasn't acted on by then comes as a SIGINT (see _interrupt)
 
 
 def _exit_statuses():
@@ -222,6 +223,7 @@ class VirtualBoard:
         self._held_intr = held  # and any Ctrl-C that comes while it boots
         self._missed = False
         self._signalled = False  # it has been sent a SIGINT
+        self._intr_since = None  # when a Ctrl-C went to running code as "C", until the code stops
         self.sel.register(self._bus_out, selectors.EVENT_READ, self._from_bus)
         if self.replay is None:
             self._send_keys()
@@ -338,12 +340,18 @@ class VirtualBoard:
         up to ``timeout`` seconds for something to arrive."""
         if self._out_buf or self._in_buf:  # retry the writes soon
             timeout = 0.005 if timeout is None else min(timeout, 0.005)
+        if self._intr_since is not None:  # a "C" not yet acted on: look again soon
+            timeout = INTR_FALLBACK_S if timeout is None else min(timeout, INTR_FALLBACK_S)
         for key, _ in self.sel.select(timeout):
             # A reset earlier in this batch may have closed this fd (and a
             # new pipe may have its number): act only on live registrations.
             if self.sel.get_map().get(key.fd) is key:
                 key.data(key.fileobj)
         self._flush()
+        if (self._intr_since is not None and self.armed
+                and time.monotonic() - self._intr_since > INTR_FALLBACK_S):
+            self._intr_since = None
+            self._sigint()  # code that reads no keys (a busy loop, a long sleep): the signal after all
 
     def _flush(self):
         """Pass on buffered console bytes both ways. Like a USB serial line,
@@ -467,6 +475,7 @@ class VirtualBoard:
             self._send_bus((b"S" if stop else b"G") + struct.pack("<H", number))
             return
         self._send_bus(b"A" + struct.pack("<H", number))  # acknowledged: no SIGINT can follow now
+        self._intr_since = None  # a "C" the code ended before reading: disarm took it (simbus.missed)
         if self._held_intr:  # no code ran after all: it is a key for the REPL
             self._held_intr = False
             self._to_board(b"\x03")
@@ -487,6 +496,18 @@ class VirtualBoard:
         self._key_ctrl_c = None  # it interrupts now, once
         return True
 
+    def _interrupt(self):
+        # Ask the running code to stop with a "C" on the bus: the board
+        # raises KeyboardInterrupt at its next key scan, in its own code
+        # (the game scans every few ms). Only code that reads no keys for
+        # INTR_FALLBACK_S gets a SIGINT, which the Unix port raises wherever
+        # the interpreter is: in its GC or halfway through a write that can
+        # leave the board dead or silent for good (a "reset" then "exec" from
+        # mpremote hung once in about 900 on a loaded machine).
+        if self._intr_since is None:
+            self._intr_since = time.monotonic()
+            self._send_bus(b"C\x00\x00")
+
     def _sigint(self):
         if self.proc is not None and self.proc.poll() is None:
             self.proc.send_signal(signal.SIGINT)
@@ -506,7 +527,7 @@ class VirtualBoard:
         # The console outlives the reset, so a Ctrl-C this run took too late
         # to act on, or one it never read, is the next run's: on a board it
         # would have come once the port was back (or after a soft reset).
-        held = self._ctrl_c_unread() or self._missed
+        held = self._ctrl_c_unread() or self._missed or self._intr_since is not None
         if status == SOFT_FRIENDLY:
             self._spawn("friendly", "soft", new_console=False, held=held)
         elif status == SOFT_RAW:
@@ -601,7 +622,7 @@ class VirtualBoard:
             # before the interpreter takes the first would kill it).
             self._to_board(data.replace(b"\x03", b""))
             if self.armed:
-                self._sigint()
+                self._interrupt()
             else:
                 self._held_intr = True
             return

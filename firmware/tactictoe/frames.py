@@ -1,5 +1,6 @@
-"""The 3x3 picture: a canvas of nine logical RGB cells and the time-based
-brightness curves the animations use.
+"""The 3x3 picture: a canvas of nine logical RGB cells (and one more per
+extra key of the board) and the time-based brightness curves the
+animations use.
 
 The canvas is one preallocated bytearray; levels are ints 0-256 (256 = full)
 so drawing a frame allocates nothing. The hardware layer maps cells to
@@ -16,15 +17,17 @@ ALL = const(0x1FF)
 
 
 class Canvas:
-    """One frame of the 3x3 grid: 27 bytes, (r, g, b) per cell in cell
-    order, before the wiring's pixel order, colour order and brightness."""
+    """One frame of the 3x3 grid: 3 bytes, (r, g, b), per cell in cell
+    order, before the wiring's pixel order, colour order and brightness.
+    :param n: how many cells: the grid's 9, then the extra keys' (cell 9 + j
+      is extra key j)."""
 
-    def __init__(self):
-        self.buf = bytearray(27)
+    def __init__(self, n=9):
+        self.buf = bytearray(3 * n)
 
     def clear(self):
         """All cells off."""
-        for i in range(27):
+        for i in range(len(self.buf)):
             self.buf[i] = 0
 
     def set(self, cell, colour, level=FULL):
@@ -36,7 +39,7 @@ class Canvas:
         b[i + 2] = colour[2] * level >> 8
 
     def fill(self, mask, colour, level=FULL):
-        """``set`` each cell whose bit is set in ``mask``."""
+        """``set`` each grid cell whose bit is set in ``mask``."""
         for c in range(9):
             if mask >> c & 1:
                 self.set(c, colour, level)

@@ -1,11 +1,14 @@
-"""Debouncing nine keys into events.
+"""Debouncing the keys into events.
 
-The hardware layer reports which cells are held as a 9-bit mask; ``Keys``
-turns the stream of masks into events, each an int ``kind | cell``:
+The hardware layer reports which keys are held as a mask: bits 0-8 the
+grid's cells, bit 9 + j the board's extra key j (up to 16 keys). ``Keys``
+turns the stream of masks into events, each an int ``kind | key``:
 
-* ``TAP | cell``: a press released before the long-press time;
-* ``LONG | cell``: a press held for the long-press time (sent while still
-  held; its release sends nothing).
+* ``TAP | key``: a press released before the long-press time;
+* ``LONG | key``: a press held for the long-press time (sent while still
+  held; its release sends nothing);
+* ``TURN | 1``, ``TURN | 0``: the encoder turned one detent clockwise,
+  anticlockwise (``panel.PanelKeys.turn()``, on boards with an encoder).
 
 Events wait in a queue until taken, so a press is never lost while the game is
 busy (the queue keeps the newest ``size`` events).
@@ -16,15 +19,17 @@ from micropython import const
 
 TAP = const(0x10)
 LONG = const(0x20)
-CELL = const(0x0F)  # event & CELL is the cell
+TURN = const(0x40)
+CELL = const(0x0F)  # event & CELL is the key (the cell, for 0-8)
 
 
 class Keys:
     """:param debounce_ms: how long a reading must hold still to count.
     :param long_ms: how long a press must last to be a long press.
-    :param size: how many events the queue keeps."""
+    :param size: how many events the queue keeps.
+    :param n: how many keys: 9, the grid, plus the extra keys."""
 
-    def __init__(self, debounce_ms=25, long_ms=1500, size=16):
+    def __init__(self, debounce_ms=25, long_ms=1500, size=16, n=9):
         self.debounce_ms = debounce_ms
         self.long_ms = long_ms
         self._size = size
@@ -32,7 +37,7 @@ class Keys:
         self._raw = 0  # last reading
         self._since = 0  # when the reading last changed
         self._stable = 0  # debounced state
-        self._down = [0] * 9  # when each debounced press began
+        self._down = [0] * n  # when each debounced press began
         self._long = 0  # cells whose long press was sent
         self._mute = 0  # cells whose release must not tap
 
@@ -48,7 +53,7 @@ class Keys:
             self._since = now
         elif raw != self._stable and now - self._since >= self.debounce_ms:
             changed = raw ^ self._stable
-            for c in range(9):
+            for c in range(len(self._down)):
                 if changed >> c & 1:
                     if raw >> c & 1:
                         self._down[c] = now
@@ -61,13 +66,13 @@ class Keys:
         self._mute &= self._stable | self._raw  # a glitch that came to nothing
         waiting = self._stable & ~self._long
         if waiting:
-            for c in range(9):
+            for c in range(len(self._down)):
                 if waiting >> c & 1 and now - self._down[c] >= self.long_ms:
                     self._long |= 1 << c
                     self._put(LONG | c)
 
     def held(self):
-        """The debounced mask of cells held now."""
+        """The debounced mask of keys held now."""
         return self._stable
 
     def get(self):

@@ -61,8 +61,12 @@ WALK_RECORDS = 16
 def build(hw, cfg, tables, problems, config_problem, rng=None, log=print):
     """The game for ``startup.power_on()``'s results, started at time 0."""
     from . import ai
-    from .app import App
-    from .keys import Keys
+
+    if not (cfg.get("extra") or cfg.get("encoder") or cfg.get("screen")):
+        from .app import App  # the grid alone: the panel's code takes no RAM
+        from .keys import Keys
+    else:  # function keys, an encoder, a screen
+        from .panel import PanelApp as App, PanelKeys as Keys
 
     sequencer = None
     if cfg["buzzer"] is not None:  # no buzzer, no tunes in RAM
@@ -101,9 +105,11 @@ class Runner:
         self.app.to_menu(now)
 
     def scan(self, now):
-        """Read the keys once (the key task, every ``scan_ms``)."""
+        """Read the keys and the encoder once (the key task, every ``scan_ms``)."""
         try:
-            held = self.hw.scan()
+            hw = self.hw
+            held = hw.scan()
+            turns = hw.turns() if hasattr(hw, "turns") else 0  # (a hardware layer of old has no encoder)
         except Exception as e:  # a flaky sensor must not stop the keys for good
             text = repr(e)
             if text != self._key_error:  # once, not 200 times a second
@@ -111,6 +117,8 @@ class Runner:
                 self._key_error = text
             return
         self.keys.update(now, held)
+        if turns:
+            self.keys.turn(turns)
 
     def step(self, now):
         """Advance the game flow to ``now`` with the keys' events (the main task)."""
@@ -144,9 +152,13 @@ class Runner:
             unload("tablewalk")
 
     def draw(self, now):
-        """Show the frame for ``now`` (the LED task, every ``frame_ms``)."""
+        """Show the frame for ``now`` (the LED task, every ``frame_ms``), and
+        the screen's lines if the board has a screen (``hw.text`` redraws
+        only when they change)."""
         try:
             self.hw.show(self.app.frame(now))
+            if getattr(self.hw, "screen", None) is not None:
+                self.hw.text(self.app.text(now))
         except Exception as e:
             self._fault(now, e)
         if self.sequencer:

@@ -1,0 +1,314 @@
+"""The game flow on boards with more than the grid: function keys (menu,
+hint, take back), an encoder that picks menu options, a screen.
+
+``PanelApp`` is ``app.App`` plus what those parts do; ``loop.build`` loads
+this module only for a board whose config has them, so a 9-key board's RAM
+holds none of it. The extra keys are key 9 + j for ``cfg["extra"][j]``,
+and cells 9 + j of the canvas light them by role.
+"""
+
+from micropython import const
+
+from array import array
+
+from . import rules
+from .app import MENU, OVER, OVER_GUARD_MS, PICK_GAME, PLAY, WALK_MS, WHITE, App
+from .frames import Canvas, blink, pulse
+from .keys import CELL, LONG, TAP, TURN, Keys
+from .match import DEMO, REPEAT_WINDOW, TWO, YOU_X, Match
+
+# Roles of the extra keys (cfg["extra"][j]["role"]), in this order.
+ROLES = ("menu", "hint", "undo", "select")
+MENU_KEY = const(0)  # back to the menu; in the menu, back one screen
+HINT_KEY = const(1)  # show the hints for this move; again, hide them
+UNDO_KEY = const(2)  # take back your last move and the board's reply
+SELECT_KEY = const(3)  # the encoder's switch: choose the option it picked
+
+_SELFTEST = const(0)  # app's states and menu screens
+_PICK_LEVEL = const(2)
+
+UNDO_PLIES = const(32)  # how many plies a game can take back in a row
+
+
+class PanelMatch(Match):
+    """A ``match.Match`` whose moves can be taken back (``undo``), the
+    oldest marks tactic-toe removed included. Its ring holds the position
+    after each ply (``ring(UNDO_PLIES)``): the last REPEAT_WINDOW count
+    repetitions, the UNDO_PLIES before them keep that count exact after a
+    take-back."""
+
+    def __init__(self, game, mode, ring_):
+        for i in range(len(ring_)):  # (Match clears only the first REPEAT_WINDOW)
+            ring_[i] = 0
+        self.back = 0  # plies that can be taken back now
+        Match.__init__(self, game, mode, ring_)
+
+    def play(self, cell):
+        Match.play(self, cell)
+        if self.back < len(self._recent) - REPEAT_WINDOW:
+            self.back += 1
+
+    def _count(self):
+        # The position after each ply, classic's too (match.Match counts
+        # tactic-toe's only): both sides and the mover, +1 (0 is empty).
+        # For tactic-toe this is Match's key.
+        pos = self.pos
+        key = (pos.sides[0] << 12 | pos.sides[1]) << 1 | pos.turn
+        recent = self._recent
+        size = len(recent)
+        recent[self.plies % size] = key + 1
+        if self.game != rules.TACTICTOE:
+            return 0
+        n = 0
+        for i in range(REPEAT_WINDOW):
+            if recent[(self.plies - i) % size] == key + 1:
+                n += 1
+        return n
+
+    def undo(self, plies):
+        """Take back the last ``plies`` moves (at most ``back``; never after
+        the game's end)."""
+        recent = self._recent
+        size = len(recent)
+        for _ in range(plies):
+            recent[self.plies % size] = 0
+            self.plies -= 1
+            self.back -= 1
+        key = recent[self.plies % size] - 1
+        pos = self.pos
+        pos.sides[0] = key >> 13
+        pos.sides[1] = key >> 1 & 0xFFF
+        pos.turn = key & 1
+
+
+class PanelKeys(Keys):
+    """``keys.Keys`` for up to 16 keys (the grid's 9, then the extra keys;
+    ``n`` is 16 unless given) and an encoder."""
+
+    def __init__(self, debounce_ms=25, long_ms=1500, size=16, n=16):
+        Keys.__init__(self, debounce_ms, long_ms, size, n)
+
+    def turn(self, detents):
+        """Queue ``detents`` encoder steps (positive: clockwise) as events
+        ``TURN | 1`` (clockwise) and ``TURN | 0``."""
+        while detents > 0:
+            self._put(TURN | 1)
+            detents -= 1
+        while detents < 0:
+            self._put(TURN)
+            detents += 1
+
+    def ignore_taps(self):
+        """``Keys.ignore_taps`` for the grid only: the extra keys (menu,
+        take back...) still work while the board thinks."""
+        self._mute |= (self._stable | self._raw) & 0x1FF
+        q = self._queue
+        for i in range(len(q) - 1, -1, -1):
+            if q[i] & TAP and q[i] & CELL < 9:
+                q.pop(i)
+
+
+def ring(undo_plies=UNDO_PLIES):
+    """Storage for a ``PanelMatch``: made once, reused by every match."""
+    return array("i", bytes(4 * (REPEAT_WINDOW + undo_plies)))
+
+
+class PanelApp(App):
+    """``app.App`` for a board with extra keys (``cfg["extra"]``), an
+    encoder (``cfg["encoder"]``) or a screen (``cfg["screen"]``): the same
+    arguments; events ``TAP | 9 + j`` and ``LONG | 9 + j`` for extra key j,
+    ``TURN | 1`` and ``TURN | 0`` for the encoder; ``text(now)`` for the
+    screen."""
+
+    def __init__(self, cfg, tables, problems=None, rng=None, log=print):
+        App.__init__(self, cfg, tables, problems, rng, log)
+        extra = cfg.get("extra") or []
+        # role of each extra key (255: a role this firmware doesn't know: dark, does nothing)
+        self.roles = bytes(ROLES.index(e["role"]) if e.get("role") in ROLES else 255 for e in extra)
+        self.dial = cfg.get("encoder") is not None
+        self.canvas = Canvas(9 + len(extra))
+        self._ring = ring()
+        self.pick = -1  # the option the encoder picked (its index), -1: the current setting
+        self.flip = False  # the hint key was pressed this move: the menu's hints setting turned over
+        self.score = [0] * 6  # this power-on's: against the board you, board, draws; two players X, O, draws
+        self._words = None
+
+    # --- events --------------------------------------------------------------
+
+    def update(self, now, event=0):
+        """``App.update``, with the extra keys' and the encoder's events."""
+        key = event & CELL
+        if event & TURN:
+            if self.state == MENU:
+                self._turn(1 if event & 1 else -1)
+            event = 0
+        elif event and key >= 9:
+            if self.state >= MENU:  # not in the self-test or a notice
+                self._extra_key(now, event, self.roles[key - 9], key)
+            event = 0
+        App.update(self, now, event)
+
+    def _extra_key(self, now, event, role, key):
+        if event & LONG:  # held: only the menu key does something (at once)
+            if role == MENU_KEY:
+                self.to_menu(now)
+            return
+        state = self.state
+        if role == MENU_KEY:
+            if state != MENU:
+                self.to_menu(now)
+            elif self.screen > PICK_GAME:
+                screen = self.screen - 1
+                if screen == _PICK_LEVEL and self.mode == TWO:
+                    screen -= 1
+                self.screen, self.t0, self.pick = screen, now, -1
+                self.sounds.append("move")
+        elif role == HINT_KEY:
+            if self.hints_possible():
+                self.flip = not self.flip
+            else:
+                self._refuse(now, key)
+        elif role == UNDO_KEY:
+            plies = self.undo_plies()
+            if plies:
+                self._take_back(plies)
+            else:
+                self._refuse(now, key)
+        elif role == SELECT_KEY:
+            if state == MENU:
+                self._menu_tap(now, self.menu_options()[self.picked()][0])
+            elif state == OVER and self.mode != DEMO and now - self.t0 >= OVER_GUARD_MS:
+                self._show_notices(now, PLAY)
+
+    def picked(self):
+        """The index in ``menu_options()`` of the option the encoder
+        picked, or of the current setting if it picked none."""
+        if self.pick >= 0:
+            return self.pick
+        options = self.menu_options()
+        current = App._setting(self)
+        for i in range(len(options)):
+            if options[i][1] == current:
+                return i
+        return 0
+
+    def _turn(self, step):
+        self.pick = (self.picked() + step) % len(self.menu_options())
+
+    def _setting(self):
+        # What the menu pulses: the option the encoder picked, else the setting.
+        if self.pick >= 0:
+            return self.menu_options()[self.pick][1]
+        return App._setting(self)
+
+    def _menu_tap(self, now, cell):
+        screen = self.screen
+        App._menu_tap(self, now, cell)
+        if self.screen != screen or self.state != MENU:
+            self.pick = -1
+
+    def to_menu(self, now):
+        App.to_menu(self, now)
+        self.pick = -1
+        self.flip = False
+
+    # --- play ----------------------------------------------------------------
+
+    def _new_match(self, now):
+        App._new_match(self, now)
+        # App made a plain Match; this one, on the same ring, can take back.
+        self.match = PanelMatch(self.game, self.mode, self._ring)
+        self.flip = False
+
+    def _move(self, now, cell):
+        self.flip = False
+        App._move(self, now, cell)
+        m = self.match
+        if self.state == OVER and self.mode != DEMO:
+            if self.mode == TWO:
+                i = 5 if m.result < 0 else 3 + m.result
+            else:
+                i = 2 if m.result < 0 else (0 if m.result == (rules.X if self.mode == YOU_X else rules.O) else 1)
+            self.score[i] += 1
+
+    def undo_plies(self):
+        """How many plies the take-back key would take back now: 2 (your
+        move and the board's reply), 1 (two players, or your move while the
+        board thinks), or 0 (none: the menu, the start, the end, the demo)."""
+        m = self.match
+        if self.state != PLAY or m.result is not None or self.mode == DEMO:
+            return 0
+        plies = 1 if self.mode == TWO or m.ai_turn() else 2
+        return plies if m.back >= plies else 0
+
+    def _take_back(self, plies):
+        m = self.match
+        m.undo(plies)
+        self.flip = False
+        self.refused = -1
+        self.sounds.append("move")
+        self.log("%s: take back %d" % (rules.GAMES[m.game], plies))
+
+    def hints_possible(self):
+        """True when the hint key can show hints: your move, with a table."""
+        m = self.match
+        return (self.state == PLAY and m.result is None and not m.ai_turn()
+                and self.tables.get(self.game) is not None)
+
+    def hints_shown(self):
+        """The menu's hints setting, turned over if the hint key was pressed this move."""
+        return self.hints != self.flip
+
+    def hint_outcomes(self):
+        # App's, for hints_shown() rather than the menu's setting.
+        setting = self.hints
+        self.hints = self.hints_shown()
+        try:
+            return App.hint_outcomes(self)
+        finally:
+            self.hints = setting
+
+    # --- drawing -------------------------------------------------------------
+
+    def frame(self, now):
+        """``App.frame``, with the extra keys lit by role."""
+        cv = App.frame(self, now)
+        b = cv.buf
+        roles = self.roles
+        state = self.state
+        c = self.colours
+        for j in range(len(roles)):
+            cell = 9 + j
+            role = roles[j]
+            if state == _SELFTEST:
+                if now - self.t0 >= 9 * WALK_MS:  # red, green, blue with the grid
+                    i = 3 * cell
+                    b[i], b[i + 1], b[i + 2] = b[0], b[1], b[2]
+            elif state < MENU:  # a notice
+                pass
+            elif role == MENU_KEY:
+                cv.set(cell, WHITE, 40)
+            elif role == HINT_KEY:
+                if self.hint_outcomes() is not None:
+                    cv.set(cell, c["win"], pulse(now, 800, 96))
+                elif self.hints_possible():
+                    cv.set(cell, c["win"], 48)
+            elif role == UNDO_KEY:
+                if self.undo_plies():
+                    cv.set(cell, c["menu"], 110)
+            elif role == SELECT_KEY:
+                if state == MENU:
+                    cv.set(cell, WHITE, 40)
+        if self.refused >= 9 and now < self.refused_until and blink(self.refused_until - now, 150):
+            cv.set(self.refused, c["error"])  # as App.frame, over what the key shows
+        return cv
+
+    def text(self, now):
+        """The screen's lines for ``now`` (``words.Words``): a tuple of up
+        to 5 str of at most 16 characters, the same object while they
+        don't change."""
+        if self._words is None:
+            from .words import Words  # only a board with a screen loads it
+
+            self._words = Words(self)
+        return self._words.lines()

@@ -1,0 +1,191 @@
+"""The screen's words: what a ``panel.PanelApp`` shows on a board's text
+screen, up to 5 lines of at most 16 characters (a 128x64 OLED in an 8x8
+font). Loaded only on a board with a screen.
+
+The lines say the menu's question and the option picked, whose move it is,
+the game, who plays and the level, what the hints mean, the result and this
+power-on's score; on a board with function keys the last line labels them,
+as soft keys (column 0, 6 and 12: above the MacroPad's keys 0, 1, 2).
+"""
+
+from micropython import const
+
+from . import ai
+from . import rules
+from .app import MENU, NOTICE, OVER, PICK_GAME, PLAY
+from .frames import CORNERS
+from .match import DEMO, TWO, YOU_X
+from .panel import HINT_KEY, MENU_KEY, SELECT_KEY, UNDO_KEY
+
+WIDTH = const(16)  # characters a line holds
+LINES = const(5)
+
+_GAMES = ("Classic", "Tactic-toe")  # by rules.CLASSIC, rules.TACTICTOE
+_LEVELS = ("Easy", "Medium", "Perfect")  # by ai.EASY, MEDIUM, PERFECT
+# Each menu screen: its question, then (option, what it means) by value.
+_QUESTIONS = ("Choose a game:", "Who plays?", "Board's level:", "Show hints?")
+_OPTIONS = (
+    (("Classic", "3 in a row wins"), ("Tactic-toe", "Old marks vanish")),
+    (("You are X", "You move first"), ("You are O", "Board moves 1st"), ("Two players", "Take turns"),
+     ("Demo", "Board vs board")),
+    (("Easy", "Sees 1-move wins"), ("Medium", "Blocks your wins"), ("Perfect", "Never loses")),
+    (("Hints off", "Just play"), ("Hints on", "Best moves glow")),
+)
+_PICK_LEVEL = const(2)  # app's menu screens
+_PICK_HINTS = const(3)
+
+
+class Words:
+    """The lines for ``app`` (a ``panel.PanelApp``): ``lines()`` returns
+    the same tuple while nothing on it changed, and allocates nothing then."""
+
+    def __init__(self, app):
+        self.app = app
+        self._key = -1  # what the lines were made from (``_state()``)
+        self._lines = ()
+        # The labelled keys: the extra keys but the encoder's switch, 3 at most.
+        self._soft = bytes(r for r in app.roles if r != SELECT_KEY)[:3]
+
+    def lines(self):
+        """The screen's lines now: a tuple of up to 5 str of at most 16 characters."""
+        key = self._state()
+        if key != self._key:
+            self._lines = self._make()
+            self._key = key
+        return self._lines
+
+    def _state(self):
+        # Everything the lines depend on, in one small int (no allocation).
+        a = self.app
+        m = a.match
+        key = a.state | a.screen << 3 | a.game << 5 | a.mode << 6 | a.level << 8 | a.hints << 10
+        key |= (a.tables.get(0) is None) << 11 | (a.tables.get(1) is None) << 12
+        if a.state == MENU:
+            key |= a.picked() << 13
+        elif a.state == NOTICE:
+            key |= (a.notices[0][0] == CORNERS) << 13
+        elif m is not None:
+            result = m.result
+            key |= (3 if result is None else result + 1) << 13 | m.pos.turn << 15 | m.ai_turn() << 16
+            key |= (a.hint_outcomes() is not None) << 17 | a.hints_possible() << 18 | (a.undo_plies() > 0) << 19
+        return key
+
+    def _make(self):
+        a = self.app
+        state = a.state
+        if state == MENU:
+            out = self._menu()
+        elif state == NOTICE:
+            out = self._notice()
+        elif state == PLAY:
+            out = self._play()
+        elif state == OVER:
+            out = self._over()
+        else:  # the self-test
+            out = ["Tactic-toe", "", "Testing lights"]
+        while len(out) < LINES - 1:
+            out.append("")
+        if self._soft:
+            out.append(self._labels())
+        return tuple(line[:WIDTH] for line in out)
+
+    def _menu(self):
+        a = self.app
+        i = a.picked()
+        value = a.menu_options()[i][1]
+        name, meaning = _OPTIONS[a.screen][i]
+        last = "Turn dial, press" if a.dial else "Tap a lit key"
+        if a.screen == PICK_GAME:
+            if a.tables.get(value) is None:
+                last = "No table: weaker"
+        elif a.tables.get(a.game) is None:
+            if a.screen == _PICK_LEVEL and value == ai.PERFECT:
+                last = "No table: weaker"
+            elif a.screen == _PICK_HINTS and value:
+                last = "No table: none"
+        return [_QUESTIONS[a.screen], "> " + name, meaning, last]
+
+    def _notice(self):
+        a = self.app
+        if a.notices[0][0] == CORNERS:
+            return ["board.json bad:", "default wiring", "(details: USB", "serial console)"]
+        return [_GAMES[a.game] + " table", "missing or bad:", "weaker AI, no", "hints"]
+
+    def _who(self):
+        # Who plays, and the level: "You X vs Perfect", "Two players", "Demo: Easy".
+        a = self.app
+        if a.mode == TWO:
+            return "Two players"
+        if a.mode == DEMO:
+            return "Demo: " + _LEVELS[a.level]
+        return "You %s vs %s" % ("X" if a.mode == YOU_X else "O", _LEVELS[a.level])
+
+    def _score(self):
+        # This power-on's score, for the mode being played.
+        a = self.app
+        s = a.score
+        if a.mode == DEMO:
+            return ""
+        if a.mode == TWO:
+            return "X:%d O:%d Draw:%d" % (s[3], s[4], s[5])
+        text = "You: W%d L%d D%d" % (s[0], s[1], s[2])
+        return text if len(text) <= WIDTH else text[5:]
+
+    def _play(self):
+        a = self.app
+        m = a.match
+        mover = rules.PLAYERS[m.pos.turn]
+        if a.mode == TWO:
+            turn = "%s to move" % mover
+        elif a.mode == DEMO:
+            turn = "%s thinking" % mover
+        elif m.ai_turn():
+            turn = "Board thinking"
+        else:
+            turn = "Your move (%s)" % mover
+        if a.hint_outcomes() is not None:
+            return [turn, "Pulsing: %s wins" % mover, "Steady: draw", "Faint: %s loses" % mover]
+        return [_GAMES[a.game], self._who(), turn, self._score()]
+
+    def _over(self):
+        a = self.app
+        m = a.match
+        if m.result < 0:
+            result = "Draw (repeated)" if m.game == rules.TACTICTOE else "Draw"
+        elif a.mode in (TWO, DEMO):
+            result = "%s wins!" % rules.PLAYERS[m.result]
+        elif m.result == (rules.X if a.mode == YOU_X else rules.O):
+            result = "You win!"
+        else:
+            result = "Board wins"
+        again = "Next game soon" if a.mode == DEMO else ("Press: again" if a.dial else "Tap: play again")
+        return [result, self._who(), self._score(), again]
+
+    def _labels(self):
+        # The soft keys' line: a label over each key that does something now.
+        a = self.app
+        state = a.state
+        out = ""
+        soft = self._soft
+        for j in range(len(soft)):
+            role = soft[j]
+            label = ""
+            if role == MENU_KEY:
+                if state == MENU:
+                    label = "Back" if a.screen > PICK_GAME else ""
+                elif state >= PLAY:
+                    label = "Menu"
+            elif role == HINT_KEY:
+                if a.hint_outcomes() is not None:
+                    label = "Hide"
+                elif a.hints_possible():
+                    label = "Hint"
+            elif role == UNDO_KEY and a.undo_plies():
+                label = "Undo"
+            if j == 0:
+                out = "%-4s" % label
+            elif j == 1:
+                out += "  %-4s" % label
+            else:
+                out += "  %4s" % label
+        return out.rstrip()

@@ -1,0 +1,509 @@
+"""The game flow on boards with function keys, an encoder and a screen
+(firmware/tactictoe/panel.py, words.py): the keys and the encoder drive the
+menu and the game, the take-back restores the exact position, the screen's
+lines fit, and a board with the grid alone runs what it ran before. CPython,
+through loop.build and Runner as the board's loop drives them, with a fake
+hardware layer (the facade's calls: scan, turns, show, text, tone)."""
+
+import pytest
+from hypothesis import event, given, settings, strategies as st
+
+from tactictoe import ai, app, config, keys, loop, match, panel, rules, table, words
+from tactictoe.keys import LONG, TAP, TURN
+
+MENU_K, HINT_K, UNDO_K, SELECT_K = 9, 10, 11, 12  # the MacroPad's extra keys, as its config lists them
+
+
+def macropad_cfg(screen=True, encoder=True):
+    cfg = config.validate(config.DEFAULT)
+    cfg["extra"] = [{"role": "menu", "led": 0}, {"role": "hint", "led": 1}, {"role": "undo", "led": 2}]
+    if encoder:
+        cfg["extra"].append({"role": "select", "led": None})
+    cfg["encoder"] = {"pins": [18, 17]} if encoder else None
+    cfg["screen"] = {"kind": "sh1106"} if screen else None
+    return cfg
+
+
+class FakeHw:
+    """The hardware facade's calls, with keys held and detents turned by the test."""
+
+    def __init__(self, screen=True):
+        self.held = 0
+        self.detents = 0
+        self.screen = "sh1106" if screen else None
+        self.canvas = None
+        self.lines = None
+        self.texts = 0
+
+    def scan(self):
+        return self.held
+
+    def turns(self):
+        n, self.detents = self.detents, 0
+        return n
+
+    def show(self, canvas):
+        self.canvas = bytes(canvas.buf)
+
+    def text(self, lines):
+        self.lines = lines
+        self.texts += 1
+
+    def tone(self, freq):
+        pass
+
+
+class Board:
+    """A board built by loop.build, stepped as loop.run does on a simulated clock."""
+
+    def __init__(self, tables, cfg=None, hw=None, seed=1):
+        self.cfg = cfg or macropad_cfg()
+        self.hw = hw or FakeHw(self.cfg.get("screen") is not None)
+        self.log = []
+        tables = dict(tables)  # (the app drops a table it finds wrong: not the fixture's)
+        self.runner = loop.build(self.hw, self.cfg, tables, {}, None, ai.Rng(seed), self.log.append)
+        self.app = self.runner.app
+        self.now = 0
+        self.run(app.SELFTEST_MS + 20)
+
+    def run(self, ms):
+        end = self.now + ms
+        r = self.runner
+        while self.now < end:
+            self.now += 5
+            r.scan(self.now)
+            r.step(self.now)
+            if self.now % 20 < 5:
+                r.draw(self.now)
+
+    def press(self, key, ms=80, after=60):
+        self.hw.held |= 1 << key
+        self.run(ms)
+        self.hw.held &= ~(1 << key)
+        self.run(after)
+
+    def turn(self, detents):
+        self.hw.detents += detents
+        self.run(30)
+
+    def wait_human(self):
+        for _ in range(400):
+            m = self.app.match
+            if self.app.state != app.PLAY or not m.ai_turn():
+                return
+            self.run(50)
+        raise AssertionError("the board never moved")
+
+    def cell(self, c):
+        return self.hw.canvas[3 * c:3 * c + 3]
+
+    def start(self, game_cell=5, mode_cell=0, level_cell=8, hints_cell=3):
+        """Through the menu by its cells (None: a screen the mode skips)."""
+        for c in (game_cell, mode_cell, level_cell, hints_cell):
+            if c is not None:
+                self.press(c)
+        assert self.app.state == app.PLAY
+
+
+@pytest.fixture(scope="module")
+def tables(table_files):
+    return {g: table.Table(path, g) for g, path in table_files.items()}
+
+
+def position(m):
+    return list(m.pos.sides), m.pos.turn
+
+
+# --- which flow a board gets ----------------------------------------------------
+
+
+def test_a_grid_only_board_gets_todays_app_and_keys(tables):
+    b = Board(tables, config.validate(config.DEFAULT), FakeHw(screen=False))
+    assert type(b.app) is app.App and type(b.runner.keys) is keys.Keys
+    assert len(b.hw.canvas) == 27 and b.hw.texts == 0
+
+
+def test_a_hardware_layer_without_turns_or_screen_still_runs(tables):
+    class Old:  # today's facade: scan, show, tone
+        def scan(self):
+            return 0
+
+        def show(self, canvas):
+            self.buf = bytes(canvas.buf)
+
+        def tone(self, freq):
+            pass
+
+    b = Board(tables, macropad_cfg(), Old())
+    assert b.app.state == app.MENU and len(b.hw.buf) == 3 * 13
+    assert not [line for line in b.log if line.startswith("error")]
+
+
+def test_a_board_with_extra_keys_gets_the_panel(tables):
+    b = Board(tables)
+    assert isinstance(b.app, panel.PanelApp) and isinstance(b.runner.keys, panel.PanelKeys)
+    assert len(b.hw.canvas) == 3 * 13
+
+
+# --- keys ---------------------------------------------------------------------
+
+
+def test_sixteen_keys_tap_and_long_press():
+    k = panel.PanelKeys(debounce_ms=10, long_ms=500)
+    got = []
+    for t, mask in ((0, 1 << 15), (100, 0), (200, 1 << 9), (900, 0)):
+        for s in range(t, t + 100, 5):
+            k.update(s, mask)
+    for s in range(1000, 1100, 5):
+        k.update(s, 0)
+    e = k.get()
+    while e:
+        got.append(e)
+        e = k.get()
+    assert got == [TAP | 15, LONG | 9]
+
+
+def test_turns_become_events_and_the_board_s_turn_keeps_the_extra_keys():
+    k = panel.PanelKeys(debounce_ms=10)
+    k.turn(2)
+    k.turn(-1)
+    assert [k.get(), k.get(), k.get(), k.get()] == [TURN | 1, TURN | 1, TURN, 0]
+    for t, mask in ((0, 1 << 4 | 1 << 10), (50, 0)):
+        for s in range(t, t + 50, 5):
+            k.update(s, mask)
+    k.ignore_taps()  # the board thinks: the grid's tap goes, the hint key's stays
+    assert [k.get(), k.get()] == [TAP | 10, 0]
+
+
+# --- take-back ------------------------------------------------------------------
+
+
+# Mostly moves (a move's index among the legal ones), some take-backs of up
+# to 40 plies: long games, take-backs of every depth the match allows.
+ops = st.lists(st.one_of(st.tuples(st.just("play"), st.integers(0, 8)),
+                         st.tuples(st.just("play"), st.integers(0, 8)),
+                         st.tuples(st.just("play"), st.integers(0, 8)),
+                         st.tuples(st.just("undo"), st.integers(1, 40))), max_size=400)
+
+
+@settings(max_examples=60)
+@given(game=st.sampled_from([rules.CLASSIC, rules.TACTICTOE]), ops=ops)
+def test_take_back_gives_the_game_played_without_the_moves_taken_back(game, ops):
+    """A match with take-backs is, at every step, the match that played only
+    the moves that stayed: the position (tactic-toe's removed marks back in
+    place, in their order), the ply count, the result, and so the
+    repetition draws still to come."""
+    m = panel.PanelMatch(game, match.TWO, panel.ring())
+    kept = []
+    most = 0
+    for op, n in ops:
+        if m.result is not None:
+            break
+        if op == "play":
+            # Moves that don't win, while there are: long games, where
+            # positions repeat (draws by repetition, past the 64-ply window too).
+            moves = [c for c in m.pos.legal_moves() if not wins(m.pos, c)] or m.pos.legal_moves()
+            m.play(moves[n % len(moves)])
+            kept.append(moves[n % len(moves)])
+            assert 1 <= m.back <= panel.UNDO_PLIES and m.back <= m.plies
+        elif n <= m.back:
+            m.undo(n)
+            del kept[len(kept) - n:]
+            assert_same(m, kept)
+        most = max(most, m.plies)
+    assert_same(m, kept)
+    event("longest: %s plies" % ("over 64" if most > 64 else "up to 64"))
+    event("result: %s" % m.result)
+
+
+@settings(max_examples=25)
+@given(seed=st.integers(0, 0xFFFF))
+def test_take_back_in_long_tactic_toe_games(seed):
+    """The same, in games of hundreds of plies: take-backs across the
+    64-ply window the repetition count keeps, down to the deepest allowed."""
+    rng = ai.Rng(seed)
+    m = panel.PanelMatch(rules.TACTICTOE, match.TWO, panel.ring())
+    kept = []
+    while m.result is None and m.plies < 200:
+        if m.back and rng.bits16() % 12 == 0:
+            n = m.back if rng.bits16() % 2 else 1 + rng.bits16() % m.back
+            m.undo(n)
+            del kept[len(kept) - n:]
+            if rng.bits16() % 4 == 0:
+                assert_same(m, kept)
+        moves = [c for c in m.pos.legal_moves() if not wins(m.pos, c)] or m.pos.legal_moves()
+        kept.append(rng.choice(moves))
+        m.play(kept[-1])
+    assert_same(m, kept)
+    event("plies: %s" % ("over 64" if m.plies > 64 else "up to 64"))
+
+
+def assert_same(m, kept):
+    ref = match.Match(m.game, match.TWO)
+    for cell in kept:
+        ref.play(cell)
+    assert (position(m), m.plies, m.result, m.line) == (position(ref), ref.plies, ref.result, ref.line)
+
+
+def wins(pos, cell):
+    pos.push(cell)
+    won = pos.winner() is not None
+    pos.pop()
+    return won
+
+
+@given(moves=st.lists(st.integers(0, 8), max_size=40))
+def test_push_then_take_back_is_the_position_before(moves):
+    m = panel.PanelMatch(rules.TACTICTOE, match.TWO, panel.ring())
+    for n in moves:
+        if m.result is not None:
+            break
+        before = position(m), m.plies
+        legal = m.pos.legal_moves()
+        m.play(legal[n % len(legal)])
+        if m.result is None:
+            m.undo(1)
+            assert (position(m), m.plies) == before
+            m.play(legal[n % len(legal)])
+
+
+def test_take_back_against_the_board_restores_a_removed_mark(tables):
+    """X (you) places a 4th mark, its oldest leaves, the board replies; the
+    take-back key brings back the position before X's move."""
+    for seed in range(1, 30):  # a seed whose easy board lets X place a 4th mark
+        b = Board(tables, seed=seed)
+        b.start(level_cell=6)  # tactic-toe, you are X, easy
+        while b.app.state == app.PLAY:
+            b.wait_human()
+            m = b.app.match
+            if b.app.state != app.PLAY:
+                break
+            vanishing = m.pos.vanishing(rules.X)
+            before = position(m)
+            b.press(m.pos.legal_moves()[0])
+            b.wait_human()
+            if vanishing is not None and b.app.state == app.PLAY:
+                assert m.pos.piece_at(vanishing) != rules.X  # it left as X placed the 4th
+                b.press(UNDO_K)
+                assert position(m) == before  # X's oldest mark back, the board's reply gone
+                assert m.pos.piece_at(vanishing) == rules.X and m.pos.vanishing(rules.X) == vanishing
+                assert b.log[-1] == "tactictoe: take back 2"
+                return
+    raise AssertionError("no game reached X's 4th mark")
+
+
+def test_take_back_while_the_board_thinks_takes_back_your_move(tables):
+    b = Board(tables)
+    b.start()
+    before = position(b.app.match)
+    b.press(1)
+    assert b.app.busy()  # the board thinks (think_ms): the take-back key still works
+    b.press(UNDO_K)
+    assert position(b.app.match) == before and not b.app.busy()
+
+
+def test_nothing_to_take_back_at_the_start_in_the_demo_or_after_the_end(tables):
+    b = Board(tables)
+    b.start(mode_cell=2)  # you are O: the board opens
+    b.wait_human()
+    assert b.app.undo_plies() == 0
+    opened = position(b.app.match)
+    b.press(UNDO_K)
+    assert position(b.app.match) == opened and b.app.refused == UNDO_K
+    b.press(MENU_K)
+    b.start(mode_cell=8, hints_cell=None)  # the demo
+    assert b.app.undo_plies() == 0
+    b.press(MENU_K)
+    b.start(game_cell=3, mode_cell=6, level_cell=None)  # classic, two players: X wins on the top row
+    for c in (0, 3, 1, 4):
+        b.press(c)
+        assert b.app.undo_plies() == 1
+    b.press(2)
+    assert b.app.state == app.OVER and b.app.undo_plies() == 0
+    b.press(UNDO_K)
+    assert b.app.state == app.OVER and b.app.match.result == rules.X
+
+
+def test_two_players_take_back_one_move_at_a_time(tables):
+    b = Board(tables)
+    b.start(mode_cell=6, level_cell=None)
+    b.press(4)
+    b.press(0)
+    b.press(UNDO_K)
+    assert b.app.match.plies == 1 and b.app.match.pos.turn == rules.O
+    b.press(UNDO_K)
+    assert b.app.match.plies == 0 and b.app.undo_plies() == 0
+
+
+# --- extra keys, encoder, menu ----------------------------------------------------
+
+
+def test_the_encoder_picks_and_select_confirms(tables):
+    b = Board(tables)
+    a = b.app
+    assert a.screen == app.PICK_GAME and a.game == rules.TACTICTOE
+    b.turn(1)  # tactic-toe -> classic (round the two)
+    assert a.menu_options()[a.picked()][1] == rules.CLASSIC and a.game == rules.TACTICTOE  # not chosen yet
+    b.run(450)  # the pulse of the picked option, on cell 3 (classic) now
+    seen = set()
+    for _ in range(10):
+        b.run(100)
+        seen.add(max(b.cell(3)))
+    assert len(seen) > 3  # pulsing
+    b.press(SELECT_K)
+    assert a.game == rules.CLASSIC and a.screen == app.PICK_MODE
+    b.turn(-1)  # you are X -> (round) demo
+    assert a.menu_options()[a.picked()][1] == match.DEMO
+    b.turn(-1)
+    b.press(SELECT_K)
+    assert a.mode == match.TWO and a.screen == 3  # two players skip the level
+
+
+def test_the_menu_key_goes_back_one_screen_and_leaves_a_game_at_once(tables):
+    b = Board(tables)
+    a = b.app
+    b.press(MENU_K)  # on the first screen: nothing
+    assert a.state == app.MENU and a.screen == app.PICK_GAME
+    b.press(3)
+    b.press(6)  # classic, two players
+    assert a.screen == 3
+    b.press(MENU_K)  # back over the level screen two players skip
+    assert a.screen == app.PICK_MODE
+    b.press(MENU_K)
+    assert a.screen == app.PICK_GAME
+    b.start()
+    b.press(MENU_K)
+    assert a.state == app.MENU and a.match is None and a.screen == app.PICK_GAME
+
+
+def test_the_hint_key_shows_and_hides_this_move_s_hints(tables):
+    b = Board(tables)
+    b.start(mode_cell=6, level_cell=None)  # two players, hints off
+    a = b.app
+    assert a.hint_outcomes() is None and a.hints_possible()
+    b.press(HINT_K)
+    assert a.hint_outcomes() is not None
+    b.press(HINT_K)
+    assert a.hint_outcomes() is None
+    b.press(HINT_K)
+    b.press(4)  # a move: the next one's hints are the menu's setting again
+    assert a.hint_outcomes() is None and not a.hints
+    b.press(MENU_K)
+    b.start(mode_cell=6, level_cell=None, hints_cell=5)  # hints on: the key hides them for this move
+    assert a.hint_outcomes() is not None
+    b.press(HINT_K)
+    assert a.hint_outcomes() is None
+
+
+def test_the_extra_keys_light_by_role(tables):
+    b = Board(tables)
+    white = app.WHITE[0] * 40 >> 8
+    assert b.cell(9) == bytes((white,) * 3)  # the menu key: dim white, always
+    assert not any(b.cell(10)) and not any(b.cell(11))  # no hint or take-back in the menu
+    b.start()  # you are X, perfect, hints off
+    b.run(40)
+    assert any(b.cell(10)) and not any(b.cell(11))  # hints can be shown; nothing to take back
+    assert b.cell(9) == bytes((white,) * 3)
+    b.press(4)
+    b.run(40)
+    assert not any(b.cell(10)) and any(b.cell(11))  # the board thinks: no hints, your move can go back
+    b.wait_human()
+    b.run(40)
+    assert any(b.cell(10)) and any(b.cell(11))
+    b.press(MENU_K)
+    b.run(40)
+    assert b.app.state == app.MENU and not any(b.cell(10)) and not any(b.cell(11))
+
+
+def test_a_held_menu_key_goes_back_to_the_first_screen_and_other_held_keys_do_nothing(tables):
+    b = Board(tables)
+    b.press(5)
+    b.press(HINT_K, ms=1700)
+    b.press(UNDO_K, ms=1700)
+    assert b.app.screen == app.PICK_MODE
+    b.press(MENU_K, ms=1700)
+    assert b.app.state == app.MENU and b.app.screen == app.PICK_GAME
+
+
+# --- the screen -----------------------------------------------------------------
+
+
+def test_the_screen_speaks_a_game_through(tables):
+    b = Board(tables)
+    a = b.app
+    assert b.hw.lines == ("Choose a game:", "> Tactic-toe", "Old marks vanish", "Turn dial, press", "")
+    b.turn(1)
+    assert b.hw.lines[1] == "> Classic"
+    b.press(3)
+    assert b.hw.lines[:2] == ("Who plays?", "> You are X") and b.hw.lines[4] == "Back"
+    b.press(0)
+    b.press(6)  # easy
+    b.press(3)  # hints off
+    assert b.hw.lines == ("Classic", "You X vs Easy", "Your move (X)", "You: W0 L0 D0", "Menu  Hint")
+    b.press(HINT_K)
+    assert b.hw.lines == ("Your move (X)", "Pulsing: X wins", "Steady: draw", "Faint: X loses", "Menu  Hide")
+    b.press(4)
+    assert b.hw.lines[2] == "Board thinking"
+    while a.state == app.PLAY:
+        b.wait_human()
+        if a.state == app.PLAY:
+            b.press(a.match.pos.legal_moves()[0])
+    assert b.hw.lines[0] in ("You win!", "Board wins", "Draw")
+    assert b.hw.lines[1:] == ("You X vs Easy", "You: W%d L%d D%d" % tuple(a.score[:3]), "Press: again", "Menu")
+    assert sum(a.score[:3]) == 1
+
+
+def test_the_same_lines_object_while_nothing_changes(tables):
+    b = Board(tables)
+    first = b.app.text(b.now)
+    b.run(500)
+    assert b.app.text(b.now) is first and b.hw.lines is first
+    b.turn(1)
+    assert b.app.text(b.now) is not first
+
+
+def test_a_screen_without_function_keys_has_no_soft_key_line(tables):
+    cfg = macropad_cfg()
+    cfg["extra"] = []
+    cfg["encoder"] = None
+    b = Board(tables, cfg)
+    assert b.hw.lines == ("Choose a game:", "> Tactic-toe", "Old marks vanish", "Tap a lit key")
+
+
+def test_a_missing_table_is_said_in_words(tables):
+    b = Board({rules.CLASSIC: tables[rules.CLASSIC], rules.TACTICTOE: None})
+    assert b.hw.lines[3] == "No table: weaker"
+    b.press(5)
+    b.press(0)
+    b.run(20)
+    assert b.hw.lines[1:4] == ("> Perfect", "Never loses", "No table: weaker")
+    b.press(8)
+    assert b.hw.lines[1:4] == ("> Hints off", "Just play", "Turn dial, press")
+    b.turn(1)
+    assert b.hw.lines[1:4] == ("> Hints on", "Best moves glow", "No table: none")
+    b.press(SELECT_K)  # a notice before the game, in words too
+    assert b.app.state == app.NOTICE and b.hw.lines[:2] == ("Tactic-toe table", "missing or bad:")
+
+
+events = st.one_of(
+    st.tuples(st.just("press"), st.integers(0, 12), st.sampled_from([60, 60, 60, 1700])),
+    st.tuples(st.just("turn"), st.integers(-3, 3), st.just(0)),
+    st.tuples(st.just("wait"), st.integers(0, 3000), st.just(0)))
+
+
+@settings(max_examples=40)
+@given(seq=st.lists(events, max_size=60), seed=st.integers(0, 0xFFFF))
+def test_every_screen_fits_and_nothing_breaks(tables, seq, seed):
+    b = Board(tables, seed=seed)
+    for kind, n, hold in seq:
+        if kind == "press":
+            b.press(n, ms=hold)
+        elif kind == "turn":
+            b.turn(n)
+        else:
+            b.run(n)
+        lines = b.app.text(b.now)
+        assert isinstance(lines, tuple) and len(lines) <= words.LINES
+        assert all(isinstance(line, str) and len(line) <= words.WIDTH for line in lines), lines
+        assert b.app.text(b.now) is lines
+        assert not [line for line in b.log if line.startswith("error")], b.log

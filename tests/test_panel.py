@@ -5,11 +5,16 @@ lines fit, and a board with the grid alone runs what it ran before. CPython,
 through loop.build and Runner as the board's loop drives them, with a fake
 hardware layer (the facade's calls: scan, turns, show, text, tone)."""
 
+import os
+import subprocess
+import sys
+
 import pytest
 from hypothesis import event, given, settings, strategies as st
 
 from tactictoe import ai, app, config, keys, loop, match, panel, rules, table, words
 from tactictoe.keys import LONG, TAP, TURN
+from conftest import FIRMWARE, HANG_S, MPY_SCRIPTS
 
 MENU_K, HINT_K, UNDO_K, SELECT_K = 9, 10, 11, 12  # the MacroPad's extra keys, as its config lists them
 
@@ -507,3 +512,21 @@ def test_every_screen_fits_and_nothing_breaks(tables, seq, seed):
         assert all(isinstance(line, str) and len(line) <= words.WIDTH for line in lines), lines
         assert b.app.text(b.now) is lines
         assert not [line for line in b.log if line.startswith("error")], b.log
+
+
+def test_the_same_flow_and_screens_under_micropython_allocating_nothing_per_frame(micropython, table_files):
+    """tests/mpy/panel_flow.py, under the Unix port and CPython: the same
+    screens and console lines; on MicroPython, LED frames and screen lines
+    that allocate nothing while nothing changes (gc.disable, gc.mem_alloc)."""
+    args = (table_files[rules.CLASSIC], table_files[rules.TACTICTOE])
+    r = micropython("panel_flow.py", *args)
+    assert r.returncode == 0, r.stdout + r.stderr
+    out = r.stdout.splitlines()
+    allocs = [line for line in out if line.startswith("alloc ")]
+    assert allocs == ["alloc menu 0", "alloc thinking 0", "alloc hints 0", "alloc your move 0"]
+    here = subprocess.run([sys.executable, os.path.join(MPY_SCRIPTS, "panel_flow.py")] + list(args),
+                          capture_output=True, text=True, env=dict(os.environ, PYTHONPATH=FIRMWARE), timeout=HANG_S)
+    assert here.returncode == 0, here.stderr
+    assert [line for line in out if line not in allocs] == here.stdout.splitlines()
+    assert "Classic|You X vs Medium|Board thinking|You: W0 L0 D0|Menu        Undo" in out
+    assert "log classic: take back 2" in out and out[-1] == "done"

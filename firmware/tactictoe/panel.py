@@ -12,7 +12,7 @@ from micropython import const
 from array import array
 
 from . import rules
-from .app import MENU, OVER, OVER_GUARD_MS, PICK_GAME, PLAY, WALK_MS, WHITE, App
+from .app import MENU, OVER, OVER_GUARD_MS, PICK_GAME, PICK_MODE, PLAY, WALK_MS, WHITE, App
 from .frames import Canvas, blink, pulse
 from .keys import CELL, LONG, TAP, TURN, Keys
 from .match import DEMO, REPEAT_WINDOW, TWO, YOU_X, Match
@@ -186,7 +186,7 @@ class PanelApp(App):
         if self.pick >= 0:
             return self.pick
         options = self.menu_options()
-        current = App._setting(self)
+        current = self._current()
         for i in range(len(options)):
             if options[i][1] == current:
                 return i
@@ -199,7 +199,17 @@ class PanelApp(App):
         # What the menu pulses: the option the encoder picked, else the setting.
         if self.pick >= 0:
             return self.menu_options()[self.pick][1]
-        return App._setting(self)
+        return self._current()
+
+    def _current(self):
+        # The current screen's setting (as App._setting, without its tuple:
+        # a frame of the menu and its lines allocate nothing).
+        s = self.screen
+        if s == PICK_GAME:
+            return self.game
+        if s == PICK_MODE:
+            return self.mode
+        return self.level if s == _PICK_LEVEL else self.hints
 
     def _menu_tap(self, now, cell):
         screen = self.screen

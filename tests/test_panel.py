@@ -61,12 +61,12 @@ class FakeHw:
 class Board:
     """A board built by loop.build, stepped as loop.run does on a simulated clock."""
 
-    def __init__(self, tables, cfg=None, hw=None, seed=1):
+    def __init__(self, tables, cfg=None, hw=None, seed=1, config_problem=None):
         self.cfg = cfg or macropad_cfg()
         self.hw = hw or FakeHw(self.cfg.get("screen") is not None)
         self.log = []
         tables = dict(tables)  # (the app drops a table it finds wrong: not the fixture's)
-        self.runner = loop.build(self.hw, self.cfg, tables, {}, None, ai.Rng(seed), self.log.append)
+        self.runner = loop.build(self.hw, self.cfg, tables, {}, config_problem, ai.Rng(seed), self.log.append)
         self.app = self.runner.app
         self.now = 0
         self.run(app.SELFTEST_MS + 20)
@@ -488,6 +488,28 @@ def test_a_missing_table_is_said_in_words(tables):
     assert b.hw.lines[1:4] == ("> Hints on", "Best moves glow", "No table: none")
     b.press(SELECT_K)  # a notice before the game, in words too
     assert b.app.state == app.NOTICE and b.hw.lines[:2] == ("Tactic-toe table", "missing or bad:")
+
+
+def test_a_bad_board_json_is_said_in_words(tables):
+    b = Board(tables, config_problem="board.json: leds.pin: missing")
+    assert b.app.state == app.NOTICE
+    assert b.hw.lines == ("board.json bad:", "default wiring", "(details: USB", "serial console)", "")
+
+
+def test_a_grid_only_board_never_loads_the_panel():
+    code = ("import sys\n"
+            "from tactictoe import config, loop\n"
+            "class Hw:\n"
+            "    def scan(self): return 0\n"
+            "    def show(self, canvas): pass\n"
+            "    def tone(self, f): pass\n"
+            "r = loop.build(Hw(), config.validate(config.DEFAULT), {0: None, 1: None}, {}, None, log=lambda s: None)\n"
+            "r.scan(5); r.step(5); r.draw(5)\n"
+            "print(sorted(m for m in sys.modules if m.startswith('tactictoe.')))\n")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=HANG_S,
+                       env=dict(os.environ, PYTHONPATH=FIRMWARE))
+    assert r.returncode == 0, r.stderr
+    assert "tactictoe.app" in r.stdout and "panel" not in r.stdout and "words" not in r.stdout
 
 
 events = st.one_of(

@@ -200,7 +200,7 @@ def sorted_signals(cfg):
 # What each role of an extra key does (the config's ``extra[j]["role"]``):
 # its label on the key map, and what it does, as the pages say it.
 ROLES = {
-    "menu": ("Menu", "back to the menu, from anywhere"),
+    "menu": ("Menu", "leave the game; in the menu, go back"),
     "hint": ("Hint", "show the hints for this move; press again to hide them"),
     "undo": ("Take back", "take back your last move and the board's reply"),
     "select": ("Select", "choose the option the encoder picked"),

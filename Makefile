@@ -110,10 +110,11 @@ flash-table: $(STAMP) $(if $(filter $(GAME),$(ALL_GAMES)),build/$(GAME).tbl)
 # One file for a Pico's USB drive (hold BOOTSEL while plugging it in): MicroPython
 # and a filesystem with what make flash installs, or with RUNTIME=circuitpython
 # CircuitPython and a CIRCUITPY drive with what make circuitpy stages. BOARD= a
-# Pico config (default pico-buttons, or circuitpython-pico) or a path; writes
-# build/tactictoe-BOARD.uf2.
+# Pico config (default pico-buttons, or circuitpython-pico) or a path, or a
+# bought board (macropad, keypad: with RUNTIME=circuitpython its
+# circuitpython-BOARD config); writes build/tactictoe-CONFIG.uf2.
 RUNTIME ?= micropython
-UF2_BOARD := $(or $(BOARD),$(if $(filter circuitpython,$(RUNTIME)),circuitpython-pico,pico-buttons))
+UF2_BOARD := $(or $(if $(filter circuitpython,$(RUNTIME)),$(if $(BOARD),$(if $(wildcard firmware/boards/circuitpython-$(BOARD).json),circuitpython-$(BOARD))),),$(BOARD),$(if $(filter circuitpython,$(RUNTIME)),circuitpython-pico,pico-buttons))
 ## one UF2 file for a Pico's USB drive: build/tactictoe-BOARD.uf2 [BOARD=...] [RUNTIME=circuitpython]
 uf2: $(STAMP) $(TABLES)
 	@$(TOOLS) uf2 --runtime "$(RUNTIME)" --board "$(UF2_BOARD)" --games "$(GAMES)" -o "build/tactictoe-$(basename $(notdir $(UF2_BOARD))).uf2"

@@ -351,6 +351,22 @@ def _folders(names):
     return lines
 
 
+def uf2_board(board, runtime):
+    """The config ``make uf2`` installs: ``board`` (default pico-buttons, or
+    circuitpython-pico), or for CircuitPython a shipped MicroPython
+    config's CircuitPython twin (macropad: circuitpython-macropad)."""
+    from host_tools import flash
+
+    if runtime != "circuitpython":
+        return board or "pico-buttons"
+    if not board:
+        return "circuitpython-pico"
+    twin = "circuitpython-" + board
+    if "/" not in board and not board.endswith(".json") and os.path.exists(os.path.join(flash.BOARDS, twin + ".json")):
+        return twin
+    return board
+
+
 def cmd_uf2(args):
     from host_tools import flash
     from host_tools.drive import fat, picofs, uf2
@@ -358,15 +374,16 @@ def cmd_uf2(args):
     games = args.games
     _check_output(args.output)
     cp = args.runtime == "circuitpython"
-    board = args.board or ("circuitpython-pico" if cp else "pico-buttons")
+    board = uf2_board(args.board, args.runtime)
     try:
+        bought = flash.board_config(board)[1]["board"]
         files, size = uf2.write(args.output, board=board, games=games, tables_dir=args.tables, runtime=args.runtime)
     except flash.FlashError as e:
         raise UserError(str(e))
     total = sum(len(d) for _, d in files)
     print("board:    %s" % board)
     if cp:
-        print("holds:    %s" % uf2.CIRCUITPYTHON_NAME)
+        print("holds:    %s" % uf2.CIRCUITPYTHON_BUILDS[bought][1])
         print("          and at %#x a %d KiB CIRCUITPY drive (FAT12): %d files, %d bytes"
               % (uf2.FLASH_BASE + fat.FS_OFFSET, fat.FS_SIZE // 1024, len(files), total))
     else:
@@ -377,7 +394,9 @@ def cmd_uf2(args):
         print("          %s" % line)
     print("size:     %d bytes (%d blocks)" % (size, size // uf2.BLOCK))
     print("written:  %s" % args.output)
-    print("install:  hold BOOTSEL while plugging the Pico in, then copy the file onto the RPI-RP2 drive;")
+    print("install:  %s, then copy the file onto the RPI-RP2 drive;"
+          % ("hold the encoder's knob down (BOOT) while pressing RESET" if bought == "macropad"
+             else "hold BOOTSEL while plugging the Pico in"))
     print("          it replaces %s and every file on the board" % ("the firmware" if cp else "MicroPython"))
     return 0
 

@@ -46,6 +46,14 @@ MICROPYTHON = os.path.join(ROOT, "vendor", "micropython-rp2", "RPI_PICO-v1.28.0.
 MICROPYTHON_NAME = "MicroPython v1.28.0 (rp2 port, RPI_PICO)"
 CIRCUITPYTHON = os.path.join(ROOT, "vendor", "circuitpython-rp2", "circuitpython-10.2.1-raspberry_pi_pico-en_US.uf2")
 CIRCUITPYTHON_NAME = "CircuitPython 10.2.1 (raspberry_pi_pico, en_US)"
+CIRCUITPYTHON_MACROPAD = os.path.join(ROOT, "vendor", "circuitpython-rp2",
+                                      "circuitpython-10.2.1-adafruit_macropad_rp2040-en_US.uf2")
+CIRCUITPYTHON_MACROPAD_NAME = "CircuitPython 10.2.1 (adafruit_macropad_rp2040, en_US)"
+# The CircuitPython build for each RP2040 board a config can name (its
+# "board"): the MacroPad has its own; a Pico on the RGB Keypad Base runs the Pico's.
+CIRCUITPYTHON_BUILDS = {None: (CIRCUITPYTHON, CIRCUITPYTHON_NAME), "pico": (CIRCUITPYTHON, CIRCUITPYTHON_NAME),
+                        "pico-rgb-keypad": (CIRCUITPYTHON, CIRCUITPYTHON_NAME),
+                        "macropad": (CIRCUITPYTHON_MACROPAD, CIRCUITPYTHON_MACROPAD_NAME)}
 _HEADER = struct.Struct("<8I")
 
 
@@ -128,16 +136,16 @@ def build(files):
     return pack(micropython_pages() + [(FS_ADDRESS, picofs.image(files))])
 
 
-def build_circuitpython(files):
-    """The UF2 (bytes) of CircuitPython and a CIRCUITPY drive holding
-    ``files``, ``[(path, bytes)]``. The drive's unused tail (zeros) is left
+def build_circuitpython(files, build=CIRCUITPYTHON):
+    """The UF2 (bytes) of CircuitPython (the UF2 file ``build``) and a
+    CIRCUITPY drive holding ``files``, ``[(path, bytes)]``. The drive's unused tail (zeros) is left
     out: a FAT drive never reads a cluster it has not allocated."""
     from host_tools.drive import circuitpy, fat
 
     drive = circuitpy.image(files)
     used = len(drive.rstrip(b"\0"))
     drive = drive[:used + (-used) % SECTOR]
-    return pack(micropython_pages(CIRCUITPYTHON, FLASH_BASE + fat.FS_OFFSET) + [(FLASH_BASE + fat.FS_OFFSET, drive)])
+    return pack(micropython_pages(build, FLASH_BASE + fat.FS_OFFSET) + [(FLASH_BASE + fat.FS_OFFSET, drive)])
 
 
 def write(path, board="pico-buttons", games=rules.GAMES, tables_dir=None, runtime="micropython"):
@@ -151,11 +159,11 @@ def write(path, board="pico-buttons", games=rules.GAMES, tables_dir=None, runtim
 
         _, cfg, _ = flash.board_config(board)
         circuitpy.check_circuitpython(cfg)
-        if cfg["board"] not in (None, "pico"):
-            raise flash.FlashError("%s is wired for %s, not a Pico: the UF2 holds CircuitPython for the Pico"
-                                   % (cfg["name"], cfg["board"]))
+        if cfg["board"] not in CIRCUITPYTHON_BUILDS:
+            raise flash.FlashError("%s is wired for %s, not an RP2040 board: the UF2 holds CircuitPython for the"
+                                   " Pico or the MacroPad" % (cfg["name"], cfg["board"]))
         files = circuitpy.drive_files(board, games, tables_dir)
-        data = build_circuitpython(files)
+        data = build_circuitpython(files, CIRCUITPYTHON_BUILDS[cfg["board"]][0])
     else:
         files = picofs.board_files(board, games, tables_dir)
         data = build(files)

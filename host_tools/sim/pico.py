@@ -46,7 +46,7 @@ SCRIPT = os.path.join(ROOT, "simulator", "rp2040", "pico.mjs")
 # as its config says, or a bought board with its own pins and chips. Keys
 # are the board's: a Pico's 9 cells; the MacroPad's keys 0-11 and, as key
 # 12, its encoder's push switch; the keypad's 16 keys.
-HARDWARE = {"pico": 9, "macropad": 13, "keypad": 16}
+HARDWARE = {"pico": 9, "macropad": 13, "pico-rgb-keypad": 16}
 
 # WS2812 bit timing, ns (Worldsemi WS2812B datasheet: T0H 0.4 us, T1H 0.8 us,
 # T0L 0.85 us, T1L 0.45 us, each +-150 ns; a low of over 50 us latches).

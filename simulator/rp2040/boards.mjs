@@ -29,7 +29,7 @@ export const BOARDS = {
     encoder: { a: 17, b: 18 },
     sh1106: { spi: 1, sck: 26, mosi: 27, cs: 22, dc: 24, reset: 23, colstart: 2 },
   },
-  keypad: {
+  'pico-rgb-keypad': {
     keys: [], // none on GPIO: 16 through the expander
     expanderKeys: 16,
     tca9555: { i2c: 0, sda: 4, scl: 5, address: 0x20 },

@@ -3,7 +3,7 @@
 //
 //   node pico.mjs --uf2 FILE [--uf2 FILE...] --bootrom FILE --wiring board.json
 //                 [--flash-file FILE] [--runtime micropython|circuitpython]
-//                 [--board pico|macropad|keypad]
+//                 [--board pico|macropad|pico-rgb-keypad]
 //
 // Talks to host_tools/sim/pico.py over stdin/stdout, one command or event a line
 // (see docs/simulator.md, "The emulated RP2040"). Time is the emulated
@@ -21,7 +21,7 @@
 //   same flash;
 // * the wiring: keys (buttons to ground or a 3x3 matrix), the NeoPixel chain
 //   (decoded from the data pin's edges) and the buzzer (its PWM frequency);
-// * with --board macropad or keypad, a bought board's wiring (boards.mjs)
+// * with --board macropad or pico-rgb-keypad, a bought board's wiring (boards.mjs)
 //   and its chips (chips/): the MacroPad's SH1106 screen and encoder, the
 //   keypad's TCA9555 key expander and APA102 LEDs. --wiring then only
 //   names the config; the pins are the board's.
@@ -61,7 +61,7 @@ for (let i = 2; i < process.argv.length; i += 2) {
   else args[key.replace(/-/g, '_')] = value;
 }
 const boardName = args.board || 'pico';
-if (boardName !== 'pico' && !BOARDS[boardName]) throw new Error('no board ' + boardName + ' (pico, macropad, keypad)');
+if (boardName !== 'pico' && !BOARDS[boardName]) throw new Error('no board ' + boardName + ' (pico, macropad, pico-rgb-keypad)');
 const bought = BOARDS[boardName] || null; // a bought board: its own pins
 const wiring = bought ? null : JSON.parse(readFileSync(args.wiring, 'utf8'));
 const circuitpython = args.runtime === 'circuitpython';

@@ -1,7 +1,7 @@
 """Encoder smoke test: the MacroPad's rotary encoder polled on GPIO 17 (A)
 and 18 (B), no driver. Prints each quadrature edge's new state "AB" and,
-after 2 s, the edges and detents counted (clockwise: A leads,
-11 01 00 10 11; 4 edges a detent).
+after 2 s, the edges and detents counted (clockwise on the real MacroPad:
+B leads, AB 11 10 00 01 11; 4 edges a detent).
 
 Wiring (Adafruit MacroPad RP2040): A on GPIO 17, B on GPIO 18, switches to
 ground, pulled up.
@@ -14,7 +14,7 @@ import time
 a = Pin(17, Pin.IN, Pin.PULL_UP)
 b = Pin(18, Pin.IN, Pin.PULL_UP)
 # quarter steps by old state, new state (AB): +1 clockwise
-STEP = {(3, 1): 1, (1, 0): 1, (0, 2): 1, (2, 3): 1, (3, 2): -1, (2, 0): -1, (0, 1): -1, (1, 3): -1}
+STEP = {(3, 2): 1, (2, 0): 1, (0, 1): 1, (1, 3): 1, (3, 1): -1, (1, 0): -1, (0, 2): -1, (2, 3): -1}
 state = a() << 1 | b()
 print("polling")
 edges = quarters = 0

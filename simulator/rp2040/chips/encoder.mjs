@@ -1,15 +1,18 @@
 // A mechanical rotary encoder with detents (the MacroPad's, a PEC11-style
 // part): two switches to ground, A and B, both open (pulled high) at rest.
-// One detent is a full quadrature cycle, four edges. Turning clockwise,
-// A leads: AB 11 -> 01 -> 00 -> 10 -> 11 (CircuitPython's rotaryio counts
-// that +1); anticlockwise, B leads: 11 -> 10 -> 00 -> 01 -> 11.
+// One detent is a full quadrature cycle, four edges. On the MacroPad
+// (A = ROTA, GPIO 17; B = ROTB, GPIO 18) turning clockwise, B leads:
+// AB 11 -> 10 -> 00 -> 01 -> 11; anticlockwise, A leads: 11 -> 01 -> 00 ->
+// 10 -> 11. That is why Adafruit's MacroPad library negates rotaryio's
+// position for IncrementalEncoder(ROTA, ROTB) (rotaryio counts "first pin
+// leads" as +1), and why the board's config lists the pins as [ROTB, ROTA].
 //
 // `turn(n)` queues n detents (negative: anticlockwise); the wiring calls
 // `step()` every `edgeNs` of the emulated clock while `busy`, and reads
 // `a` and `b` (true: the switch is open, the line pulled high).
 
-const CW = [[false, true], [false, false], [true, false], [true, true]];
-const CCW = [[true, false], [false, false], [false, true], [true, true]];
+const CW = [[true, false], [false, false], [false, true], [true, true]];
+const CCW = [[false, true], [false, false], [true, false], [true, true]];
 
 export class Encoder {
   constructor({ edgeNs = 3e6 } = {}) {

@@ -18,19 +18,37 @@ Where to look:
 import os
 import sys
 
+from host_tools import makevars
 from host_tools.sim import headless, terminal
 from host_tools.sim.board import ROOT, SimError, VirtualBoard, wiring
 from host_tools.sim.flash import default_flash, prepare_flash
 
 __all__ = ["main"]
 
+# The bought boards (a config's "board"): only the emulated RP2040 models
+# their chips, so sim runs them there unless told otherwise.
+BOUGHT = ("macropad", "pico-rgb-keypad")
+
+
+def bought(board):
+    """True when ``board`` (a name or path) is a config for a bought board."""
+    from host_tools import flash
+
+    try:
+        return flash.board_config(board)[1]["board"] in BOUGHT
+    except flash.FlashError:
+        return False  # the usual error, from wiring()
+
 
 def main(args):
     """``python -m host_tools sim``: SimError for anything the user can fix."""
-    if args.chip == "rp2040":
+    if args.chip == "rp2040" or (args.chip is None and bought(args.board)):
         from host_tools.sim import pico  # needs Node.js: only when asked for
 
         return pico.main(args)
+    if bought(args.board):
+        raise SimError("the Unix-port virtual board has no chip models (screen, encoder, expander): %s plays on"
+                       " the emulated RP2040 (%s, or leave it out)" % (args.board, makevars.name("--chip", "rp2040")))
     path, cfg = wiring(args.board)
     flash_dir = args.flash or default_flash(cfg)
     tables = args.tables or os.path.join(ROOT, "build")

@@ -398,6 +398,7 @@ class EmulatedPico:
         elif kind == "apa102":
             px = bytes.fromhex(words[2])
             self.pixels = [tuple(px[i:i + 4]) for i in range(0, len(px), 4)]
+            self._apa102_frame()
         elif kind == "turned":
             self.turned = int(words[2])
         elif kind == "at":
@@ -437,6 +438,20 @@ class EmulatedPico:
         self.wire = wire = wire + self.wire[len(wire):]
         self.pixels = [(wire[i + 1], wire[i], wire[i + 2], 31) for i in range(0, len(wire) - 2, 3)]
         cells = cells_of(wire, self.cfg)
+        if cells != self.frame:
+            self.frame = cells
+            if self.on_frame:
+                self.on_frame(self.ms, cells)
+
+    def _apa102_frame(self):
+        """The cells an APA102 frame lights (each LED's colour at its 5-bit
+        brightness), reported as a WS2812 chain's frame is."""
+        self.frames += 1
+        px = self.pixels
+        cells = []
+        for i in self.cfg["leds"]["order"]:
+            r, g, b, level = px[i] if i < len(px) else (0, 0, 0, 0)
+            cells.append((r * level // 31, g * level // 31, b * level // 31))
         if cells != self.frame:
             self.frame = cells
             if self.on_frame:

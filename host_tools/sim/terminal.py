@@ -5,6 +5,11 @@ keys for fingers, and what it prints on its serial console.
 (``--headless`` is for scripts). Terminals report key presses, never
 releases: a key taps its cell, and a key held down (the terminal repeating
 it) keeps the cell held, which makes a long press.
+
+A bought board in the emulated RP2040 (the MacroPad, the Pico RGB Keypad)
+is drawn as itself (``Pad``): all its keys with the LEDs under them, the
+function keys and the encoder on keys of their own, and the MacroPad's
+screen beside them, from the SH1106's glass in half blocks (``screen.py``).
 """
 
 import codecs
@@ -23,6 +28,7 @@ import tty
 from contextlib import ExitStack, contextmanager
 
 from host_tools.screens import as_seen
+from host_tools.sim import screen as oled
 from host_tools.sim.board import OFF, SimError
 from host_tools.sim.script import TAP_MS
 
@@ -41,6 +47,60 @@ QUIT_KEYS = {ESC, "\x03"}
 RESET_KEYS = {"r", "R"}
 LONG_KEYS = {" ", "\r", "\n"}
 CENTRE = 4
+
+# The bought boards' extra keys on the keyboard: the top row of a numeric
+# keypad (above 7 8 9) or a letter, and the encoder on [ ] and Enter.
+ROLE_KEYS = {"menu": ("/", "m"), "hint": ("*", "h"), "undo": ("-", "u"), "select": ("\r", "\n")}
+ROLE_LABELS = {"menu": "/ m Menu", "hint": "* h Hint", "undo": "- u Back"}
+TURN_KEYS = {"[": -1, "]": 1}
+PAD_LEGEND = ("grid: 7-9 4-6 1-3 or q-c   / m: Menu   * h: Hint   - u: Take back",
+              "encoder: [ turn left  ] turn right  Enter: push   Space: long press  r: power-cycle  Esc: quit")
+
+
+class Pad:
+    """A bought board's keys, as the emulated chip numbers them
+    (``pico.HARDWARE``): where each is drawn, which LED is under it, and
+    which terminal keys press it.
+
+    :param cfg: the board's config (its grid and extra keys).
+    :param hardware: "macropad" (12 keys in 4 rows of 3, key k on GPIO
+        k+1, key 12 the encoder's switch on GPIO 0) or "pico-rgb-keypad"
+        (16 keys in 4 rows of 4, through the expander)."""
+
+    def __init__(self, cfg, hardware):
+        self.columns = 3 if hardware == "macropad" else 4
+        self.count = 12 if hardware == "macropad" else 16
+        self.has_screen = hardware == "macropad"
+        self.encoder = hardware == "macropad"
+        if hardware == "macropad":
+            def key_of(pin):
+                return pin - 1 if pin else 12
+            self.grid = [key_of(p) for p in cfg["input"]["pins"]]
+            extra = [(e["role"], key_of(e["pin"])) for e in cfg["extra"]]
+        else:
+            self.grid = list(cfg["input"]["keys"])
+            extra = [(e["role"], e["key"]) for e in cfg["extra"]]
+        self.labels = {}
+        self.keymap = {}
+        for cell, key in enumerate(self.grid):
+            self.labels[key] = NUMPAD[cell] + "  " + LETTERS[cell]
+            for ch in (NUMPAD[cell], LETTERS[cell], LETTERS[cell].upper()):
+                self.keymap[ch] = key
+        for role, key in extra:
+            self.labels[key] = ROLE_LABELS.get(role, "")
+            for ch in ROLE_KEYS.get(role, ()):
+                self.keymap[ch] = key
+        self.centre = self.grid[CENTRE]
+        rows = -(-self.count // self.columns)
+        self.keys_bottom = GRID_TOP + rows * (CELL_H + GAP_H) - GAP_H
+        self.panel_left = GRID_LEFT + self.columns * (CELL_W + GAP_W) - GAP_W + 4
+        if self.has_screen:  # the screen right of the keys, the console below them
+            self.min_cols = self.panel_left + oled.WIDTH + 2
+            self.bottom = max(self.keys_bottom + 8, GRID_TOP + 1 + oled.HEIGHT // 2)
+        else:  # the console right of the keys
+            self.min_cols = MIN_COLS
+            self.bottom = self.keys_bottom
+        self.min_rows = self.bottom + 5
 
 # The screen, in character cells: the 3x3 grid on the left, the console's
 # last lines to its right, the legend and the console's address below.
@@ -343,6 +403,56 @@ def picture(board, console, cols):
     return pieces
 
 
+def pad_picture(board, pad, console, cols):
+    """The pieces of the whole screen for a bought board, ``cols`` wide."""
+    pieces = {(0, 1): BOLD + board.title + "  " + board.cfg["name"] + RESET}
+    buzzer = " buzzer %d Hz " % board.tone if board.tone else ""
+    pieces[(0, cols - BUZZER_W - 1)] = "\x1b[30;43m" + buzzer + RESET + " " * (BUZZER_W - len(buzzer))
+    pixels = board.pixels
+    for key in range(pad.count):
+        top = GRID_TOP + key // pad.columns * (CELL_H + GAP_H)
+        left = GRID_LEFT + key % pad.columns * (CELL_W + GAP_W)
+        rgb = (0, 0, 0)
+        if key < len(pixels):
+            r, g, b, level = pixels[key]
+            rgb = tuple(v * level // 31 for v in (r, g, b))
+        for r, text in enumerate(_cell_rows(rgb, pad.labels.get(key, ""), board.held >> key & 1)):
+            pieces[(top + r, left)] = text
+    if pad.has_screen:
+        left = pad.panel_left
+        pieces[(GRID_TOP, left)] = DIM + "screen (SH1106, 128x64)" + RESET
+        fb = board.screen
+        rows = oled.render(fb) if fb else [" " * oled.WIDTH] * (oled.HEIGHT // 2)
+        for r, line in enumerate(rows):
+            pieces[(GRID_TOP + 1 + r, left)] = _fg((255, 255, 255)) + _bg((0, 0, 0)) + line + RESET
+        turned = "encoder: turned %+d" % board.turned
+        pieces[(pad.keys_bottom + 1, GRID_LEFT)] = DIM + turned.ljust(pad.panel_left - GRID_LEFT - 2) + RESET
+        top, width, height = pad.keys_bottom + 2, pad.panel_left - GRID_LEFT - 2, pad.bottom - pad.keys_bottom - 2
+        left = GRID_LEFT
+    else:
+        top, left = GRID_TOP, pad.panel_left
+        width, height = cols - left - 1, pad.bottom - GRID_TOP
+    pieces[(top, left)] = DIM + "console output".ljust(width) + RESET
+    lines = console.last(width, height - 1)
+    for r, line in enumerate([""] * (height - 1 - len(lines)) + lines):
+        pieces[(top + 1 + r, left)] = line.ljust(width)
+    for r, line in enumerate(PAD_LEGEND):
+        pieces[(pad.bottom + 1 + r, 1)] = line[:cols - 2]
+    port = board.port
+    address = "serial console: %s  (%s connect %s repl)" % (port, _mpremote(), port) if port else "no serial console"
+    pieces[(pad.bottom + 3, 1)] = address[:cols - 2]
+    notice = "\x1b[30;43m" + REPL_NOTICE if console.at_repl() else DIM + REPL_HINT if port else ""
+    width = max(len(REPL_NOTICE), len(REPL_HINT))
+    pieces[(pad.bottom + 4, 1)] = notice + RESET + " " * (width - len(_TEXT_ESCAPES.sub("", notice)))
+    return pieces
+
+
+def pad_of(board):
+    """The ``Pad`` of a bought board in the emulated RP2040, else None."""
+    hardware = getattr(board, "hardware", "pico")
+    return None if hardware == "pico" else Pad(board.cfg, hardware)
+
+
 @functools.cache
 def _mpremote():
     """How to type mpremote here (flash.mpremote), worked out once."""
@@ -351,27 +461,30 @@ def _mpremote():
     return mpremote()
 
 
-def _too_small(cols, rows):
-    return "too small: needs %dx%d, this is %dx%d" % (MIN_COLS, MIN_ROWS, cols, rows)
+def _too_small(cols, rows, least=(MIN_COLS, MIN_ROWS)):
+    return "too small: needs %dx%d, this is %dx%d" % (least + (cols, rows))
 
 
-def _terminal_size(infd, out):
-    """``(columns, rows)`` of the terminal; SimError if there is none or it is too small."""
+def _terminal_size(infd, out, least=(MIN_COLS, MIN_ROWS)):
+    """``(columns, rows)`` of the terminal; SimError if there is none or it
+    is smaller than ``least``."""
     if not (os.isatty(infd) and out.isatty()):
         raise SimError("the simulator needs a terminal (stdin and stdout); for scripts use"
                        " python -m host_tools sim --headless")
     cols, rows = os.get_terminal_size(out.fileno())
-    if cols < MIN_COLS or rows < MIN_ROWS:
+    if cols < least[0] or rows < least[1]:
         raise SimError("the simulator needs a terminal of at least %dx%d (this one is %dx%d)"
-                       % (MIN_COLS, MIN_ROWS, cols, rows))
+                       % (least + (cols, rows)))
     return cols, rows
 
 
 class Session:
     """One run of the terminal front-end: keys in, board polled, screen redrawn."""
 
-    def __init__(self, board, out, size):
+    def __init__(self, board, out, size, pad=None):
         self.board = board
+        self.pad = pad
+        self.least = (pad.min_cols, pad.min_rows) if pad else (MIN_COLS, MIN_ROWS)
         self.out = out
         self.size = size
         self.resized = False
@@ -403,10 +516,13 @@ class Session:
         elif key in RESET_KEYS:
             self.board.power_cycle()
             self.console.note("--- power-cycled ---")
-        elif key in LONG_KEYS:
-            self.fingers.hold(CENTRE, now + self.board.cfg["timing"]["long_press_ms"] / 1000 + LONG_EXTRA_S)
-        elif key in CELL_OF_KEY:
-            cell = CELL_OF_KEY[key]
+        elif self.pad and key in TURN_KEYS and self.pad.encoder:
+            self.board.turn(TURN_KEYS[key])
+        elif key in LONG_KEYS and not (self.pad and key in self.pad.keymap):
+            centre = self.pad.centre if self.pad else CENTRE
+            self.fingers.hold(centre, now + self.board.cfg["timing"]["long_press_ms"] / 1000 + LONG_EXTRA_S)
+        elif key in (self.pad.keymap if self.pad else CELL_OF_KEY):
+            cell = (self.pad.keymap if self.pad else CELL_OF_KEY)[key]
             if cell not in self.fingers.until:
                 # A new press: the board also holds it for a tap on its own
                 # clock, so a host or board short of CPU can't lose it.
@@ -419,8 +535,10 @@ class Session:
             self.size = tuple(os.get_terminal_size(self.out.fileno()))
             self.screen.clear()
         cols, rows = self.size
-        if cols < MIN_COLS or rows < MIN_ROWS:
-            self.screen.show({(0, 0): _too_small(cols, rows)[:cols]})
+        if cols < self.least[0] or rows < self.least[1]:
+            self.screen.show({(0, 0): _too_small(cols, rows, self.least)[:cols]})
+        elif self.pad:
+            self.screen.show(pad_picture(self.board, self.pad, self.console, cols))
         else:
             self.screen.show(picture(self.board, self.console, cols))
 
@@ -474,7 +592,9 @@ def run(board, infd=0, out=sys.stdout):
     """Show ``board`` (already started) in the terminal ``infd``/``out`` and
     play it with the keyboard. Returns 0 when the player quits, 1 when the
     board stops; raises SimError if there is no terminal or it is too small."""
-    session = Session(board, out, _terminal_size(infd, out))
+    pad = pad_of(board)
+    session = Session(board, out, _terminal_size(infd, out, (pad.min_cols, pad.min_rows) if pad else
+                                                 (MIN_COLS, MIN_ROWS)), pad)
     with ExitStack() as undo:  # everything put back, whatever happens
         undo.callback(setattr, board, "on_output", board.on_output)
         board.on_output = session.console

@@ -174,6 +174,18 @@ def compiled(name, cache):
         return f.read()
 
 
+def panel_modules(cfg):
+    """The game flow's modules beyond the grid's that the board ``cfg``
+    loads (loop.build): ``panel`` for function keys, an encoder or a
+    screen, and ``words`` for a screen."""
+    names = []
+    if cfg.get("extra") or cfg.get("encoder") is not None or cfg.get("screen") is not None:
+        names.append("panel")
+    if cfg.get("screen") is not None:
+        names.append("words")
+    return names
+
+
 def device_modules(cfg, circuitpython=False):
     """The drivers of ``tactictoe/devices/`` the board ``cfg`` uses, as
     module names under the package ("devices/apa102"), the package's own
@@ -200,7 +212,7 @@ def firmware_files(cfg, compile_mpy, version=None):
     names = list(MODULES)
     if cfg["input"]["kind"] == "touch":
         names.append("touchpads")
-    names += device_modules(cfg)
+    names += panel_modules(cfg) + device_modules(cfg)
     files = []
     for name in names:
         if compile_mpy:

@@ -29,10 +29,13 @@ class PicoRun:
     :param hardware: the board around the chip (``pico.HARDWARE``); its
         chips' reports come as lines ``screen MS``, ``apa102 MS``,
         ``turned MS N`` (what they show is on ``self.chip``).
+    :param grid: the board's key under each of the 9 cells (``tap(cell)``
+        presses it; ``press(key)`` any key); default: key = cell.
     """
 
     def __init__(self, flash_file, board="pico-buttons", uf2=None, console=False, runtime="micropython",
-                 hardware=None):
+                 hardware=None, grid=range(9)):
+        self.grid = list(grid)
         self.lines = []
         self.wires = []  # the bytes on the wire of each frame line, in order
         self.seen = 0  # lines already looked at by wait()
@@ -85,9 +88,13 @@ class PicoRun:
         self.chip.hold(mask)
 
     def tap(self, cell, ms=TAP_MS):
-        self.hold(self.chip.held | 1 << cell)
+        self.press(self.grid[cell], ms)
+
+    def press(self, key, ms=TAP_MS):
+        """Hold the board's ``key`` for ``ms``, then lift it for a gap."""
+        self.hold(self.chip.held | 1 << key)
         self.run(ms)
-        self.hold(self.chip.held & ~(1 << cell))
+        self.hold(self.chip.held & ~(1 << key))
         self.run(TAP_MS)
 
     def type(self, text):
@@ -159,6 +166,20 @@ def flash_image(path, board="pico-buttons", tables_dir=None, extra=()):
     with open(path, "wb") as f:
         f.write(picofs.image(sorted(files.items())))
     return os.fspath(path)
+
+
+def rendered(lines, step=14):
+    """The picture framebuf makes of ``lines`` (MONO_VLSB, 128x64), a line
+    every ``step`` rows (hw_machine's), from the MicroPython Unix port's own
+    framebuf, not through any chip."""
+    import subprocess
+
+    from conftest import HANG_S, MICROPYTHON
+
+    code = ("import framebuf\nb = bytearray(1024)\nf = framebuf.FrameBuffer(b, 128, 64, framebuf.MONO_VLSB)\n"
+            "for i, s in enumerate(%r):\n    f.text(s, 0, %d * i, 1)\nprint(b.hex())\n" % (tuple(lines), step))
+    r = subprocess.run([MICROPYTHON, "-c", code], capture_output=True, text=True, timeout=HANG_S, check=True)
+    return bytes.fromhex(r.stdout.strip())
 
 
 LEVEL = 63  # full colour at the shipped configs' brightness cap (0.25)

@@ -14,14 +14,13 @@ All in lockstep on the emulated clock: limits are emulated milliseconds.
 
 import ast
 import os
-import subprocess
 
 import pytest
 
-from conftest import HANG_S, MICROPYTHON, MPY_SCRIPTS
+from conftest import MPY_SCRIPTS
 from host_tools.drive import fat, picofs
 from host_tools.sim import screen as sim_screen
-from pico_board import PicoRun
+from pico_board import PicoRun, rendered
 
 
 def script_board(tmp_path, script, hardware):
@@ -49,15 +48,6 @@ def board():
 
 def lit(fb):
     return sum(bin(byte).count("1") for byte in fb)
-
-
-def rendered(lines, step=12):
-    """The picture framebuf makes of ``lines`` (MONO_VLSB, 128x64), from the
-    MicroPython Unix port's own framebuf, not through any chip."""
-    code = ("import framebuf\nb = bytearray(1024)\nf = framebuf.FrameBuffer(b, 128, 64, framebuf.MONO_VLSB)\n"
-            "for i, s in enumerate(%r):\n    f.text(s, 0, %d * i, 1)\nprint(b.hex())\n" % (tuple(lines), step))
-    r = subprocess.run([MICROPYTHON, "-c", code], capture_output=True, text=True, timeout=HANG_S, check=True)
-    return bytes.fromhex(r.stdout.strip())
 
 
 def constant(script, name):
@@ -94,7 +84,8 @@ def test_sh1106_shows_framebuf_text_sent_over_machine_spi(board, tmp_path):
     b.wait(lambda line: line.startswith("screen "), 100, "the screen's update")
     st = b.chip.screen_state
     assert (st["on"], st["contrast"], st["remap"], st["comrev"]) == (1, 0xCF, 1, 1)
-    assert b.chip.screen == rendered(constant("sh1106_text.py", "TEXT")), "\n".join(sim_screen.render(b.chip.screen))
+    expected = rendered(constant("sh1106_text.py", "TEXT"), step=12)
+    assert b.chip.screen == expected, "\n".join(sim_screen.render(b.chip.screen))
 
 
 def test_apa102_frame_decoded_to_the_colours_sent(board, tmp_path):
@@ -119,10 +110,10 @@ def test_tca9555_reads_the_held_keys_active_low(board, tmp_path):
 def test_encoder_edges_are_counted_by_a_polling_script(board, tmp_path):
     b = board(tmp_path, "encoder_edges.py", "macropad")
     b.serial("polling", 3000)
-    b.chip.turn(3)
+    b.chip.turn(3, edge_ms=3)  # a quick turn: the script polls in a tight loop
     b.wait(lambda line: line == "turned %s 3" % line.split()[1] if line.startswith("turned ") else False, 100,
            "3 detents")
-    b.chip.turn(-2)
+    b.chip.turn(-2, edge_ms=3)
     b.wait(lambda line: line.startswith("turned ") and line.endswith(" 1"), 100, "2 back")
     b.serial("edges 20 detents 1", 2500)
     edges = [line.split()[-1] for line in b.lines if line.startswith("serial edge ")]

@@ -104,7 +104,7 @@ def drive_files(board="circuitpython-pico", games=rules.GAMES, tables_dir=None):
     check_circuitpython(cfg)
     with open(LAYOUT["code.py"], "rb") as f:
         files = [("code.py", f.read()), ("board.json", data)]
-    for name in MODULES + tuple(flash.device_modules(cfg, circuitpython=True)):
+    for name in MODULES + tuple(flash.panel_modules(cfg) + flash.device_modules(cfg, circuitpython=True)):
         with open(os.path.join(flash.PACKAGE, name + ".py"), "rb") as f:
             files.append((_join(LAYOUT["firmware"], name + ".py"), f.read()))
     for game in games:

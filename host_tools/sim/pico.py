@@ -289,11 +289,12 @@ class EmulatedPico:
         self.held = mask & ((1 << HARDWARE[self.hardware]) - 1)
         self._send("keys %d" % self.held)
 
-    def turn(self, detents):
+    def turn(self, detents, edge_ms=None):
         """Turn the encoder ``detents`` clicks (negative: anticlockwise),
-        an edge every 3 ms of the emulated clock from now; ``turned``
+        a quadrature edge every ``edge_ms`` of the emulated clock from now
+        (default 10: a detent in 40 ms, a brisk turn by hand); ``turned``
         counts them as they are played."""
-        self._send("turn %d" % detents)
+        self._send("turn %d" % detents + ("" if edge_ms is None else " %g" % edge_ms))
 
     def read_screen(self):
         """The screen as it is now (``screen``, updated), in lockstep."""

@@ -609,7 +609,7 @@ const queue = [];
 let busy = false;
 
 function command(line) {
-  const [cmd, arg] = line.trim().split(/\s+/, 2);
+  const [cmd, arg, arg2] = line.trim().split(/\s+/, 3);
   switch (cmd) {
     case 'serial':
       toBoard = toBoard.concat(Array.from(Buffer.from(arg || '', 'hex')));
@@ -626,7 +626,7 @@ function command(line) {
         break;
       }
       const idle = !chips.encoder.busy;
-      chips.encoder.turn(parseInt(arg, 10));
+      chips.encoder.turn(parseInt(arg, 10), arg2 === undefined ? undefined : parseFloat(arg2) * 1e6);
       if (idle && chips.encoder.busy) encoderAlarm.schedule(chips.encoder.edgeNs);
       break;
     }

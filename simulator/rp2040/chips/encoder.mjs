@@ -7,23 +7,27 @@
 // position for IncrementalEncoder(ROTA, ROTB) (rotaryio counts "first pin
 // leads" as +1), and why the board's config lists the pins as [ROTB, ROTA].
 //
-// `turn(n)` queues n detents (negative: anticlockwise); the wiring calls
-// `step()` every `edgeNs` of the emulated clock while `busy`, and reads
-// `a` and `b` (true: the switch is open, the line pulled high).
+// `turn(n, edgeNs)` queues n detents (negative: anticlockwise), an edge
+// every `edgeNs` (default 10 ms: a detent in 40 ms, a brisk turn by hand);
+// the wiring calls `step()` every `edgeNs` of the emulated clock while
+// `busy`, and reads `a` and `b` (true: the switch is open, the line pulled
+// high).
 
 const CW = [[true, false], [false, false], [false, true], [true, true]];
 const CCW = [[false, true], [false, false], [true, false], [true, true]];
 
 export class Encoder {
-  constructor({ edgeNs = 3e6 } = {}) {
-    this.edgeNs = edgeNs; // a quick turn: 4 edges in 12 ms
+  constructor({ edgeNs = 10e6 } = {}) {
+    this.defaultNs = edgeNs;
+    this.edgeNs = edgeNs;
     this.a = true;
     this.b = true;
     this.queue = []; // [a, b] levels still to come
     this.detents = 0; // signed detents played so far
   }
 
-  turn(n) {
+  turn(n, edgeNs) {
+    this.edgeNs = edgeNs || this.defaultNs;
     const seq = n > 0 ? CW : CCW;
     for (let i = 0; i < Math.abs(n); i++) this.queue.push(...seq.map((ab, j) => [...ab, j === 3 ? Math.sign(n) : 0]));
   }

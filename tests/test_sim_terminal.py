@@ -499,3 +499,54 @@ def test_the_readme_picture_hides_the_console_number():
     line = "\x1b[0m serial console: %s  (mpremote connect %s repl)\n"
     a, b = (sim_picture.svg(sim_picture.fixed_ports(line % (p, p))) for p in ("/dev/pts/3", "/dev/pts/12"))
     assert a == b
+
+
+def _pad_board(name, hardware, pixels, screen=None):
+    _, cfg = sim_board.wiring(name)
+    return types.SimpleNamespace(cfg=cfg, hardware=hardware, title="emulated RP2040", port=None, tone=0,
+                                 pixels=pixels, held=0, screen=screen, turned=0)
+
+
+def test_the_macropad_is_drawn_with_its_keys_leds_and_screen():
+    from host_tools.sim import screen as oled
+
+    fb = bytearray(1024)
+    fb[0] = 0x03  # pixels (0, 0) and (0, 1): the first character a full block
+    pixels = [(0, 0, 0, 31)] * 12
+    pixels[2] = (40, 0, 0, 31)  # the take-back key lit red
+    board = _pad_board("macropad", "macropad", pixels, bytes(fb))
+    board.held = 1 << 7  # the grid's centre
+    pad = st.pad_of(board)
+    assert (pad.min_cols, pad.min_rows) == (st.GRID_LEFT + 3 * (st.CELL_W + st.GAP_W) + 2 + oled.WIDTH + 2, 40)
+    pieces = st.pad_picture(board, pad, st.ConsoleLines(), pad.min_cols)
+    for (row, col), text in pieces.items():
+        assert row < pad.min_rows and col + len(re.sub("\x1b\\[[0-9;?]*[a-zA-Z]", "", text)) <= pad.min_cols
+
+    def middle(key):
+        return pieces[(st.GRID_TOP + key // 3 * (st.CELL_H + st.GAP_H) + st.CELL_H // 2,
+                       st.GRID_LEFT + key % 3 * (st.CELL_W + st.GAP_W))]
+
+    assert "/ m Menu" in middle(0) and "* h Hint" in middle(1) and "- u Back" in middle(2)
+    assert middle(2).startswith("\x1b[48;2;%d;%d;%dm" % as_seen((40, 0, 0)))  # its LED's colour
+    assert "7  q" in middle(3) and "3  c" in middle(11) and st.BOLD in middle(7)
+    glass = [pieces[(st.GRID_TOP + 1 + r, pad.panel_left)] for r in range(32)]
+    assert "\u2588" + " " * 127 in glass[0] and all(" " * 128 in row for row in glass[1:])
+    text = "".join(pieces.values())
+    assert "Enter: push" in text and "[ turn left" in text and "/ m: Menu" in text
+
+
+def test_the_pads_keys_press_the_boards_keys():
+    turns = []
+    board = _pad_board("macropad", "macropad", [])
+    board.tap = lambda key, ms: None
+    board.turn = turns.append
+    board.cfg["timing"] = {"long_press_ms": 1500}
+    session = st.Session(board, io.StringIO(), (200, 50), st.pad_of(board))
+    for key in "7/*-3\r][[":
+        session.press(key, 0.0)
+    assert set(session.fingers.until) == {3, 0, 1, 2, 11, 12} and turns == [1, -1, -1]
+    session.press(" ", 0.0)  # Space: a long press of the grid's centre, key 7
+    assert session.fingers.until[7] > 1.5
+    keypad = st.pad_of(_pad_board("keypad", "pico-rgb-keypad", []))
+    assert [keypad.keymap[k] for k in "789456123/*-"] == [0, 1, 2, 4, 5, 6, 8, 9, 10, 3, 7, 11]
+    assert not keypad.encoder and not keypad.has_screen

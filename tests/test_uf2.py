@@ -285,7 +285,7 @@ def test_cli_says_what_it_wrote(written, tables_dir):
 
 
 @pytest.mark.parametrize("board, says", [
-    ("esp32-touch", "esp32-touch is wired for an esp32-devkit, not a Pico"),
+    ("esp32-touch", "esp32-touch is wired for an esp32-devkit, not an RP2040"),
     ("circuitpython-pico", "circuitpython-pico is a CircuitPython config"),
     ("nosuch", "no board 'nosuch'"),
 ])
@@ -294,6 +294,26 @@ def test_cli_refuses_a_board_that_is_not_a_micropython_pico(board, says, tables_
     line = one_line_error(run_cli("uf2", "--board", board, "--tables", tables_dir, "-o", out))
     assert line.startswith("error: ") and says in line
     assert not out.exists()
+
+
+@pytest.mark.parametrize("board, runtime, config, build", [
+    ("macropad", "micropython", "macropad", uf2.MICROPYTHON),
+    ("keypad", "micropython", "keypad", uf2.MICROPYTHON),
+    ("macropad", "circuitpython", "circuitpython-macropad", uf2.CIRCUITPYTHON_MACROPAD),
+    ("keypad", "circuitpython", "circuitpython-keypad", uf2.CIRCUITPYTHON),
+])
+def test_the_bought_boards_get_their_own_build_and_config(board, runtime, config, build, tables_dir, tmp_path):
+    """make uf2 BOARD=macropad|keypad [RUNTIME=circuitpython]: the
+    MacroPad's CircuitPython is its own build; the keypad is a Pico."""
+    out = tmp_path / "x.uf2"
+    r = run_cli("uf2", "--board", board, "--runtime", runtime, "--tables", tables_dir, "-o", out)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.splitlines()[0] == "board:    %s" % config
+    below = uf2.FS_ADDRESS if runtime == "micropython" else uf2.FLASH_BASE + 0x100000
+    firmware = uf2.micropython_pages(build, below)
+    blocks = uf2.parse(out.read_bytes())
+    assert [(b.address, bytes(b.payload)) for b in blocks[:len(firmware)]] == firmware
+    assert ("encoder's knob" in r.stdout) == (board == "macropad")
 
 
 def test_cli_refuses_a_touch_config(tmp_path, tables_dir):

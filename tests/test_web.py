@@ -20,10 +20,10 @@ from tactictoe import ai
 from tactictoe import rules
 from tactictoe import table
 from host_tools import web
-from conftest import one_line_error, run_cli
+from conftest import HANG_S, one_line_error, run_cli
 
 NO_CHROMIUM = "chromium is not installed: apt-get install chromium (.ci/run does), then run the tests again"
-WAIT_MS = 60000  # generous: CI shares 2 cores; nothing here waits on a clock otherwise
+WAIT_MS = HANG_S * 1000  # a guard against a hang, not a deadline: a page starved of CPU is slow, never wrong
 
 
 def test_web_build_only_writes_a_self_contained_site(table_files, tmp_path):

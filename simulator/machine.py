@@ -10,8 +10,9 @@ Each GPIO keeps the chip's state that MicroPython shows: its function (SIO,
 PWM, or none as at reset), its pulls (a pull-down at reset), the SIO output
 level and output enable, and MicroPython's open-drain flag. A pin reads what
 its pad sees: the level it drives when its output is on (an open-drain pin
-driven low included); otherwise a finger (a button to ground, or a matrix key
-joining its column to a row driven low), else its pull. A pin with no pull
+driven low included); otherwise a finger (a button to ground, an extra key's
+button, or a matrix key joining its column to a row driven low), or the
+encoder's switches (``simbus.encoder``), else its pull. A pin with no pull
 floats, and reads low, as in the emulated RP2040. Pins keep their state
 through a soft reset, as on the chip (``simulator/rom.py`` carries it over).
 
@@ -98,8 +99,15 @@ def _level(n):
     func, pulls, out, oe, _ = _pad(n)
     if func == _SIO and oe:
         return out
-    inp = simbus.wiring["input"]
+    w = simbus.wiring
+    inp = w["input"]
     kind = inp["kind"]
+    extra = w.get("extra", ())  # (the terminal's wiring is the raw board.json)
+    for j in range(len(extra)):  # an extra key (bit 9 + j of held()): a button to ground
+        if extra[j].get("pin") == n and simbus.held() >> (9 + j) & 1:
+            return 0
+    if w.get("encoder") and n in w["encoder"]["pins"]:  # the dial's switches, to ground
+        return simbus.encoder(n)
     if kind == "buttons" and n in inp["pins"]:
         if simbus.held() >> inp["pins"].index(n) & 1:
             return 0
@@ -471,7 +479,8 @@ class PWM:
 def bitstream(pin, encoding, timing, buf):
     """Send ``buf`` on ``pin`` (high-low encoding: ``timing`` is (high_0,
     low_0, high_1, low_1) ns). A WS2812 chain on the wired LED pin takes it:
-    each pixel its 3 bytes, the rest runs off the end of the 9 pixels, and
+    each pixel its 3 bytes, the rest runs off the end of the chain (the
+    config's ``leds.count`` pixels), and
     pixels sent less than 3 bytes keep their colour."""
     n = _find(pin)
     if _int(encoding) != 0:
@@ -489,8 +498,9 @@ def bitstream(pin, encoding, timing, buf):
     zero, one = 0xFF if t[0] > 590 else 0, 0xFF if t[2] > 590 else 0
     if (zero, one) != (0, 0xFF):
         data = bytes((b & one) | (~b & zero) for b in data)
-    n = min(len(data), 27) // 3 * 3
-    simbus.leds(data[:n] + simbus.last_leds()[n:])
+    whole = 3 * simbus.wiring["leds"].get("count", 9)
+    n = min(len(data), whole) // 3 * 3
+    simbus.leds(data[:n] + simbus.last_leds()[n:whole])
     return None
 
 

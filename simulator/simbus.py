@@ -179,7 +179,13 @@ def leds(data):
 
 
 def last_leds():
-    return _leds or bytes(27)
+    return _leds or bytes(3 * wiring["leds"].get("count", 9))
+
+
+def encoder(pin):
+    """The level of an encoder's switch on ``pin``: 1, open (the terminal
+    has no dial to turn)."""
+    return 1
 
 
 def tone(hz):

@@ -1,7 +1,13 @@
 // The board in a browser: the firmware's own files in MicroPython's
 // WebAssembly port, with this page as the board's pins, LEDs and buzzer
 // (docs/web.md). The page knows nothing of the game: it boots main.py, reads
-// the LED chain's bytes and holds the cells a finger is on.
+// the LED chain's bytes and holds the keys a finger is on. On a board with a
+// screen (the MacroPad) it also turns the dial, and shows what the firmware
+// sent over SPI to the screen's controller, decoded by the emulator's own
+// chip models (rp2040/boards.mjs and rp2040/chips/: the very files the
+// emulated RP2040 of make sim CHIP=rp2040 and the tests use).
+
+import { BOARDS, makeChips } from "./rp2040/boards.mjs";
 
 const TAP_MS = 100; // a tap holds its cell this long, as the key scans see it (the firmware debounces 25 ms)
 const LONG_EXTRA_MS = 300; // Space holds the centre this much past the long-press time
@@ -9,12 +15,18 @@ const CENTRE = 4;
 const NUMPAD = "789456123"; // cell 0 is the top left, as on a number pad
 const LETTERS = "qweasdzxc";
 const CONSOLE_LINES = 500;
+const FKEYS = { m: "menu", h: "hint", u: "undo" }; // keys of the keyboard for the function keys
+const DETENT_DEG = 18; // the MacroPad's dial: 20 detents a turn
+const SCREEN_ON = [232, 240, 255]; // a lit pixel of the white OLED
 
-const cells = [...document.querySelectorAll(".cell")];
+const cells = [...document.querySelectorAll("#grid .cell")];
 const consoleEl = document.getElementById("console");
 const statusEl = document.getElementById("status");
 const picker = document.getElementById("board-picker");
 const soundButton = document.getElementById("sound");
+const boardEl = document.getElementById("board");
+const screenEl = document.getElementById("screen");
+const roleEls = Object.fromEntries([...document.querySelectorAll("[data-role]")].map((el) => [el.dataset.role, el]));
 
 // What tests and curious people can look at (window.board).
 const board = {
@@ -22,6 +34,11 @@ const board = {
   frames: 0, // LED frames latched since power-on
   lines: [], // the console, line by line
   leds: Array.from({ length: 9 }, () => [0, 0, 0]), // each cell's pixel (r, g, b), 0-255
+  keyLeds: {}, // role of an extra key -> its pixel (r, g, b), on boards with extra keys
+  hardware: null, // the bought board the config is for (boards.mjs: "macropad"), or null
+  sh1106: null, // the screen's controller (chips/sh1106.mjs) this power-on, on a board with a screen
+  encoder: null, // the dial (chips/encoder.mjs), on a board with one
+  turn: (n) => turn(n),
   flash: new Map(), // the board's flash while it is off: name -> bytes (writeFile changes it)
   boards: {}, // shipped config name -> board.json bytes
   boardName: null,
@@ -54,55 +71,67 @@ function say(line) {
 
 // --- fingers: the cells held -----------------------------------------------
 
-// cell -> {down, hold, seen, last}. A press counts from the first time the
+// Keys by their bit in held()'s mask: 0-8 the cells, 9 + j the config's
+// extra key j (the MacroPad's Menu, Hint and Take back keys and the dial's
+// push switch), set for each board as it boots.
+const keyEls = new Map(cells.map((el, cell) => [cell, el]));
+
+// bit -> {down, hold, seen, last}. A press counts from the first time the
 // firmware's key scan sees it, not from the click: a tap stays held until
 // the scans have seen it held for ``hold`` ms of their own time (and while
 // ``down``), so a page starved of CPU, scanning late, still debounces it as
 // a tap rather than losing it.
 const fingers = new Map();
 
-// Hold ``cell`` for ``holdMs`` at least, and while ``down`` until release().
-function press(cell, holdMs = TAP_MS, down = true) {
-  fingers.set(cell, { down, hold: holdMs, seen: undefined, last: undefined });
-  cells[cell].classList.add("held");
+// Hold key ``bit`` for ``holdMs`` at least, and while ``down`` until release().
+function press(bit, holdMs = TAP_MS, down = true) {
+  if (bit === undefined) return; // a key this board lacks
+  fingers.set(bit, { down, hold: holdMs, seen: undefined, last: undefined });
+  keyEls.get(bit)?.classList.add("held");
 }
 
-function release(cell) {
-  const f = fingers.get(cell);
+function release(bit) {
+  const f = fingers.get(bit);
   if (f) f.down = false;
 }
 
-// The firmware's scan (every 5 ms): the mask of cells a finger is on.
+// The firmware's scan (every 5 ms): the mask of keys a finger is on.
 function held() {
   const now = performance.now();
   let mask = 0;
-  for (const [cell, f] of fingers) {
+  for (const [bit, f] of fingers) {
     if (f.seen === undefined) f.seen = f.last = now;
     if (f.down || f.last - f.seen < f.hold) {
-      mask |= 1 << cell;
+      mask |= 1 << bit;
       f.last = now;
     } else {
-      fingers.delete(cell);
-      cells[cell].classList.remove("held");
+      fingers.delete(bit);
+      keyEls.get(bit)?.classList.remove("held");
     }
   }
   return mask;
 }
 
-cells.forEach((el, cell) => {
+// The bit of a key element: its cell, or its extra key's (data-bit, set at boot).
+function bitOf(el) {
+  if (!el.dataset.role) return cells.indexOf(el);
+  return el.dataset.bit === undefined ? undefined : Number(el.dataset.bit);
+}
+
+for (const el of [...cells, ...Object.values(roleEls)]) {
   el.addEventListener("pointerdown", (e) => {
     e.preventDefault();
     el.setPointerCapture?.(e.pointerId);
-    press(cell);
+    press(bitOf(el));
   });
   for (const type of ["pointerup", "pointercancel", "lostpointercapture"]) {
-    el.addEventListener(type, () => release(cell));
+    el.addEventListener(type, () => release(bitOf(el)));
   }
   el.addEventListener("contextmenu", (e) => e.preventDefault()); // a long touch is a long press
   el.addEventListener("click", (e) => {
-    if (e.detail === 0) press(cell, TAP_MS, false); // Enter or Space on a focused cell (no pointer): a tap
+    if (e.detail === 0) press(bitOf(el), TAP_MS, false); // Enter or Space on a focused key (no pointer): a tap
   });
-});
+}
 
 const keysDown = new Map(); // key -> cell it holds
 document.addEventListener("keydown", (e) => {
@@ -122,6 +151,21 @@ document.addEventListener("keydown", (e) => {
   } else if (key === "r" && !e.repeat) {
     e.preventDefault();
     powerCycle();
+  } else if (wiring?.encoder && (e.key === "ArrowLeft" || e.key === "ArrowRight")) {
+    e.preventDefault();
+    turn(e.key === "ArrowRight" ? 1 : -1); // held down, the key repeats: a detent each
+  } else if (roleEls.select.dataset.bit !== undefined && (e.key === "ArrowDown" || (e.key === "Enter" && !(e.target instanceof HTMLButtonElement)))) {
+    e.preventDefault();
+    if (!e.repeat) {
+      keysDown.set(key, bitOf(roleEls.select));
+      press(bitOf(roleEls.select));
+    }
+  } else if (FKEYS[key] && roleEls[FKEYS[key]].dataset.bit !== undefined) {
+    e.preventDefault();
+    if (!e.repeat) {
+      keysDown.set(key, bitOf(roleEls[FKEYS[key]]));
+      press(bitOf(roleEls[FKEYS[key]]));
+    }
   }
 });
 document.addEventListener("keyup", (e) => {
@@ -143,20 +187,34 @@ function toScreen(v) {
   return Math.round(255 * s);
 }
 
-function showLeds(hex) {
+function fromHex(hex) {
   const bytes = new Uint8Array(hex.length / 2);
   for (let i = 0; i < bytes.length; i++) bytes[i] = parseInt(hex.substr(2 * i, 2), 16);
+  return bytes;
+}
+
+function light(el, rgb) {
+  el.style.setProperty("--led", `rgb(${rgb.map(toScreen).join(" ")})`);
+  el.style.setProperty("--glow", (Math.max(...rgb) / 255).toFixed(3));
+  el.dataset.rgb = rgb.join(",");
+}
+
+function showLeds(hex) {
+  const bytes = fromHex(hex);
   const order = wiring.leds.order;
   const pick = [..."RGB"].map((ch) => wiring.leds.colour_order.indexOf(ch));
+  const pixel = (p) => pick.map((k) => bytes[3 * p + k]);
   const leds = (board.leds = []);
   for (let cell = 0; cell < 9; cell++) {
-    const p = 3 * order[cell];
-    const rgb = pick.map((k) => bytes[p + k]);
-    leds[cell] = rgb;
-    const el = cells[cell];
-    el.style.setProperty("--led", `rgb(${rgb.map(toScreen).join(" ")})`);
-    el.style.setProperty("--glow", (Math.max(...rgb) / 255).toFixed(3));
-    el.dataset.rgb = rgb.join(",");
+    leds[cell] = pixel(order[cell]);
+    light(cells[cell], leds[cell]);
+  }
+  // The extra keys' pixels (the MacroPad's top row), by role
+  board.keyLeds = {};
+  for (const e of wiring.extra) {
+    if (e.led === null || e.led === undefined || !roleEls[e.role]) continue;
+    board.keyLeds[e.role] = pixel(e.led);
+    light(roleEls[e.role], board.keyLeds[e.role]);
   }
   board.record?.push(board.leds);
   board.frames++;
@@ -164,6 +222,133 @@ function showLeds(hex) {
     board.timings.firstFrame = Math.round(performance.now());
     statusEl.textContent = "";
   }
+}
+
+// --- the screen: an SH1106 fed the bytes the firmware sent it -------------
+
+let drawPending = false;
+let drawn = -1; // the model's version last drawn
+
+function screenBytes(hex, dc) {
+  const sh = board.sh1106;
+  if (!sh) return;
+  for (const v of fromHex(hex)) sh.byte(v, dc);
+  if (!drawPending && sh.version !== drawn) {
+    drawPending = true;
+    requestAnimationFrame(drawScreen);
+  }
+}
+
+// The glass: the model's visible pixels, dark while the panel is off, as
+// bright as its contrast.
+function drawScreen() {
+  drawPending = false;
+  const sh = board.sh1106;
+  const ctx = screenEl.getContext("2d");
+  const img = ctx.createImageData(128, 64);
+  if (sh) {
+    drawn = sh.version;
+    const { on, contrast, inverted, allOn } = sh.state();
+    const px = sh.visible();
+    const k = 0.45 + (0.55 * contrast) / 255;
+    for (let y = 0; y < 64; y++) {
+      for (let x = 0; x < 128; x++) {
+        let lit = allOn || (((px[(y >> 3) * 128 + x] >> (y & 7)) & 1) === 1);
+        if (inverted && !allOn) lit = !lit;
+        const i = 4 * (y * 128 + x);
+        for (let c = 0; c < 3; c++) img.data[i + c] = on && lit ? Math.round(SCREEN_ON[c] * k) : 0;
+        img.data[i + 3] = 255;
+      }
+    }
+  }
+  ctx.putImageData(img, 0, 0);
+}
+
+// --- the dial: the emulator's encoder model, one edge per key scan --------
+
+// The firmware polls the dial's two switches at each key scan: the model
+// moves on one quadrature edge once both have been read at the present one,
+// so no edge is lost however late the scans come.
+let readA = false;
+let readB = false;
+
+function encoderLevel(pin) {
+  const enc = board.encoder;
+  if (!enc) return 1;
+  const part = BOARDS[board.hardware].encoder; // the part's A and B switches: GPIOs
+  if (enc.busy && readA && readB) {
+    enc.step();
+    readA = readB = false;
+  }
+  if (pin === part.a) readA = true;
+  if (pin === part.b) readB = true;
+  if (pin !== part.a && pin !== part.b) return 1; // nothing there: the pull-up
+  return (pin === part.a ? enc.a : enc.b) ? 1 : 0;
+}
+
+function turn(n) {
+  if (!board.encoder || !n) return;
+  board.encoder.turn(n);
+  const knob = document.getElementById("knob");
+  const deg = (Number(knob.dataset.deg || 0) + n * DETENT_DEG) % 360;
+  knob.dataset.deg = deg;
+  knob.style.setProperty("--turn", deg + "deg");
+}
+
+// Drag round the knob to turn it; the wheel over it turns it too.
+(() => {
+  const knob = document.getElementById("knob");
+  let last = null;
+  let acc = 0;
+  const angle = (e) => {
+    const r = knob.getBoundingClientRect();
+    return (Math.atan2(e.clientY - (r.top + r.height / 2), e.clientX - (r.left + r.width / 2)) * 180) / Math.PI;
+  };
+  knob.addEventListener("pointerdown", (e) => {
+    if (e.target !== knob) return; // the cap in the middle is the push switch
+    e.preventDefault();
+    knob.setPointerCapture?.(e.pointerId);
+    last = angle(e);
+    acc = 0;
+  });
+  knob.addEventListener("pointermove", (e) => {
+    if (last === null) return;
+    const a = angle(e);
+    acc += ((a - last + 540) % 360) - 180;
+    last = a;
+    while (Math.abs(acc) >= DETENT_DEG) {
+      const n = Math.sign(acc);
+      turn(n);
+      acc -= n * DETENT_DEG;
+    }
+  });
+  for (const type of ["pointerup", "pointercancel", "lostpointercapture"]) knob.addEventListener(type, () => (last = null));
+  knob.addEventListener("wheel", (e) => {
+    e.preventDefault();
+    turn(e.deltaY > 0 ? 1 : -1);
+  }, { passive: false });
+  document.getElementById("dial-left").addEventListener("click", () => turn(-1));
+  document.getElementById("dial-right").addEventListener("click", () => turn(1));
+})();
+
+// --- the board's shape, from its wiring ------------------------------------
+
+// The MacroPad (a screen, extra keys, a dial) or the grid alone, from a
+// config (as shipped, or as the firmware's config reads it).
+function layOut(cfg) {
+  const pad = Boolean(cfg.screen);
+  boardEl.classList.toggle("pad", pad);
+  for (const el of document.querySelectorAll(".pad-only")) el.hidden = !pad;
+  for (const el of Object.values(roleEls)) {
+    delete el.dataset.bit;
+    light(el, [0, 0, 0]);
+  }
+  (cfg.extra ?? []).forEach((e, j) => {
+    if (roleEls[e.role]) roleEls[e.role].dataset.bit = 9 + j;
+  });
+  keyEls.clear();
+  cells.forEach((el, cell) => keyEls.set(cell, el));
+  for (const el of Object.values(roleEls)) if (el.dataset.bit !== undefined) keyEls.set(Number(el.dataset.bit), el);
 }
 
 // --- the buzzer (Web Audio, off until the player turns it on) --------------
@@ -226,6 +411,7 @@ function powerOff() {
   frame.remove();
   frame = null;
   board.ready = false;
+  board.sh1106 = board.encoder = null;
   tone(0);
 }
 
@@ -244,6 +430,16 @@ async function powerOn(made = newFrame()) {
   const mine = ++generation;
   const live = (f) => (...args) => (mine === generation ? f(...args) : undefined);
   board.frames = 0;
+  // The board's chips, fresh at power-on: the parts the config says it has
+  // (those of boards.mjs: a board of loose parts has none)
+  const cfg = JSON.parse(new TextDecoder().decode(board.boards[board.boardName]));
+  board.hardware = Object.hasOwn(BOARDS, cfg.board ?? "") ? cfg.board : null;
+  const chips = board.hardware ? makeChips(board.hardware) : {};
+  board.sh1106 = chips.sh1106 ?? null;
+  board.encoder = chips.encoder ?? null;
+  readA = readB = false;
+  layOut(cfg);
+  drawScreen();
   const { f, loaded } = made;
   frame = f;
   await loaded;
@@ -258,9 +454,14 @@ async function powerOn(made = newFrame()) {
       held: () => (mine === generation ? held() : 0),
       leds: live(showLeds),
       tone: live(tone),
+      encoder: (pin) => (mine === generation ? encoderLevel(pin) : 1),
+      screen: live(screenBytes),
       interpreterReady: () => (board.timings.interpreter ??= Math.round(performance.now())),
     });
-    if (mine === generation) board.ready = true;
+    if (mine === generation) {
+      layOut(wiring);
+      board.ready = true;
+    }
   } catch (e) {
     if (mine !== generation) return;
     say(String(e.message || e));

@@ -13,7 +13,8 @@ let out = { say: () => {} };
 const loading = loadMicroPython({ stdout: (l) => out.say(l), stderr: (l) => out.say(l), linebuffer: true });
 
 // opts: {flash: [[name, bytes]], hw: [[name, bytes]], boardJson: text,
-//        say(line), held() -> mask, leds(hex), tone(hz)}
+//        say(line), held() -> mask, leds(hex), tone(hz), encoder(pin) -> level,
+//        screen(hex, dc)}
 // Returns the wiring as the firmware's config reads it (an object).
 window.boot = async function boot(opts) {
   out = opts;
@@ -23,7 +24,9 @@ window.boot = async function boot(opts) {
   for (const [name, data] of opts.flash) writeInto(name, data);
   for (const [name, data] of opts.hw) mp.FS.writeFile("/hw/" + name, data);
   mp.FS.chdir("/flash"); // the board's root folder, where main.py looks
-  mp.registerJsModule("webbus", { held: opts.held, leds: opts.leds, tone: opts.tone });
+  mp.registerJsModule("webbus", {
+    held: opts.held, leds: opts.leds, tone: opts.tone, encoder: opts.encoder, screen: opts.screen,
+  });
   // A board's sys.path ends in /lib, where the firmware's package is: here
   // the flash is /flash, not the root.
   mp.runPython("import sys\nsys.path.append('/flash/lib')\nsys.path.append('/hw')");

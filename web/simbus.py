@@ -4,8 +4,11 @@ the board around them, with the page at the other end instead of
 ``host_tools.sim.board``.
 
 The page registers a JavaScript module ``webbus`` with ``held()`` (the mask
-of the cells a finger is on), ``leds(hex)`` (the bytes the LED chain
-latched, in wire order) and ``tone(hz)`` (the buzzer; 0 is silence);
+of the keys a finger is on: bits 0-8 the grid's cells, bit 9 + j the
+config's extra key j), ``leds(hex)`` (the bytes the LED chain latched, in
+wire order), ``tone(hz)`` (the buzzer; 0 is silence), ``encoder(pin)`` (the
+level of the dial's switch on that GPIO) and ``screen(hex, dc)`` (bytes
+that reached the screen's controller, with the level of its D/C pin);
 ``rom.py`` sets ``wiring``, the board's real wiring (the config picked on
 the page), before the firmware starts.
 """
@@ -50,7 +53,31 @@ def leds(data):
 
 
 def last_leds():
-    return _leds or bytes(27)
+    return _leds or bytes(3 * wiring["leds"]["count"])
+
+
+def encoder(pin):
+    if not live:
+        raise Reset(OFF)
+    return webbus.encoder(pin)
+
+
+def spi(bus, sck, mosi, data, driven):
+    """Bytes ``data`` clocked out of SPI ``bus`` on GPIOs ``sck`` and
+    ``mosi``; ``driven(pin)`` is the
+    level a GPIO drives (None if it drives none). The screen on that bus
+    takes them while its CS is low and its RST is not, with its D/C level;
+    nothing else hangs on an SPI bus of the boards the page offers."""
+    if not live:
+        raise Reset(OFF)
+    screen = wiring["screen"]
+    if screen is None or (screen["spi"], screen["sck"], screen["mosi"]) != (bus, sck, mosi):
+        return
+    if screen["cs"] is not None and driven(screen["cs"]) != 0:
+        return  # not selected
+    if screen["reset"] is not None and driven(screen["reset"]) == 0:
+        return  # held in reset
+    webbus.screen(hexlify(data).decode(), driven(screen["dc"]) == 1)
 
 
 def tone(hz):

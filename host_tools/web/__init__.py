@@ -6,9 +6,10 @@ page (docs/web.md).
 port from ``node_modules``, the very files ``make flash`` puts on a board
 (the firmware modules, compiled with ``mpy-cross`` as the port loads .mpy
 v6, and both tables, proven right first), every shipped MicroPython board
-config, and the hardware doubles ``make sim`` runs (``simulator/machine.py``,
+config, the hardware doubles ``make sim`` runs (``simulator/machine.py``,
 ``simulator/neopixel.py``, ``simulator/simexit.py``) with the page's wires (``web/simbus.py``,
-``web/rom.py``). Nothing is fetched from anywhere else at run time, so the
+``web/rom.py``), and the emulator's chip models the page runs as they are
+(``simulator/rp2040/boards.mjs`` and ``chips/``: the MacroPad's screen and dial). Nothing is fetched from anywhere else at run time, so the
 folder works on any static host. ``serve()`` serves it on localhost.
 
 Where to look:
@@ -43,6 +44,12 @@ OUTPUT = os.path.join(ROOT, "build", "web")
 PAGE_FILES = ("index.html", "style.css", "board.js", "engine.html", "engine.js")
 HW_FILES = ((SIMULATOR, "machine.py"), (SIMULATOR, "neopixel.py"), (SIMULATOR, "simexit.py"), (WEB, "simbus.py"),
             (WEB, "rom.py"))
+# The emulator's board wiring and chip models, ES modules the page imports
+# (site path, file): one model of each chip for the emulator and the page.
+CHIPS = os.path.join(SIMULATOR, "rp2040")
+CHIP_FILES = [("rp2040/boards.mjs", os.path.join(CHIPS, "boards.mjs"))] + [
+    ("rp2040/chips/" + name, os.path.join(CHIPS, "chips", name))
+    for name in sorted(os.listdir(os.path.join(CHIPS, "chips"))) if name.endswith(".mjs")]
 DEFAULT_BOARD = "pico-buttons"
 # The build guide the page links to: a copy of hardware/ in the site, its
 # pages rendered to HTML beside their markdown, unless --build-guide names
@@ -67,13 +74,18 @@ def port_version():
         raise WebError("%s is not in node_modules: run `make node` (npm ci)" % PORT_PACKAGE)
 
 
+def offered(cfg):
+    """True if the page plays every part of ``cfg`` (a validated config):
+    NeoPixels, keys on GPIO (buttons, a matrix, touch pads, extra keys), a
+    buzzer, and the MacroPad's SH1106 screen and dial. Not the keypad's
+    APA102s on SPI or its TCA9555 on I2C: the page has no model of those."""
+    return cfg["leds"]["kind"] == "ws2812" and cfg["input"]["kind"] != "tca9555"
+
+
 def boards():
     """The shipped MicroPython configs the page offers: those of loose parts
-    (its pins, LEDs and buzzer are the page's; the bought boards' SPI and
-    I2C chips are not modelled in it yet)."""
-    from host_tools import hardware
-
-    return [b for b in flash.micropython_boards() if hardware.hand_wired(flash.board_config(b)[1])]
+    and the MacroPad (``offered``)."""
+    return [b for b in flash.micropython_boards() if offered(flash.board_config(b)[1])]
 
 
 def firmware_files():
@@ -113,6 +125,7 @@ def _site_files(fw, tables, boards, build_guide):
     files.append(("micropython/LICENSE", _read(PORT_LICENCE)))
     files += [("flash/" + name, data) for name, data in fw + tables]
     files += [("hw/" + name, _read(os.path.join(folder, name))) for folder, name in HW_FILES]
+    files += [(name, _read(path)) for name, path in CHIP_FILES]
     files += [("boards/%s.json" % board, flash.board_config(board)[2]) for board in boards]
     if build_guide is None:
         guide = _tree(os.path.join(ROOT, GUIDE_DIR), GUIDE_DIR)

@@ -34,15 +34,21 @@ def test_web_build_only_writes_a_self_contained_site(table_files, tmp_path):
     manifest = json.loads((out / "manifest.json").read_text())
     # The firmware as make flash puts it on a board (compiled: the port
     # loads .mpy v6), both tables, every MicroPython board config the page
-    # offers (those of loose parts: it has no model of the bought boards' chips).
+    # offers (those of loose parts, and the MacroPad: it has no model of the
+    # keypad's expander and APA102s), and the chip models the page imports.
     firmware = set()
     for name in web.boards():
         firmware |= {n for n, _ in web.flash.firmware_files(web.flash.board_config(name)[1], True)}
     assert set(manifest["flash"]) == firmware | {"lib/tactictoe/classic.tbl", "lib/tactictoe/tactictoe.tbl"}
-    assert {"main.py", "lib/tactictoe/app.mpy", "lib/tactictoe/touchpads.mpy"} <= firmware
+    assert {"main.py", "lib/tactictoe/app.mpy", "lib/tactictoe/touchpads.mpy", "lib/tactictoe/devices/sh1106.mpy",
+            "lib/tactictoe/devices/encoder.mpy", "lib/tactictoe/config_parts.mpy"} <= firmware
     for name in manifest["flash"]:
         assert (out / "flash" / name).is_file()
-    assert manifest["boards"] == ["esp32-touch", "pico-buttons", "pico-matrix"]
+    assert manifest["boards"] == ["esp32-touch", "macropad", "pico-buttons", "pico-matrix"]
+    assert not any("tca9555" in name or "apa102" in name for name in manifest["flash"])  # no keypad here
+    for name in ("rp2040/boards.mjs", "rp2040/chips/sh1106.mjs", "rp2040/chips/encoder.mjs"):
+        with open(os.path.join(web.SIMULATOR, name), "rb") as f:
+            assert (out / name).read_bytes() == f.read()
     assert (out / "micropython" / "micropython.wasm").is_file()
     assert manifest["build_guide"] == "hardware/README.html"
     check_guide(out / "hardware")
@@ -276,7 +282,11 @@ def test_the_page_boots_the_firmware_with_its_self_test(board):
     assert "firmware running in your browser" in page.locator("header").inner_text()
     assert page.get_by_role("link", name="Build one").get_attribute("href") == "https://example.org/build"
     assert page.get_by_role("log", name="console").is_visible()
-    assert page.locator("#board-picker option").all_inner_texts() == ["esp32-touch", "pico-buttons", "pico-matrix"]
+    assert page.locator("#board-picker option").all_inner_texts() == ["esp32-touch", "macropad", "pico-buttons",
+                                                                      "pico-matrix"]
+    # A board of loose parts: the grid alone, no screen, dial or function keys
+    assert not page.get_by_role("img", name="screen").is_visible()
+    assert not page.get_by_role("button", name="Menu", exact=True).is_visible()
     assert board.errors == []
     # Self-contained: nothing comes from anywhere but the site.
     assert [u for u in board.requests if not u.startswith(board.url)] == []
@@ -444,3 +454,159 @@ def test_build_one_opens_the_guide_as_a_page(browser, table_files, tmp_path):
         page.close()
         httpd.shutdown()
         httpd.server_close()
+
+
+# --- the MacroPad: its screen, its dial and its top row of keys -------------
+
+def _font():
+    """MicroPython's 8x8 font (tests/doubles/framebuf.py), the firmware's
+    screen font: glyph bytes (8 columns, bit 0 on top) -> character."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("_framebuf_double", os.path.join(
+        os.path.dirname(__file__), "doubles", "framebuf.py"))
+    fb = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(fb)
+    return fb, {fb._FONT[8 * i:8 * i + 8]: chr(32 + i) for i in range(95)}
+
+
+FRAMEBUF, GLYPHS = _font()
+LINE_ROWS = 14  # hw_machine.text: line i at y = 14 * i, 5 lines in 64 rows
+
+
+def screen_lines(glass):
+    """The text on the 128x64 glass (the SH1106 model's visible pixels,
+    MONO_VLSB), read glyph by glyph in the firmware's font: 5 lines of 16
+    cells, an unreadable cell as "?", trailing spaces dropped."""
+    lines = []
+    for i in range(5):
+        y = LINE_ROWS * i
+        text = ""
+        for k in range(16):
+            cols = bytes(sum(((glass[((y + r) >> 3) * 128 + x] >> ((y + r) & 7)) & 1) << r for r in range(8))
+                         for x in range(8 * k, 8 * k + 8))
+            text += GLYPHS.get(cols, "?")
+        lines.append(text.rstrip())
+    return lines
+
+
+def rendered(lines):
+    """The glass framebuf draws ``lines`` on, as hw_machine.text does."""
+    buf = bytearray(1024)
+    fb = FRAMEBUF.FrameBuffer(buf, 128, 64, FRAMEBUF.MONO_VLSB)
+    for i, line in enumerate(lines):
+        fb.text(line, 0, LINE_ROWS * i, 1)
+    return bytes(buf)
+
+
+class Pad:
+    """The MacroPad on the page: what its screen shows, read from the
+    page's SH1106 model (what the firmware sent it over SPI), its keys and
+    its dial."""
+
+    def __init__(self, board):
+        self.b = board
+        self.page = board.page
+
+    def glass(self):
+        return bytes(self.page.evaluate("Array.from(board.sh1106.visible())"))
+
+    def lines(self):
+        return screen_lines(self.glass())
+
+    def wait_screen(self, test):
+        """Until ``test(lines)`` holds for the screen; returns the lines.
+        Waits on the model's version (each byte that changes the glass)."""
+        while True:
+            version, glass = self.page.evaluate("[board.sh1106.version, Array.from(board.sh1106.visible())]")
+            lines = screen_lines(bytes(glass))
+            if test(lines):
+                return lines
+            self.b.wait("v => board.sh1106.version !== v", version)
+
+    def wait_line(self, i, text):
+        return self.wait_screen(lambda lines: lines[i] == text)
+
+    def key(self, name):
+        return self.page.get_by_role("button", name=name, exact=True)
+
+
+@pytest.fixture
+def pad(board):
+    board.wait("board.ready")
+    board.page.get_by_role("combobox", name="board config").select_option("macropad")
+    board.wait("board.ready && board.boardName === 'macropad' && board.frames > 0")
+    return Pad(board)
+
+
+def test_the_macropad_shows_the_menu_in_words_on_its_screen(pad):
+    lines = pad.wait_screen(lambda lines: lines[0] == "Choose a game:")
+    assert lines[1] in ("> Classic", "> Tactic-toe") and lines[3] == "Turn dial, press", lines
+    # Nothing else on the glass: exactly the font's pixels for those words
+    assert pad.glass() == rendered(lines)
+    st = pad.page.evaluate("board.sh1106.state()")
+    assert st["on"] and (st["segmentRemap"], st["comReverse"]) == (True, True)
+    # Drawn as the board: the screen and the dial above the Menu, Hint and
+    # Take back keys, and the grid's nine below them
+    for name in ("screen",):
+        assert pad.page.get_by_role("img", name=name).is_visible()
+    boxes = [pad.key(n).bounding_box() for n in ("Menu", "Hint", "Take back")]
+    cells = [pad.b.cell(c).bounding_box() for c in range(3)]
+    assert [b["x"] for b in boxes] == [c["x"] for c in cells] and all(b["y"] < c["y"] for b, c in zip(boxes, cells))
+    assert pad.page.get_by_role("img", name="screen").bounding_box()["y"] < boxes[0]["y"]
+    # The menu's options lit on the grid's keys, through the 12-pixel chain
+    pad.b.wait_lit(GAME_SCREEN, GAME_EXTRA)
+    assert pad.page.evaluate("Object.keys(board.keyLeds).sort()") == ["hint", "menu", "undo"]
+    assert pad.b.errors == []
+
+
+def test_the_dial_turns_through_the_menu_options(pad):
+    pad.wait_line(0, "Choose a game:")
+    pad.b.tap(5)  # tactic-toe, on its key
+    pad.wait_line(0, "Who plays?")
+    lines = pad.wait_line(1, "> You are X")
+    seen = [lines[1]]
+    for _ in range(3):  # clockwise, one detent at a time: each option in turn
+        pad.key("turn the dial clockwise").click()
+        seen.append(pad.wait_screen(lambda lines: lines[1] != seen[-1])[1])
+    assert seen == ["> You are X", "> You are O", "> Two players", "> Demo"]
+    pad.page.keyboard.press("ArrowLeft")  # anticlockwise, from the keyboard
+    pad.wait_line(1, "> Two players")
+    pad.key("push the dial").click()  # choose it: two players need no level
+    lines = pad.wait_screen(lambda lines: lines[0] != "Who plays?")
+    assert lines[0] == "Show hints?" and lines[4] == "Back", lines
+    assert pad.b.errors == []
+
+
+def test_a_classic_game_on_the_macropad_is_played_by_clicking_its_keys(pad, tables):
+    pad.wait_line(0, "Choose a game:")
+    # The dial to Classic, pushed; then the options on their keys
+    if pad.lines()[1] != "> Classic":
+        pad.page.keyboard.press("ArrowRight")
+        pad.wait_line(1, "> Classic")
+    pad.page.keyboard.press("ArrowDown")  # the dial's push
+    pad.wait_line(0, "Who plays?")
+    pad.b.tap(0)  # you are X
+    pad.wait_line(0, "Board's level:")
+    pad.b.tap(8)  # perfect
+    pad.wait_line(0, "Show hints?")
+    pad.b.tap(3)  # off
+    lines = pad.wait_line(0, "Classic")
+    assert lines[1] == "You X vs Perfect" and lines[2] == "Your move (X)", lines
+    # Take back: X's move and the board's reply undone
+    pad.b.tap(4)
+    lines = pad.wait_screen(lambda lines: lines[2] == "Your move (X)" and lines[4].endswith("Undo"))  # O replied
+    assert lines[4] == "Menu  Hint  Undo", lines  # the soft keys' labels, over their keys
+    pad.b.wait_line("classic: O ")
+    pad.key("Take back").click()
+    pad.b.wait_line("classic: take back 2")
+    pad.wait_screen(lambda lines: lines[4] == "Menu  Hint" and lines[2] == "Your move (X)")
+    pad.b.wait_lit(range(9))  # an empty board again
+    assert play_as_x(pad.b, rules.CLASSIC, tables[rules.CLASSIC], len(pad.b.lines())) == "classic: draw"
+    lines = pad.wait_line(0, "Draw")
+    assert lines[1] == "You X vs Perfect" and lines[2] == "You: W0 L0 D1", lines
+    assert pad.glass() == rendered(lines)
+    # Menu: back to the first question
+    pad.key("Menu").click()
+    pad.wait_line(0, "Choose a game:")
+    assert pad.b.errors == []

@@ -6,11 +6,14 @@ page (docs/web.md).
 port from ``node_modules``, the very files ``make flash`` puts on a board
 (the firmware modules, compiled with ``mpy-cross`` as the port loads .mpy
 v6, and both tables, proven right first), every shipped MicroPython board
-config, the hardware doubles ``make sim`` runs (``simulator/machine.py``,
-``simulator/neopixel.py``, ``simulator/simexit.py``) with the page's wires (``web/simbus.py``,
-``web/rom.py``), and the emulator's chip models the page runs as they are
-(``simulator/rp2040/boards.mjs`` and ``chips/``: the MacroPad's screen and dial). Nothing is fetched from anywhere else at run time, so the
-folder works on any static host. ``serve()`` serves it on localhost.
+config the page plays (``offered``: the boards of loose parts and the
+MacroPad), the hardware doubles ``make sim`` runs (``simulator/machine.py``,
+``simulator/neopixel.py``, ``simulator/simexit.py``) with the page's wires
+(``web/simbus.py``, ``web/rom.py``), and the emulator's chip models, which
+the page imports as they are (``simulator/rp2040/boards.mjs`` and
+``chips/``: the MacroPad's screen and dial). Nothing is fetched from
+anywhere else at run time, so the folder works on any static host.
+``serve()`` serves it on localhost.
 
 Where to look:
 

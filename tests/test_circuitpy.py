@@ -290,3 +290,13 @@ def test_staging_over_an_older_drive_leaves_no_module_twice(tmp_path, tables):
     circuitpy.stage(str(tmp_path), files)
     got = tree(tmp_path)
     assert got == dict(files, **{"lib/mine.py": b"mine", "notes.txt": b"mine"})
+
+
+def test_a_board_with_function_keys_and_a_screen_gets_the_panel_and_its_words(tables):
+    """loop.build imports panel (and with a screen, words) on such a board:
+    the drive has them; a grid-only board's does not."""
+    fw = circuitpy.LAYOUT["firmware"]
+    for board, extra in (("circuitpython-macropad", {"panel", "words"}), ("circuitpython-pico", set())):
+        got = {n[len(fw) + 1:].rsplit(".", 1)[0] for n, _ in circuitpy.drive_files(board, tables_dir=tables)
+               if n.startswith(fw + "/")}
+        assert got & {"panel", "words"} == extra, board

@@ -41,7 +41,8 @@ def test_web_build_only_writes_a_self_contained_site(table_files, tmp_path):
         firmware |= {n for n, _ in web.flash.firmware_files(web.flash.board_config(name)[1], True)}
     assert set(manifest["flash"]) == firmware | {"lib/tactictoe/classic.tbl", "lib/tactictoe/tactictoe.tbl"}
     assert {"main.py", "lib/tactictoe/app.mpy", "lib/tactictoe/touchpads.mpy", "lib/tactictoe/devices/sh1106.mpy",
-            "lib/tactictoe/devices/encoder.mpy", "lib/tactictoe/config_parts.mpy"} <= firmware
+            "lib/tactictoe/devices/encoder.mpy", "lib/tactictoe/config_parts.mpy", "lib/tactictoe/panel.mpy",
+            "lib/tactictoe/words.mpy"} <= firmware
     for name in manifest["flash"]:
         assert (out / "flash" / name).is_file()
     assert manifest["boards"] == ["esp32-touch", "macropad", "pico-buttons", "pico-matrix"]

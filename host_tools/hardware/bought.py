@@ -56,8 +56,9 @@ SHOPPING_NOTE = {
 
 def uf2_name(board, runtime):
     """The file ``make uf2`` writes for a bought board's config: the
-    Makefile's ``build/tactictoe-BOARD.uf2``, ``BOARD`` as typed."""
-    return "build/tactictoe-%s.uf2" % BOUGHT_MAKE_BOARD[board]
+    Makefile's ``build/tactictoe-CONFIG.uf2``, CONFIG the runtime's config
+    (``circuitpython-NAME`` with RUNTIME=circuitpython)."""
+    return "build/tactictoe-%s.uf2" % boards.BOUGHT[board]["configs"][runtime]
 
 
 # What a player types as BOARD= for each bought board (the MicroPython
@@ -83,8 +84,8 @@ def _install(board):
         "## Install: one file",
         "",
         "Nothing to download: in a clone of this repository (`make venv` once), one command makes the one file,"
-        " runtime, game and tables together. Both commands name the file after the `BOARD` you typed, so the"
-        " second replaces the first.",
+        " runtime, game and tables together. Each command writes a file of its own, named after the config it"
+        " uses.",
         "",
         "```sh",
         "make uf2 BOARD=%s                          # MicroPython: %s" % (name, out),

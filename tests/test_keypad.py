@@ -3,8 +3,9 @@ file ``make uf2 BOARD=keypad`` writes, in the emulated RP2040 wired as the
 keypad: keys read through the TCA9555 on I2C0, LEDs decoded from the
 APA102 frames on SPI0.
 
-One board shared by the module's tests, in file order. All in lockstep on
-the emulated clock: limits are emulated milliseconds.
+One board shared by the module's tests, in file order; then a second
+power-on with a corrupt table. All in lockstep on the emulated clock:
+limits are emulated milliseconds.
 """
 
 import os
@@ -12,7 +13,7 @@ import os
 import pytest
 
 from host_tools.drive import uf2
-from pico_board import PicoRun, is_menu, perfect, play, start_game
+from pico_board import PicoRun, flash_image, is_menu, perfect, play, plays_on_without_its_table, start_game
 from tactictoe import rules
 
 BOARD = "keypad"
@@ -60,3 +61,28 @@ def test_classic_drawn_through_the_expander(board, table_files):
     pos, result = play(b, rules.CLASSIC, perfect(rules.CLASSIC, table_files[rules.CLASSIC]))
     assert result == "serial classic: draw" and pos.winner() is None
     assert dark(b, UNUSED) and [f for f in b.lines if f.startswith("fault")] == []
+
+
+def test_tactictoe_won_through_the_expander(board, table_files):
+    b = board
+    b.press(MENU)
+    start_game(b, rules.TACTICTOE)
+    b.wait(lambda line: line.startswith("frame ") and line.split()[2] == "xxx/xxx/xxx", 5000, "the game")
+    pos, result = play(b, rules.TACTICTOE, perfect(rules.TACTICTOE, table_files[rules.TACTICTOE]))
+    assert result == "serial tactictoe: X wins" and pos.winner() == rules.X
+    assert dark(b, UNUSED) and [f for f in b.lines if f.startswith("fault")] == []
+
+
+def test_a_corrupt_table_is_refused_and_the_game_plays_on(tmp_path, table_files):
+    tables_dir = os.path.dirname(table_files[rules.CLASSIC])
+    bad = bytearray(open(table_files[rules.TACTICTOE], "rb").read())
+    bad[1000] ^= 0xFF
+    img = flash_image(tmp_path / "flash.lfs", board=BOARD, tables_dir=tables_dir,
+                      extra=[("lib/tactictoe/tactictoe.tbl", bytes(bad))])
+    b = PicoRun(img, board=BOARD, grid=GRID)
+    try:
+        b.serial("tactictoe: table lib/tactictoe/tactictoe.tbl: table corrupt: CRC-32 of records is", 6000)
+        start_game(b, rules.TACTICTOE)
+        plays_on_without_its_table(b)
+    finally:
+        b.close()

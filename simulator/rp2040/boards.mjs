@@ -33,6 +33,7 @@ export const BOARDS = {
     keys: [], // none on GPIO: 16 through the expander
     expanderKeys: 16,
     tca9555: { i2c: 0, sda: 4, scl: 5, address: 0x20 },
+    pullups: [4, 5], // the base's resistors on SDA and SCL (CircuitPython's busio.I2C checks for them)
     apa102: { spi: 0, sck: 18, mosi: 19, cs: 17, count: 16 },
   },
 };

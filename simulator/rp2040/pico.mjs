@@ -207,6 +207,7 @@ function level(g, p) {
       if (((held | tapped) >> (3 * r + c)) & 1 && g[cols[c]].outputEnable && !g[cols[c]].outputValue) return false;
     }
   }
+  if (bought && bought.pullups && bought.pullups.includes(p)) return true; // a resistor on the board
   return pin.pullupEnabled && !pin.pulldownEnabled; // a floating pin reads low
 }
 

@@ -388,12 +388,14 @@ function powerOn(reason) {
   }
   pioMachines = [];
   pioActive = false;
+  pioDirty = true;
+  pioSince = 0;
   for (const pio of mcu.pio) {
     pio.run = () => {}; // runUntil clocks it (see stepPio)
     // Any write to a PIO block (enabling a machine, its FIFO) may give it work.
     const writeReg = pio.writeUint32.bind(pio);
     pio.writeUint32 = (offset, value) => {
-      pioActive = true;
+      pioActive = pioDirty = true;
       writeReg(offset, value);
     };
     for (const sm of pio.machines) {
@@ -402,7 +404,7 @@ function powerOn(reason) {
       const write = sm.writeFIFO.bind(sm);
       sm.writeFIFO = (value) => {
         if (drivesLeds(sm) && !sm.txFIFO.full) fifoByte(sm, value);
-        pioActive = true;
+        pioActive = pioDirty = true;
         write(value);
       };
     }
@@ -501,27 +503,56 @@ function feedConsole() {
 // executes an instruction every (1 + delay) x its clock divider's system
 // cycles, as the RP2040's does.
 let pioMachines = [];
-let pioActive = false; // a PIO register was written since the machines were last all idle
+let pioActive = false; // some machine may have work: runUntil clocks them
+let pioDirty = true; // a PIO register was written: which machines wait must be looked at again
+let pioSince = 0; // CPU cycles since the machines were last stepped
+let pioLeft = 0; // CPU cycles from then until the next machine is due (Infinity: none)
 
 function pioIdle(sm) {
   // stalled on an empty TX FIFO: nothing happens until the CPU or DMA writes
   return sm.waiting && (sm.waitType === 3 || sm.waitType === 5) && sm.txFIFO.empty;
 }
 
-function pioBusy() {
-  for (const sm of pioMachines) if (sm.enabled && !pioIdle(sm)) return true;
-  return false;
+// Bring every machine's due time (CPU cycles from now) up to date after a
+// register write: a machine that was waiting starts now, the others keep
+// their pace; then look for the next one due.
+function pioFlush() {
+  for (const sm of pioMachines) {
+    if (!sm.enabled || pioIdle(sm)) sm.due = 0;
+    else if (sm.wasIdle) sm.due = 0;
+    else sm.due -= pioSince;
+    sm.wasIdle = !sm.enabled || pioIdle(sm);
+  }
+  pioSince = 0;
+  pioDirty = false;
+  pioNext();
 }
 
-function stepPio(cycles) {
+function pioNext() {
+  let due = Infinity;
+  for (const sm of pioMachines) if (!sm.wasIdle && sm.due < due) due = sm.due;
+  pioLeft = due === Infinity ? Infinity : Math.max(1, Math.ceil(due)) - pioSince;
+}
+
+// Move the clock on by `cycles`, each machine executing an instruction
+// every (1 + delay) x its clock divider's system cycles, at its own cycle.
+function pioAdvance(cycles) {
+  const clock = mcu.clock;
+  while (cycles > 0) {
+    const d = Math.min(cycles, pioLeft);
+    clock.tick(d * CYCLE_NS);
+    cycles -= d;
+    pioSince += d;
+    pioLeft -= d;
+    if (pioLeft <= 0) stepPio();
+  }
+}
+
+function stepPio() {
   const touched = new Set();
   for (const sm of pioMachines) {
-    if (!sm.enabled) continue;
-    if (pioIdle(sm)) {
-      sm.due = 0;
-      continue;
-    }
-    sm.due -= cycles;
+    if (sm.wasIdle) continue;
+    sm.due -= pioSince;
     while (sm.due <= 0 && sm.enabled) {
       const before = sm.cycles;
       sm.step();
@@ -530,8 +561,14 @@ function stepPio(cycles) {
       touched.add(sm.pio);
       if (pioIdle(sm)) break;
     }
+    if (!sm.enabled || pioIdle(sm)) {
+      sm.due = 0;
+      sm.wasIdle = true;
+    }
   }
+  pioSince = 0;
   for (const pio of touched) pio.checkChangedPins();
+  pioNext();
 }
 
 // Run the core until the emulated clock reaches `end` ns (or a reset).
@@ -541,14 +578,21 @@ function runUntil(end) {
   const until = end - clockBase;
   let n = 0;
   while (clock.nanos < until) {
-    if (pioActive && !pioBusy()) pioActive = false;
     if (pioActive) {
-      // one CPU instruction (or a sleeping cycle) at a time, PIO beside it
-      const cycles = core.waiting ? 1 : core.executeInstruction();
-      for (let i = 0; i < cycles; i++) {
-        clock.tick(CYCLE_NS);
-        stepPio(1);
+      // one CPU instruction at a time, or asleep until the next alarm or
+      // PIO step (either may wake the core); each PIO step at its own cycle
+      let cycles;
+      if (pioDirty) pioFlush();
+      if (pioLeft === Infinity) {
+        pioActive = false; // every machine waits for the CPU (or DMA)
+        continue;
       }
+      if (core.waiting) {
+        const alarm = clock.nanosToNextAlarm;
+        cycles = Math.max(1, Math.min(pioLeft, Math.ceil((until - clock.nanos) / CYCLE_NS),
+                                      alarm > 0 ? Math.ceil(alarm / CYCLE_NS) : Infinity));
+      } else cycles = core.executeInstruction();
+      pioAdvance(cycles);
     } else if (core.waiting) {
       const next = clock.nanosToNextAlarm;
       clock.tick(next > 0 ? Math.min(next, until - clock.nanos) : until - clock.nanos);

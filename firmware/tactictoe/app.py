@@ -31,9 +31,9 @@ PICK_MODE = const(1)
 _PICK_LEVEL = const(2)
 _PICK_HINTS = const(3)
 
-WALK_MS = const(90)  # self-test: each pixel in turn...
-RGB_MS = const(250)  # ...then all red, green, blue
-SELFTEST_MS = const(9 * 90 + 3 * 250)
+WALK_MS = const(60)  # self-test: each pixel in turn...
+RGB_MS = const(150)  # ...then all red, green, blue (a second in all: boot to the menu
+SELFTEST_MS = const(9 * 60 + 3 * 150)  # within 2 s on MicroPython, 3 s on CircuitPython)
 _NOTICE_MS = const(2000)
 REFUSE_MS = const(450)
 OVER_GUARD_MS = const(600)  # a press this soon after the end doesn't skip it

@@ -48,8 +48,8 @@ def test_make_circuitpy_stages_exactly_what_the_drive_needs(tmp_path, tables):
     modules = {n[len(fw) + 1:].rsplit(".", 1)[0] for n in got if n.startswith(fw + "/") and n.endswith("py")}
     assert modules == set(circuitpy.MODULES) and "__init__" in modules and "main" in modules
     assert "hw_circuitpython" in modules and "hw_machine" not in modules
-    # Compiled, but for the two modules with async syntax (and code.py).
-    assert {n for n in got if n.startswith(fw + "/") and n.endswith(".py")} == {fw + "/loop.py", fw + "/main.py"}
+    # Compiled, but for the one module with async syntax (and code.py).
+    assert {n for n in got if n.startswith(fw + "/") and n.endswith(".py")} == {fw + "/main.py"}
     for game in rules.GAMES:
         with open(os.path.join(tables, game + ".tbl"), "rb") as f:
             assert got[circuitpy._join(circuitpy.LAYOUT["tables"], game + ".tbl")] == f.read()

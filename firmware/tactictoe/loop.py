@@ -165,17 +165,6 @@ class Runner:
             self.sequencer.update(now)
 
 
-async def _every(asyncio, ms, fn, clock):
-    sleep_ms = getattr(asyncio, "sleep_ms", None)
-    seconds = ms / 1000  # CircuitPython's asyncio has only sleep(seconds)
-    while True:
-        fn(clock.now())
-        if sleep_ms:
-            await sleep_ms(ms)
-        else:
-            await asyncio.sleep(seconds)
-
-
 def asyncio_module():
     """asyncio, imported only when the loop starts (its RAM is not needed
     before): ``uasyncio`` on older MicroPython."""
@@ -186,12 +175,10 @@ def asyncio_module():
     return asyncio
 
 
-async def run(runner, clock):
-    """The cooperative loop: keys and LEDs as two tasks, the game flow in
-    this coroutine."""
-    asyncio = asyncio_module()
-    # Two tasks and this coroutine itself (gather would pull in one more
-    # asyncio module, and RAM is scarce).
-    asyncio.create_task(_every(asyncio, runner.timing["scan_ms"], runner.scan, clock))
-    asyncio.create_task(_every(asyncio, runner.timing["frame_ms"], runner.draw, clock))
-    await _every(asyncio, runner.timing["scan_ms"], runner.step, clock)
+def run(runner, clock):
+    """The cooperative loop, a coroutine: keys and LEDs as two tasks, the
+    game flow in this one. (Its async code is in ``main``: CircuitPython
+    compiles async code only from source, and this module ships compiled.)"""
+    from .main import tasks
+
+    return tasks(runner, clock)

@@ -66,3 +66,27 @@ def run(folder="", beside=None, log=print):
         # Stopped (Ctrl-C, an error): silence the buzzer, which the rp2
         # port's soft reset leaves playing.
         runner.hw.tone(0)
+
+
+async def _every(asyncio, ms, fn, clock):
+    sleep_ms = getattr(asyncio, "sleep_ms", None)
+    seconds = ms / 1000  # CircuitPython's asyncio has only sleep(seconds)
+    while True:
+        fn(clock.now())
+        if sleep_ms:
+            await sleep_ms(ms)
+        else:
+            await asyncio.sleep(seconds)
+
+
+async def tasks(runner, clock):
+    """``loop.run``'s coroutine: keys and LEDs as two tasks, the game flow
+    in this one."""
+    from .loop import asyncio_module
+
+    asyncio = asyncio_module()
+    # Two tasks and this coroutine itself (gather would pull in one more
+    # asyncio module, and RAM is scarce).
+    asyncio.create_task(_every(asyncio, runner.timing["scan_ms"], runner.scan, clock))
+    asyncio.create_task(_every(asyncio, runner.timing["frame_ms"], runner.draw, clock))
+    await _every(asyncio, runner.timing["scan_ms"], runner.step, clock)

@@ -94,12 +94,20 @@ def test_holding_the_centre_at_power_on_is_safe_mode(corrupt_board):
     b.serial("safe mode: the centre cell was held at power-on", 12000)
     assert b.frames()[-1].split()[2] == ".../.o./..."
     b.hold(0)
-    # code.py has returned: CircuitPython's REPL is free.
-    b.serial("Code done running.", 2000)
-    b.type("\r")
-    b.run(500)
+    at_repl(b)
     b.type("import sys; print(sys.implementation.name, sys.implementation.version)\r")
     b.serial("circuitpython (10, 2, 1, '')", 2000)
+
+
+def at_repl(b):
+    """code.py has returned (safe mode): the first key pressed enters
+    CircuitPython's REPL, so wait for that before typing a line (each test
+    may run alone, with -k)."""
+    if not getattr(b, "in_repl", False):
+        b.serial("Code done running.", 12000)
+        b.type("\r")
+        b.run(500)
+        b.in_repl = True
 
 
 def probe_lines(lines):
@@ -119,6 +127,7 @@ def test_our_doubles_agree_with_real_circuitpython(corrupt_board):
     import sys
 
     b = corrupt_board
+    at_repl(b)
     b.hold(1)
     b.type("import cp_probe\r")
     b.serial("probe\tend", 10000)
@@ -143,10 +152,11 @@ def test_the_board_imports_the_compiled_modules(corrupt_board):
     board runs: it would refuse a wrong one ("incompatible .mpy file"), and
     a module's __file__ names the file imported."""
     b = corrupt_board
+    at_repl(b)
     b.type("import tactictoe.rules, tactictoe.loop, neopixel, asyncio.core; print('files', tactictoe.rules.__file__,"
            " neopixel.__file__, tactictoe.loop.__file__, asyncio.core.__file__)\r")
     line = b.serial("files /", 5000)
-    assert line.endswith("files /lib/tactictoe/rules.mpy /lib/neopixel.mpy /lib/tactictoe/loop.py"
+    assert line.endswith("files /lib/tactictoe/rules.mpy /lib/neopixel.mpy /lib/tactictoe/loop.mpy"
                          " /lib/asyncio/core.py"), line
     b.type("print('game', tactictoe.rules.Position(tactictoe.rules.TACTICTOE).legal_moves())\r")
     assert b.serial("game [", 5000).endswith("game [0, 1, 2, 3, 4, 5, 6, 7, 8]")

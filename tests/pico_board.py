@@ -27,7 +27,7 @@ class PicoRun:
     :param runtime: "micropython", or "circuitpython" (``flash_file`` is
         then the CIRCUITPY drive's FAT image).
     :param hardware: the board around the chip (``pico.HARDWARE``); its
-        chips' reports come as lines ``screen MS``, ``apa102 MS``,
+        chips' reports come as lines ``screen MS``, ``apa102 MS``, ``is31fl3731 MS``,
         ``turned MS N`` (what they show is on ``self.chip``).
     :param grid: the board's key under each of the 9 cells (``tap(cell)``
         presses it; ``press(key)`` any key); default: key = cell.
@@ -54,7 +54,7 @@ class PicoRun:
             self._out.part = b""  # a line cut off by the reset ends there
         if words[0] in ("tone", "power"):
             self.lines.append("%s %d %s" % (words[0], int(words[1]) // 1000000, words[2]))
-        elif words[0] in ("screen", "apa102", "turned") and words[1].isdigit():
+        elif words[0] in ("screen", "apa102", "is31fl3731", "turned") and words[1].isdigit():
             self.lines.append(" ".join([words[0], str(int(words[1]) // 1000000)] + words[2:3] * (words[0] == "turned")))
         elif words[0] == "fault":
             self.lines.append(" ".join(words))

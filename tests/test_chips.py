@@ -118,3 +118,22 @@ def test_encoder_edges_are_counted_by_a_polling_script(board, tmp_path):
     b.serial("edges 20 detents 1", 2500)
     edges = [line.split()[-1] for line in b.lines if line.startswith("serial edge ")]
     assert edges == ["10", "00", "01", "11"] * 3 + ["01", "00", "10", "11"] * 2
+
+
+def test_is31fl3731_registers_decoded_to_the_keybows_colours(board, tmp_path):
+    b = board(tmp_path, "is31fl3731_colours.py", "keybow2040")
+    # the Command Register reads back the page last selected; nothing
+    # answers at the next address (AD to ground: 0x74)
+    b.serial("page 1 0x75 silent", 3000)
+    b.serial("sent", 300)
+    colours = [(16 * k, 255 - 16 * k, k, 31) for k in range(16)]
+    assert b.chip.pixels == colours  # frame 0 as written; nothing of frame 1
+    b.serial("off", 300)
+    colours[5] = (0, 255 - 80, 5, 31)  # key 5's red: its on bit cleared
+    assert b.chip.pixels == colours
+    b.serial("frame 1", 300)
+    assert b.chip.pixels == [(200, 0, 0, 31)] + [(0, 0, 0, 31)] * 15
+    b.serial("end", 300)
+    assert b.chip.pixels == [(0, 0, 0, 31)] * 16  # shut down: dark
+    reports = [line for line in b.lines if line.startswith("is31fl3731 ")]
+    assert len(reports) == 4, reports  # one a change seen, none for the writes nobody sees

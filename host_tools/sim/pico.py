@@ -42,11 +42,17 @@ MACROPAD_UF2 = os.path.join(os.path.dirname(CIRCUITPYTHON_UF2),
 BOOTROM = os.path.join(VENDOR, "rp2040-bootrom-B1.bin")
 SCRIPT = os.path.join(ROOT, "simulator", "rp2040", "pico.mjs")
 
+def uf2_builds(hardware):
+    """The CircuitPython build a board runs: its own (the MacroPad's, the
+    Keybow 2040's), else the Pico's."""
+    return uf2.CIRCUITPYTHON_BUILDS.get(hardware, (CIRCUITPYTHON_UF2,))[0]
+
+
 # The boards the emulator wires (simulator/rp2040/boards.mjs): a Pico wired
 # as its config says, or a bought board with its own pins and chips. Keys
 # are the board's: a Pico's 9 cells; the MacroPad's keys 0-11 and, as key
-# 12, its encoder's push switch; the keypad's 16 keys.
-HARDWARE = {"pico": 9, "macropad": 13, "pico-rgb-keypad": 16}
+# 12, its encoder's push switch; the keypad's 16 keys; the Keybow's SW0-SW15.
+HARDWARE = {"pico": 9, "macropad": 13, "pico-rgb-keypad": 16, "keybow2040": 16}
 
 # WS2812 bit timing, ns (Worldsemi WS2812B datasheet: T0H 0.4 us, T1H 0.8 us,
 # T0L 0.85 us, T1L 0.45 us, each +-150 ns; a low of over 50 us latches).
@@ -186,8 +192,7 @@ class EmulatedPico:
         self.turned = 0
         self.runtime = runtime
         if uf2 is None:
-            uf2 = ((MACROPAD_UF2 if self.hardware == "macropad" else CIRCUITPYTHON_UF2,)
-                   if runtime == "circuitpython" else (UF2,))
+            uf2 = ((uf2_builds(self.hardware),) if runtime == "circuitpython" else (UF2,))
         self.uf2 = list(uf2)
         self.fifo = b""  # CircuitPython: the bytes the last frame's PIO FIFO took
         self.on_frame = on_frame
@@ -396,7 +401,7 @@ class EmulatedPico:
             if len(words) > 2:
                 self.screen_state = {k: int(v) for k, _, v in (w.partition("=") for w in words[2:-1])}
                 self.screen = bytes.fromhex(words[-1])
-        elif kind == "apa102":
+        elif kind in ("apa102", "is31fl3731"):
             px = bytes.fromhex(words[2])
             self.pixels = [tuple(px[i:i + 4]) for i in range(0, len(px), 4)]
             self._apa102_frame()

@@ -3,17 +3,23 @@
 //
 // Pins from the boards' own files: adafruit/circuitpython
 // ports/raspberrypi/boards/adafruit_macropad_rp2040/ (pins.c, board.c) and
-// pimoroni/pimoroni-pico libraries/pico_rgb_keypad/ (see docs/simulator.md).
+// pimoroni/pimoroni-pico libraries/pico_rgb_keypad/, and for the Keybow
+// 2040 adafruit/circuitpython ports/raspberrypi/boards/pimoroni_keybow2040/
+// pins.c with adafruit/Adafruit_CircuitPython_IS31FL3731 keybow2040.py (see
+// docs/simulator.md).
 //
 // Keys are numbered as the board's own: MacroPad keys 0-11 row-major from
 // the top-left (key k on GPIO k+1, to ground), key 12 the encoder's push
 // switch (GPIO 0); keypad keys 0-15 row-major, read through the TCA9555
-// (port 0 = keys 0-7, port 1 = keys 8-15).
+// (port 0 = keys 0-7, port 1 = keys 8-15); Keybow keys 0-15 its SW0-SW15
+// (SW k on GPIO 21 - k, to ground), numbered from the bottom left up each
+// column with the USB connector at the top (Pimoroni's keybow2040 library).
 
 import { SH1106 } from './chips/sh1106.mjs';
 import { APA102 } from './chips/apa102.mjs';
 import { TCA9555 } from './chips/tca9555.mjs';
 import { Encoder } from './chips/encoder.mjs';
+import { IS31FL3731 } from './chips/is31fl3731.mjs';
 
 const FUNC_SPI = 1;
 const FUNC_I2C = 3;
@@ -36,6 +42,23 @@ export const BOARDS = {
     pullups: [4, 5], // the base's resistors on SDA and SCL (CircuitPython's busio.I2C checks for them)
     apa102: { spi: 0, sck: 18, mosi: 19, cs: 17, count: 16 },
   },
+  keybow2040: {
+    keys: [21, 20, 19, 18, 17, 16, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6], // SW0-SW15
+    pullups: [4, 5], // resistors on SDA and SCL (busio.I2C refuses a bus without them)
+    is31fl3731: {
+      i2c: 0, sda: 4, scl: 5, address: 0x74,
+      // The LED under key k: its red, green and blue LED numbers on the
+      // chip (PWM register 0x24 + n), from keybow2040.py's pixel_addr table
+      // at entry 4 * (3 - k % 4) + (k >> 2), as Pimoroni's library asks for
+      // key k's pixel (x = k % 4, y = k >> 2).
+      leds: [
+        [123, 91, 107], [122, 90, 106], [121, 89, 105], [120, 88, 104],
+        [139, 26, 75], [138, 25, 74], [137, 41, 73], [136, 40, 72],
+        [115, 83, 99], [114, 82, 98], [113, 81, 97], [112, 80, 96],
+        [131, 18, 67], [130, 17, 66], [129, 33, 65], [128, 32, 64],
+      ],
+    },
+  },
 };
 
 // The chips a board carries: they keep their state across the RP2040's own
@@ -48,6 +71,7 @@ export function makeChips(board) {
     apa102: b.apa102 ? new APA102(b.apa102.count) : null,
     tca9555: b.tca9555 ? new TCA9555({ address: b.tca9555.address }) : null,
     encoder: b.encoder ? new Encoder() : null,
+    is31fl3731: b.is31fl3731 ? new IS31FL3731({ address: b.is31fl3731.address }) : null,
   };
 }
 
@@ -104,7 +128,9 @@ function i2cDevice(mcu, spec, chip) {
 // Hook a board's chips to a freshly powered (or reset) RP2040. `report`
 // is called with (kind, chip, ns on this chip's clock) when what a viewer
 // sees changed (the screen) or a frame arrived (APA102 LEDs), once the bus
-// has gone quiet; the time is that of the last byte.
+// has gone quiet; the time is that of the last byte. The IS31FL3731's RGB
+// LEDs are reported as the APA102s are (`pixels`: [r, g, b, 31] each) when
+// what they show changed.
 export function attach(mcu, board, chips, report) {
   const b = BOARDS[board];
   if (!b) return;
@@ -143,6 +169,32 @@ export function attach(mcu, board, chips, report) {
     });
   }
   if (chips.tca9555) i2cDevice(mcu, b.tca9555, chips.tca9555);
+  if (chips.is31fl3731) {
+    const spec = b.is31fl3731;
+    const chip = chips.is31fl3731;
+    const view = { pixels: spec.leds.map(() => [0, 0, 0, 31]) };
+    let seen = chip.version;
+    const quiet = reporter(mcu, () => chip.version !== seen, (t) => {
+      seen = chip.version;
+      const pixels = spec.leds.map((rgb) => [...rgb.map((n) => chip.shown(n)), 31]);
+      if (pixels.join() === view.pixels.join()) return;
+      view.pixels = pixels;
+      report('is31fl3731', view, t);
+    });
+    const write = chip.write.bind(chip);
+    i2cDevice(mcu, spec, {
+      get address() {
+        return chip.address;
+      },
+      start: (read) => chip.start(read),
+      read: () => chip.read(),
+      write: (v) => {
+        const ack = write(v);
+        quiet.poke();
+        return ack;
+      },
+    });
+  }
 }
 
 // Reports a chip's state once its bus has been quiet for QUIET_SPI_NS after

@@ -3,7 +3,7 @@
 //
 //   node pico.mjs --uf2 FILE [--uf2 FILE...] --bootrom FILE --wiring board.json
 //                 [--flash-file FILE] [--runtime micropython|circuitpython]
-//                 [--board pico|macropad|pico-rgb-keypad]
+//                 [--board pico|macropad|pico-rgb-keypad|keybow2040]
 //
 // Talks to host_tools/sim/pico.py over stdin/stdout, one command or event a line
 // (see docs/simulator.md, "The emulated RP2040"). Time is the emulated
@@ -21,9 +21,10 @@
 //   same flash;
 // * the wiring: keys (buttons to ground or a 3x3 matrix), the NeoPixel chain
 //   (decoded from the data pin's edges) and the buzzer (its PWM frequency);
-// * with --board macropad or pico-rgb-keypad, a bought board's wiring (boards.mjs)
-//   and its chips (chips/): the MacroPad's SH1106 screen and encoder, the
-//   keypad's TCA9555 key expander and APA102 LEDs. --wiring then only
+// * with --board macropad, pico-rgb-keypad or keybow2040, a bought board's
+//   wiring (boards.mjs) and its chips (chips/): the MacroPad's SH1106 screen
+//   and encoder, the keypad's TCA9555 key expander and APA102 LEDs, the
+//   Keybow's IS31FL3731 LED driver. --wiring then only
 //   names the config; the pins are the board's.
 //
 // With --runtime circuitpython: the flash file is the CIRCUITPY drive (FAT12
@@ -61,7 +62,7 @@ for (let i = 2; i < process.argv.length; i += 2) {
   else args[key.replace(/-/g, '_')] = value;
 }
 const boardName = args.board || 'pico';
-if (boardName !== 'pico' && !BOARDS[boardName]) throw new Error('no board ' + boardName + ' (pico, macropad, pico-rgb-keypad)');
+if (boardName !== 'pico' && !BOARDS[boardName]) throw new Error('no board ' + boardName + ' (pico, ' + Object.keys(BOARDS).join(', ') + ')');
 const bought = BOARDS[boardName] || null; // a bought board: its own pins
 const wiring = bought ? null : JSON.parse(readFileSync(args.wiring, 'utf8'));
 const circuitpython = args.runtime === 'circuitpython';
@@ -334,8 +335,10 @@ function quiet() {
 //   screen NS on=1 contrast=255 invert=0 allon=0 remap=1 comrev=1 start=0 offset=0 mux=63 HEX
 //     the SH1106's glass, 128x64, HEX = 1024 bytes: byte (y >> 3) * 128 + x, bit y & 7
 //   apa102 NS HEX   per LED 4 bytes: red, green, blue, brightness (0-31)
+//   is31fl3731 NS HEX   the same, per RGB LED (brightness 31: the chip's PWM
+//     duty is the colour)
 function report(kind, chip, t) {
-  say(kind === 'screen' ? screenLine(chip, t) : apa102Line(chip, t));
+  say(kind === 'screen' ? screenLine(chip, t) : pixelsLine(kind, chip, t));
 }
 
 function screenLine(sh, t) {
@@ -347,8 +350,8 @@ function screenLine(sh, t) {
     ' mux=' + st.multiplex + ' ' + Buffer.from(sh.visible()).toString('hex');
 }
 
-function apa102Line(dots, t) {
-  return 'apa102 ' + Math.round(clockBase + t) + ' ' + Buffer.from(dots.pixels.flat()).toString('hex');
+function pixelsLine(kind, dots, t) {
+  return kind + ' ' + Math.round(clockBase + t) + ' ' + Buffer.from(dots.pixels.flat()).toString('hex');
 }
 
 // The encoder: one quadrature edge every edgeNs of the emulated clock while

@@ -192,8 +192,8 @@ def device_modules(cfg, circuitpython=False):
     ``__init__`` first; none for a board of loose parts. CircuitPython uses
     its own libraries for all but the expander."""
     names = []
-    if cfg["leds"]["kind"] == "apa102" and not circuitpython:
-        names.append("apa102")
+    if cfg["leds"]["kind"] in ("apa102", "is31fl3731") and not circuitpython:
+        names.append(cfg["leds"]["kind"])
     if cfg["input"]["kind"] == "tca9555":
         names.append("tca9555")
     if not circuitpython:

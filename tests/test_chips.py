@@ -7,7 +7,8 @@ the bus, checked against what was sent, never against our own calls.
 - on the vendored MicroPython RPI_PICO build, the smoke scripts in
   tests/mpy/ talk to each chip with machine.SPI / I2C / Pin alone: text on
   the SH1106, a frame of colours on the APA102s, held keys through the
-  TCA9555 (active low), the encoder's quadrature edges.
+  TCA9555 (active low), the encoder's quadrature edges, the Keybow's colours
+  from the IS31FL3731's registers.
 
 All in lockstep on the emulated clock: limits are emulated milliseconds.
 """
@@ -123,8 +124,9 @@ def test_encoder_edges_are_counted_by_a_polling_script(board, tmp_path):
 def test_is31fl3731_registers_decoded_to_the_keybows_colours(board, tmp_path):
     b = board(tmp_path, "is31fl3731_colours.py", "keybow2040")
     # the Command Register reads back the page last selected; nothing
-    # answers at the next address (AD to ground: 0x74)
-    b.serial("page 1 0x75 silent", 3000)
+    # answers at the next address (AD to ground: 0x74); I2C.scan(), bit-banged
+    # on the pins (as busio.I2C's probe is), finds the chip alone
+    b.serial("page 1 0x75 silent scan [116]", 3000)
     b.serial("sent", 300)
     colours = [(16 * k, 255 - 16 * k, k, 31) for k in range(16)]
     assert b.chip.pixels == colours  # frame 0 as written; nothing of frame 1

@@ -30,7 +30,8 @@ def readme_table(folder=VENDOR):
 def test_the_readmes_list_the_binaries():
     assert set(readme_table()) == {"RPI_PICO-v1.28.0.uf2", "rp2040-bootrom-B1.bin"}
     assert set(readme_table(CP_VENDOR)) == {"circuitpython-10.2.1-raspberry_pi_pico-en_US.uf2",
-                                            "circuitpython-10.2.1-adafruit_macropad_rp2040-en_US.uf2"}
+                                            "circuitpython-10.2.1-adafruit_macropad_rp2040-en_US.uf2",
+                                            "circuitpython-10.2.1-pimoroni_keybow2040-en_US.uf2"}
 
 
 def test_vendor_holds_only_these_folders():

@@ -70,8 +70,8 @@ RUNTIMES = ("micropython", "circuitpython")
 # The development boards whose pinouts the hardware docs know, and the chip
 # family (sys.platform) each one runs.
 # The bought boards: the Adafruit MacroPad RP2040 and a Pico on Pimoroni's
-# Pico RGB Keypad Base (PIM551).
-BOARDS = {"pico": "rp2", "esp32-devkit": "esp32", "macropad": "rp2", "pico-rgb-keypad": "rp2"}
+# Pico RGB Keypad Base (PIM551), and the Pimoroni Keybow 2040 (PIM56X).
+BOARDS = {"pico": "rp2", "esp32-devkit": "esp32", "macropad": "rp2", "pico-rgb-keypad": "rp2", "keybow2040": "rp2"}
 INPUT_KINDS = ("buttons", "matrix", "touch", "tca9555")
 
 
@@ -182,7 +182,7 @@ def _newer(raw):
     leds = raw.get("leds")
     inp = raw.get("input")
     return ("extra" in raw or "encoder" in raw or "screen" in raw or isinstance(raw.get("buzzer"), dict)
-            or isinstance(leds, dict) and any(k in leds for k in ("kind", "count", "spi", "sck", "mosi", "cs"))
+            or isinstance(leds, dict) and any(k in leds for k in ("kind", "count", "spi", "sck", "mosi", "cs", "i2c", "sda", "scl"))
             or isinstance(inp, dict) and inp.get("kind") == "tca9555")
 
 

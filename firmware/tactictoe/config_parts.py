@@ -1,5 +1,6 @@
 """The board.json keys of the bought boards' parts (docs/board-config.md):
-APA102 LEDs and a longer chain (``leds.kind``, ``leds.count``), keys through
+APA102 LEDs or an IS31FL3731 LED driver and a longer chain (``leds.kind``,
+``leds.count``), keys through
 a TCA9555 expander, extra keys, a rotary encoder, a screen, a speaker's
 amplifier. ``config.validate`` imports this module only for a config that
 uses them, so a board of loose parts never loads it.
@@ -8,7 +9,7 @@ uses them, so a board of loose parts never loads it.
 from . import config
 from .config import ConfigError, _check_keys, _number, _pin, _pins, _section, pixel_order
 
-LED_KINDS = ("ws2812", "apa102")
+LED_KINDS = ("ws2812", "apa102", "is31fl3731")
 # What the board's extra keys do: back to the menu, show or hide the hints,
 # take back a move, select (the encoder's switch).
 ROLES = ("menu", "hint", "undo", "select")
@@ -41,6 +42,15 @@ def hardware(raw, runtime):
             raise ConfigError("leds.pin: missing (the GPIO of the first pixel's data input)")
         out_leds["pin"] = _pin(leds["pin"], "leds.pin")
         used[out_leds["pin"]] = "leds.pin"
+    elif led_kind == "is31fl3731":  # on I2C; LED k is key k's (the Keybow 2040's map)
+        _check_keys(leds, I2C_KEYS + ("address",) + common, "leds.")
+        if count != 16:
+            raise ConfigError("leds.count: an IS31FL3731 lights the Keybow 2040's 16 keys, got %r" % (count,))
+        if colour_order != "RGB":
+            raise ConfigError("leds.colour_order: an IS31FL3731's LEDs take red, green, blue: \"RGB\", got %r"
+                              % (colour_order,))
+        out_leds.update(_bus(leds, "leds.", I2C_KEYS, (), used))
+        out_leds["address"] = int(_number(leds.get("address", 0x74), 0x74, 0x77, "leds.address"))
     else:
         _check_keys(leds, SPI_KEYS + common, "leds.")
         out_leds.update(_bus(leds, "leds.", SPI_KEYS, ("cs",), used))

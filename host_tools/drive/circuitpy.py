@@ -43,9 +43,13 @@ LIBRARIES = (
     ("adafruit-circuitpython-asyncio", ("asyncio/",)),
     ("adafruit-circuitpython-ticks", ("adafruit_ticks.py",)),  # asyncio's clock
 )
-# Only for the boards that have the part: APA102 LEDs (the Pico RGB Keypad)
-# and a screen (the MacroPad's; Label, not the rest of the package).
+# Only for the boards that have the part: APA102 LEDs (the Pico RGB Keypad),
+# the Keybow 2040's IS31FL3731 (the base class and its Keybow2040; the
+# adafruit_bus_device it imports is built into CircuitPython) and a screen
+# (the MacroPad's; Label, not the rest of the package).
 DOTSTAR = ("adafruit-circuitpython-dotstar", ("adafruit_dotstar.py",))
+IS31FL3731 = ("adafruit-circuitpython-is31fl3731", ("adafruit_is31fl3731/__init__.py",
+                                                    "adafruit_is31fl3731/keybow2040.py"))
 DISPLAY_TEXT = ("adafruit-circuitpython-display-text", ("adafruit_display_text/__init__.py",
                                                         "adafruit_display_text/label.py"))
 
@@ -55,6 +59,8 @@ def libraries(cfg):
     out = list(LIBRARIES)
     if cfg["leds"]["kind"] == "apa102":
         out.append(DOTSTAR)
+    elif cfg["leds"]["kind"] == "is31fl3731":
+        out.append(IS31FL3731)
     if cfg["screen"] is not None:
         out.append(DISPLAY_TEXT)
     return out

@@ -49,11 +49,16 @@ CIRCUITPYTHON_NAME = "CircuitPython 10.2.1 (raspberry_pi_pico, en_US)"
 CIRCUITPYTHON_MACROPAD = os.path.join(ROOT, "vendor", "circuitpython-rp2",
                                       "circuitpython-10.2.1-adafruit_macropad_rp2040-en_US.uf2")
 CIRCUITPYTHON_MACROPAD_NAME = "CircuitPython 10.2.1 (adafruit_macropad_rp2040, en_US)"
+CIRCUITPYTHON_KEYBOW = os.path.join(ROOT, "vendor", "circuitpython-rp2",
+                                    "circuitpython-10.2.1-pimoroni_keybow2040-en_US.uf2")
+CIRCUITPYTHON_KEYBOW_NAME = "CircuitPython 10.2.1 (pimoroni_keybow2040, en_US)"
 # The CircuitPython build for each RP2040 board a config can name (its
-# "board"): the MacroPad has its own; a Pico on the RGB Keypad Base runs the Pico's.
+# "board"): the MacroPad and the Keybow 2040 have their own; a Pico on the RGB
+# Keypad Base runs the Pico's.
 CIRCUITPYTHON_BUILDS = {None: (CIRCUITPYTHON, CIRCUITPYTHON_NAME), "pico": (CIRCUITPYTHON, CIRCUITPYTHON_NAME),
                         "pico-rgb-keypad": (CIRCUITPYTHON, CIRCUITPYTHON_NAME),
-                        "macropad": (CIRCUITPYTHON_MACROPAD, CIRCUITPYTHON_MACROPAD_NAME)}
+                        "macropad": (CIRCUITPYTHON_MACROPAD, CIRCUITPYTHON_MACROPAD_NAME),
+                        "keybow2040": (CIRCUITPYTHON_KEYBOW, CIRCUITPYTHON_KEYBOW_NAME)}
 _HEADER = struct.Struct("<8I")
 
 
@@ -161,7 +166,7 @@ def write(path, board="pico-buttons", games=rules.GAMES, tables_dir=None, runtim
         circuitpy.check_circuitpython(cfg)
         if cfg["board"] not in CIRCUITPYTHON_BUILDS:
             raise flash.FlashError("%s is wired for %s, not an RP2040 board: the UF2 holds CircuitPython for the"
-                                   " Pico or the MacroPad" % (cfg["name"], cfg["board"]))
+                                   " Pico, the MacroPad or the Keybow 2040" % (cfg["name"], cfg["board"]))
         files = circuitpy.drive_files(board, games, tables_dir)
         data = build_circuitpython(files, CIRCUITPYTHON_BUILDS[cfg["board"]][0])
     else:

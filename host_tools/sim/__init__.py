@@ -27,7 +27,7 @@ __all__ = ["main"]
 
 # The bought boards (a config's "board"): only the emulated RP2040 models
 # their chips, so sim runs them there unless told otherwise.
-BOUGHT = ("macropad", "pico-rgb-keypad")
+BOUGHT = ("macropad", "pico-rgb-keypad", "keybow2040")
 
 
 def bought(board):

@@ -23,6 +23,7 @@ import { IS31FL3731 } from './chips/is31fl3731.mjs';
 
 const FUNC_SPI = 1;
 const FUNC_I2C = 3;
+const FUNC_SIO = 5;
 const QUIET_SPI_NS = 1e6; // no SPI byte this long after a change: report the chip's new state
 const MAX_WAIT_NS = 20e6; // a state changing without a pause is reported this often
 
@@ -125,13 +126,80 @@ function i2cDevice(mcu, spec, chip) {
   i2c.onReadByte = () => later(() => i2c.completeRead(chip.read()));
 }
 
+// The same target when the firmware drives SDA and SCL itself (GPIO, open
+// drain: a pin low or let go to the board's pull-up), as CircuitPython's
+// busio.I2C does for a write of no bytes (the RP2040's I2C block can't send
+// one: it bit-bangs the address, an I2C device's probe) and MicroPython's
+// I2C.scan(). Decoded from the pins' levels: a start (SDA falls while SCL is
+// high), 8 bits each sampled as SCL rises, the acknowledge (the target holds
+// SDA low from the 8th clock's fall to the 9th's), a stop (SDA rises while
+// SCL is high). Writes only: a read addressed this way is not acknowledged.
+// `holds(p)`: true while the target pulls pin p low; `refresh()` makes the
+// pads read it.
+function i2cPins(mcu, spec, chip, refresh) {
+  const st = { scl: true, sda: true, bits: -1, byte: 0, hold: false, data: false, acked: false };
+  const line = (p) => {
+    const pin = mcu.gpio[p];
+    if (pin.outputEnable) return pin.outputValue;
+    return !(p === spec.sda && st.hold); // let go: the pull-up, unless the target holds it
+  };
+  const hold = (v) => {
+    if (st.hold !== v) {
+      st.hold = v;
+      refresh();
+    }
+  };
+  const change = () => {
+    if (mcu.gpio[spec.sda].functionSelect !== FUNC_SIO || mcu.gpio[spec.scl].functionSelect !== FUNC_SIO) {
+      st.scl = st.sda = true;
+      st.bits = -1;
+      hold(false);
+      return;
+    }
+    const scl = line(spec.scl);
+    const sda = line(spec.sda);
+    if (scl && st.scl && sda !== st.sda) {
+      if (!sda) { // start (or a repeated one): an address follows
+        st.bits = 0;
+        st.byte = 0;
+        st.data = false;
+      } else st.bits = -1; // stop
+      hold(false);
+    } else if (st.bits >= 0 && scl && !st.scl && st.bits < 8) {
+      st.byte = ((st.byte << 1) | (sda ? 1 : 0)) & 0xff;
+      st.bits++;
+    } else if (st.bits >= 0 && !scl && st.scl) {
+      if (st.bits === 8) { // the 8th clock fell: acknowledge, or not
+        if (!st.data) {
+          st.acked = st.byte >> 1 === chip.address && (st.byte & 1) === 0;
+          if (st.acked) chip.start(false);
+        } else st.acked = chip.write(st.byte);
+        st.bits = 9;
+        hold(st.acked);
+      } else if (st.bits === 9) { // the 9th clock fell: the next byte, if acknowledged
+        hold(false);
+        st.bits = st.acked ? 0 : -1;
+        st.byte = 0;
+        st.data = true;
+      }
+    }
+    st.scl = scl;
+    st.sda = sda;
+  };
+  mcu.gpio[spec.sda].addListener(change);
+  mcu.gpio[spec.scl].addListener(change);
+  return { holds: (p) => p === spec.sda && st.hold };
+}
+
 // Hook a board's chips to a freshly powered (or reset) RP2040. `report`
 // is called with (kind, chip, ns on this chip's clock) when what a viewer
 // sees changed (the screen) or a frame arrived (APA102 LEDs), once the bus
 // has gone quiet; the time is that of the last byte. The IS31FL3731's RGB
 // LEDs are reported as the APA102s are (`pixels`: [r, g, b, 31] each) when
 // what they show changed.
-export function attach(mcu, board, chips, report) {
+// `refresh()` makes the pads read again what drives them (a chip holding a
+// line low); `chips.holds(p)` says whether one does.
+export function attach(mcu, board, chips, report, refresh = () => {}) {
   const b = BOARDS[board];
   if (!b) return;
   if (chips.sh1106) {
@@ -181,19 +249,20 @@ export function attach(mcu, board, chips, report) {
       view.pixels = pixels;
       report('is31fl3731', view, t);
     });
-    const write = chip.write.bind(chip);
-    i2cDevice(mcu, spec, {
+    const target = { // the chip, its state reported once the bus is quiet
       get address() {
         return chip.address;
       },
       start: (read) => chip.start(read),
       read: () => chip.read(),
       write: (v) => {
-        const ack = write(v);
+        const ack = chip.write(v);
         quiet.poke();
         return ack;
       },
-    });
+    };
+    i2cDevice(mcu, spec, target);
+    chips.holds = i2cPins(mcu, spec, target, refresh).holds;
   }
 }
 

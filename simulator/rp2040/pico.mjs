@@ -208,6 +208,7 @@ function level(g, p) {
       if (((held | tapped) >> (3 * r + c)) & 1 && g[cols[c]].outputEnable && !g[cols[c]].outputValue) return false;
     }
   }
+  if (chips.holds && chips.holds(p)) return false; // a chip pulls the line low (an I2C acknowledge)
   if (bought && bought.pullups && bought.pullups.includes(p)) return true; // a resistor on the board
   return pin.pullupEnabled && !pin.pulldownEnabled; // a floating pin reads low
 }
@@ -450,7 +451,7 @@ function powerOn(reason) {
   // A pin's change of drive or pull can change what some pad reads (the
   // LED and buzzer pins only ever drive).
   for (let p = 0; p < 30; p++) if (p !== leds.pin && p !== buzzer.pin) mcu.gpio[p].addListener(updateInputs);
-  attach(mcu, boardName, chips, report);
+  attach(mcu, boardName, chips, report, updateInputs);
   encoderAlarm = mcu.clock.createAlarm(encoderEdge);
   if (chips.encoder && chips.encoder.busy) encoderAlarm.schedule(chips.encoder.edgeNs);
   updateInputs();

@@ -28,6 +28,7 @@ def reg(page, r, *data):
     i2c.writeto(0x74, bytes((r,) + data))
 
 
+found = i2c.scan()  # a write of no bytes to each address, bit-banged on the pins
 try:  # AD to ground: 0x74; nothing answers at 0x75
     i2c.readfrom(0x75, 1)
     other = "answers"
@@ -44,7 +45,7 @@ reg(0, 0x00, *frame[1:])
 reg(1, 0x24 + LEDS[0], 200)  # frame 1, not shown yet: key 0's red at 200...
 reg(1, LEDS[0] >> 3, 1 << (LEDS[0] & 7))  # ...and on
 # the Command Register reads back the page last selected
-print("page", i2c.readfrom_mem(0x74, 0xFD, 1)[0], "0x75", other)
+print("page", i2c.readfrom_mem(0x74, 0xFD, 1)[0], "0x75", other, "scan", found)
 
 
 def seen(what):

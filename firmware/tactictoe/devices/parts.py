@@ -1,5 +1,5 @@
-"""The bought boards' parts for ``hw_machine.Hardware``: APA102 LEDs, keys
-through a TCA9555 expander, a rotary encoder, an SH1106 screen, a speaker
+"""The bought boards' parts for ``hw_machine.Hardware``: APA102 LEDs, LEDs
+on an IS31FL3731 driver, keys through a TCA9555 expander, a rotary encoder, an SH1106 screen, a speaker
 with an amplifier to switch on. Made from the config here, and each driver
 imported here, so that only a board that has one of them loads this code.
 """
@@ -19,6 +19,14 @@ def start(hw, cfg):
 
         spi = machine.SPI(leds["spi"], baudrate=4000000, sck=pin(leds["sck"]), mosi=pin(leds["mosi"]), miso=None)
         hw._np = APA102(spi, leds["count"], cs=None if leds["cs"] is None else pin(leds["cs"], pin.OUT, value=1))
+    elif leds["kind"] == "is31fl3731":  # the Keybow 2040's RGB LEDs, on I2C
+        from .is31fl3731 import IS31FL3731
+
+        i2c = machine.I2C(leds["i2c"], sda=pin(leds["sda"]), scl=pin(leds["scl"]), freq=400000)
+        try:
+            hw._np = IS31FL3731(i2c, address=leds["address"])
+        except OSError:  # no acknowledge: a wrong address, or no chip
+            raise ValueError("no IS31FL3731 answers at I2C address 0x%02x (leds.address)" % leds["address"])
 
     # Keys: a TCA9555's, the grid's then the extra keys'
     inp = cfg["input"]

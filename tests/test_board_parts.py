@@ -23,8 +23,8 @@ def _raw(name):
 
 
 def test_shipped_boards():
-    assert BOARDS == ["circuitpython-keypad", "circuitpython-macropad", "circuitpython-pico", "esp32-touch", "keypad",
-                      "macropad", "pico-buttons", "pico-matrix"]
+    assert BOARDS == ["circuitpython-keybow", "circuitpython-keypad", "circuitpython-macropad", "circuitpython-pico",
+                      "esp32-touch", "keybow", "keypad", "macropad", "pico-buttons", "pico-matrix"]
 
 
 @pytest.mark.parametrize("name", BOARDS)
@@ -74,7 +74,7 @@ def _broken(**changes):
     (dict(input={"kind": "matrix", "rows": [2, 3, 4], "cols": [4, 5, 6]}), "input.cols: pin 4 is also a row"),
     (dict(input={"kind": "touch", "pins": list(range(9)), "direction": "up"}), "input.direction"),
     (dict(runtime="arduino"), "runtime: expected one of micropython, circuitpython"),
-    (dict(board="pico2"), "board: expected one of esp32-devkit, macropad, pico, pico-rgb-keypad, or leave it out"),
+    (dict(board="pico2"), "board: expected one of esp32-devkit, keybow2040, macropad, pico, pico-rgb-keypad, or leave it out"),
     (dict(colours={"x": [300, 0, 0]}), "colours.x: expected [r, g, b] with 0-255 each"),
     (dict(colours={"purple": [1, 2, 3]}), "colours.purple: unknown colour"),
     (dict(timing={"think_ms": 0}), "timing.think_ms: expected a number from 1 to 60000"),
@@ -106,7 +106,7 @@ def _bought(name, **changes):
 
 
 @pytest.mark.parametrize("name, changes, message", [
-    ("keypad", dict(leds__kind="ws2811"), "leds.kind: expected one of ws2812, apa102, got 'ws2811'"),
+    ("keypad", dict(leds__kind="ws2811"), "leds.kind: expected one of ws2812, apa102, is31fl3731, got 'ws2811'"),
     ("keypad", dict(leds__pin=5), "leds.pin: unknown key (known: spi, sck, mosi, cs, kind,"),
     ("keypad", dict(leds__sck=None), "leds.sck: missing (a pin)"),
     ("keypad", dict(leds__spi=2), "leds.spi: expected the bus number, 0 or 1, got 2"),
@@ -145,6 +145,18 @@ def _bought(name, **changes):
     ("circuitpython-macropad", dict(screen__display=None), "screen.display: expected the board's display"),
     ("circuitpython-macropad", dict(encoder__pins=[17, "ROTA"]), "runtime: CircuitPython names its pins"),
     ("circuitpython-keypad", dict(leds__cs=17), "runtime: CircuitPython names its pins"),
+    ("keybow", dict(leds__address=0x20), "leds.address: expected a number from 116 to 119, got 32"),
+    ("keybow", dict(leds__count=12), "leds.count: an IS31FL3731 lights the Keybow 2040's 16 keys, got 12"),
+    ("keybow", dict(leds__colour_order="GRB"), "leds.colour_order: an IS31FL3731's LEDs take red, green, blue"),
+    ("keybow", dict(leds__i2c=2), "leds.i2c: expected the bus number, 0 or 1, got 2"),
+    ("keybow", dict(leds__sda=None), "leds.sda: missing (a pin)"),
+    ("keybow", dict(leds__pin=16), "leds.pin: unknown key (known: i2c, sda, scl, address, kind,"),
+    ("keybow", dict(leds__cs=17), "leds.cs: unknown key (known: i2c, sda, scl, address, kind,"),
+    ("keybow", dict(input__pins=[18, 14, 10, 19, 15, 11, 20, 16, 5]), "input: pin 5 is already in use (leds.scl)"),
+    ("keybow", dict(extra__0__pin=18), "extra[0].pin: pin 18 is already in use (input)"),
+    ("keybow", dict(extra__0__key=15), "extra[0].pin: missing (the button's GPIO; a \"key\" needs input.kind"),
+    ("keybow", dict(extra__2__led=3), "extra[2].led: pixel 3 already lights a cell or a key"),
+    ("circuitpython-keybow", dict(leds__scl=5), "runtime: CircuitPython names its pins"),
 ])
 def test_bought_board_config_errors_name_the_key(name, changes, message):
     with pytest.raises(config.ConfigError) as info:
@@ -174,7 +186,19 @@ def test_bought_boards_match_the_contract():
     kp = config.validate(_raw("keypad"))
     assert kp["input"]["keys"] == kp["leds"]["order"] == [0, 1, 2, 4, 5, 6, 8, 9, 10]
     assert [(e["role"], e["key"], e["led"]) for e in kp["extra"]] == [("menu", 3, 3), ("hint", 7, 7), ("undo", 11, 11)]
-    for name in ("macropad", "keypad"):  # the CircuitPython twin means the same, by pin names
+    kb = config.validate(_raw("keybow"))
+    # SW k on GPIO 21 - k; the grid the top-left 3x3 with the USB connector
+    # at the top (SW3, 7, 11 across the top row), each cell over its key's LED
+    assert kb["input"]["pins"] == [21 - k for k in kb["leds"]["order"]]
+    assert kb["leds"]["order"] == [3, 7, 11, 2, 6, 10, 1, 5, 9]
+    assert [(e["role"], e["pin"], e["led"]) for e in kb["extra"]] == [("menu", 6, 15), ("hint", 7, 14),
+                                                                      ("undo", 8, 13)]
+    assert (kb["leds"]["kind"], kb["leds"]["address"], kb["leds"]["sda"], kb["leds"]["scl"]) == ("is31fl3731", 0x74,
+                                                                                                 4, 5)
+    twin = config.validate(_raw("circuitpython-keybow"))
+    assert twin["input"]["pins"] == ["SW%d" % k for k in kb["leds"]["order"]]
+    assert [e["pin"] for e in twin["extra"]] == ["SW15", "SW14", "SW13"]
+    for name in ("macropad", "keypad", "keybow"):  # the CircuitPython twin means the same, by pin names
         mine, twin = config.validate(_raw(name)), config.validate(_raw("circuitpython-" + name))
         assert mine["leds"]["order"] == twin["leds"]["order"]
         assert [e["role"] for e in mine["extra"]] == [e["role"] for e in twin["extra"]]

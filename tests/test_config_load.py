@@ -144,7 +144,7 @@ def test_what_broke_boards_gets_its_own_line(tmp_path, compiled, interpreter):
     assert [g[1] for g in got] == ["default"] * 9 + ["used", "default"]
     problems = [g[2] for g in got]
     for i in range(3):
-        assert ("board: expected one of esp32-devkit, macropad, pico, pico-rgb-keypad, or leave it out, got "
+        assert ("board: expected one of esp32-devkit, keybow2040, macropad, pico, pico-rgb-keypad, or leave it out, got "
                 in problems[i])
     assert "runtime: expected one of" in problems[3]
     assert "is not UTF-8 text" in problems[4] and "is not UTF-8 text" in problems[5]
@@ -297,7 +297,8 @@ BOUGHT_HEAP = "48k"
 def test_the_bought_boards_configs_load_in_a_small_heap(tmp_path, compiled, interpreter):
     """Their keys are checked by config_parts, which only they load; each
     in a power-on of its own (a board loads one config, then unloads both)."""
-    for name in ["macropad", "circuitpython-macropad", "keypad", "circuitpython-keypad"]:
+    for name in ["macropad", "circuitpython-macropad", "keypad", "circuitpython-keypad", "keybow",
+                 "circuitpython-keybow"]:
         with open(os.path.join(FIRMWARE, "boards", name + ".json"), "rb") as f:
             got = _load_all(tmp_path, [f.read()], "rp2", interpreter, compiled, heap=BOUGHT_HEAP)
         assert got[0][1:] == ["used", "-"], name

@@ -104,6 +104,69 @@ def test_apa102_deinit_blanks_the_chain():
     assert apa102_colours(machine_more.spi_writes[-1][1], 16) == [(0, 0, 0)] * 16
 
 
+# --- IS31FL3731 (the Keybow 2040's LEDs) -------------------------------------------
+
+KEYBOW_GRID = [3, 7, 11, 2, 6, 10, 1, 5, 9]  # the key (and LED) under each cell
+KEYBOW_EXTRA = [15, 14, 13]  # menu, hint, take back
+
+
+def keybow_colours():
+    """What the doubles' IS31FL3731 shows, [r, g, b] per key 0-15."""
+    import is31regs
+
+    px = is31regs.CHIP.colours()
+    return [tuple(px[3 * k:3 * k + 3]) for k in range(16)]
+
+
+@settings(max_examples=20, deadline=None)
+@given(colours=st.lists(colour, min_size=12, max_size=12))
+def test_keybow_leds_are_the_is31fl3731_registers_under_each_key(colours):
+    import is31regs
+
+    is31regs.CHIP.reset()
+    cfg, hw = open_board("keybow")
+    chip = is31regs.CHIP
+    # set up as the datasheet asks: picture mode, frame 0 shown, on
+    assert (chip.func[0], chip.func[1], chip.func[0x0A], chip.page) == (0, 0, 1, 0)
+    hw.show(Canvas(colours))
+    want = [(0, 0, 0)] * 16
+    for cell, key in enumerate(KEYBOW_GRID + KEYBOW_EXTRA):
+        want[key] = tuple(colours[cell])
+    assert keybow_colours() == want
+
+
+def test_keybow_sends_a_frame_only_when_it_changed():
+    import is31regs
+
+    cfg, hw = open_board("keybow")
+    hw.show(Canvas([(1, 2, 3)] * 12))
+    writes = is31regs.CHIP.writes
+    hw.show(Canvas([(1, 2, 3)] * 12))
+    assert is31regs.CHIP.writes == writes
+    hw.show(Canvas([(1, 2, 4)] + [(1, 2, 3)] * 11))
+    assert is31regs.CHIP.writes > writes and keybow_colours()[3] == (1, 2, 4)
+
+
+def test_is31fl3731_deinit_blanks_and_shuts_down():
+    import is31regs
+
+    cfg, hw = open_board("keybow")
+    hw.show(Canvas([(9, 9, 9)] * 12))
+    hw._np.deinit()
+    assert is31regs.CHIP.func[0x0A] == 0
+    is31regs.CHIP.func[0x0A] = 1  # switched back on: every duty zero
+    assert keybow_colours() == [(0, 0, 0)] * 16
+
+
+def test_no_is31fl3731_is_one_line():
+    raw = json.load(open(os.path.join(FIRMWARE, "boards", "keybow.json")))
+    raw["leds"]["address"] = 0x75  # the chip answers at 0x74
+    cfg = config.validate(raw)
+    wire(cfg)
+    with pytest.raises(ValueError, match=r"^no IS31FL3731 answers at I2C address 0x75 \(leds.address\)$"):
+        hw_machine.Hardware(cfg)
+
+
 # --- TCA9555 (the keypad's keys) ----------------------------------------------------
 
 
@@ -318,6 +381,7 @@ def test_spi_buses_leave_miso_free():
 @pytest.mark.parametrize("name, loaded", [
     ("pico-buttons", []), ("pico-matrix", []), ("esp32-touch", []),
     ("keypad", ["apa102", "parts", "tca9555"]), ("macropad", ["buzzer", "encoder", "parts", "sh1106"]),
+    ("keybow", ["is31fl3731", "parts"]),
 ])
 def test_a_board_imports_only_the_drivers_it_uses(name, loaded):
     script = ("import json, sys; import machine\n"
@@ -349,7 +413,8 @@ def bought_flash(table_files, tmp_path_factory):
 
     root = tmp_path_factory.mktemp("bought")
     out = {}
-    for name in ["macropad", "keypad", "circuitpython-macropad", "circuitpython-keypad"]:
+    for name in ["macropad", "keypad", "keybow", "circuitpython-macropad", "circuitpython-keypad",
+                 "circuitpython-keybow"]:
         with open(os.path.join(FIRMWARE, "boards", name + ".json")) as f:
             raw = json.load(f)
         raw["leds"]["brightness"] = 1.0
@@ -361,7 +426,7 @@ def bought_flash(table_files, tmp_path_factory):
     return out
 
 
-@pytest.mark.parametrize("board", ["macropad", "keypad"])
+@pytest.mark.parametrize("board", ["macropad", "keypad", "keybow"])
 @pytest.mark.parametrize("name", SCENARIOS)
 def test_games_on_the_bought_boards(bought_flash, board, name):
     """The scenarios of a Pico of loose parts, on the MacroPad's NeoPixels
@@ -376,7 +441,7 @@ def test_games_on_the_bought_boards(bought_flash, board, name):
     assert transcript(mp) == transcript(cp) and transcript(mp)
 
 
-@pytest.mark.parametrize("board", ["circuitpython-macropad", "circuitpython-keypad"])
+@pytest.mark.parametrize("board", ["circuitpython-macropad", "circuitpython-keypad", "circuitpython-keybow"])
 @pytest.mark.parametrize("name", ["selftest", "vanishing", "safe-mode"])
 def test_games_on_the_bought_boards_circuitpython_layer(bought_flash, board, name):
     from conftest import run_scenario, transcript

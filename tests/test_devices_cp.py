@@ -1,8 +1,9 @@
-"""The CircuitPython layer on the bought boards' configs (the MacroPad's
-and the Pico RGB Keypad's), on CPython with the real Adafruit libraries
-(neopixel, dotstar, display_text) over the doubles of tests/doubles_cp:
-the expander answers I2C reads from the keys held, the DotStar frame is
-decoded back to colours, the screen's labels hold the lines."""
+"""The CircuitPython layer on the bought boards' configs (the MacroPad's,
+the Pico RGB Keypad's and the Keybow 2040's), on CPython with the real
+Adafruit libraries (neopixel, dotstar, display_text, is31fl3731) over the
+doubles of tests/doubles_cp: the expander answers I2C reads from the keys
+held, the DotStar frame and the IS31FL3731's registers are decoded back to
+colours, the screen's labels hold the lines."""
 
 import json
 import os
@@ -93,3 +94,19 @@ def test_deinit_gives_every_pin_back(board):
 
 def test_the_pico_loads_no_driver_of_the_bought_boards():
     assert probe("circuitpython-pico", "scan", 0)["modules"] == ["adafruit_pixelbuf"]  # (neopixel's)
+
+
+@settings(max_examples=3, deadline=None)
+@given(colours=st.lists(st.lists(st.integers(0, 255), min_size=3, max_size=3), min_size=12, max_size=12))
+def test_keybow_leds_through_adafruit_is31fl3731(colours):
+    out = probe("circuitpython-keybow", "show", json.dumps(colours))
+    want = [[0, 0, 0]] * 16
+    for cell, key in enumerate([3, 7, 11, 2, 6, 10, 1, 5, 9, 15, 14, 13]):
+        want[key] = colours[cell]
+    assert out["keys"] == want
+    assert "adafruit_is31fl3731.keybow2040" in out["modules"] and "adafruit_dotstar" not in out["modules"]
+
+
+def test_keybow_sends_only_the_leds_that_changed():
+    out = probe("circuitpython-keybow", "twice", json.dumps([[5, 6, 7]] * 12))
+    assert out["writes"][0] > 0 and out["writes"][1] == 0

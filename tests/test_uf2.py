@@ -301,10 +301,13 @@ def test_cli_refuses_a_board_that_is_not_a_micropython_pico(board, says, tables_
     ("keypad", "micropython", "keypad", uf2.MICROPYTHON),
     ("macropad", "circuitpython", "circuitpython-macropad", uf2.CIRCUITPYTHON_MACROPAD),
     ("keypad", "circuitpython", "circuitpython-keypad", uf2.CIRCUITPYTHON),
+    ("keybow", "micropython", "keybow", uf2.MICROPYTHON),
+    ("keybow", "circuitpython", "circuitpython-keybow", uf2.CIRCUITPYTHON_KEYBOW),
 ])
 def test_the_bought_boards_get_their_own_build_and_config(board, runtime, config, build, tables_dir, tmp_path):
-    """make uf2 BOARD=macropad|keypad [RUNTIME=circuitpython]: the
-    MacroPad's CircuitPython is its own build; the keypad is a Pico."""
+    """make uf2 BOARD=macropad|keypad|keybow [RUNTIME=circuitpython]: the
+    MacroPad's and the Keybow's CircuitPython are their own builds; the
+    keypad is a Pico."""
     out = tmp_path / "x.uf2"
     r = run_cli("uf2", "--board", board, "--runtime", runtime, "--tables", tables_dir, "-o", out)
     assert r.returncode == 0, r.stderr

@@ -38,7 +38,11 @@ elif probe == "show":  # colours as JSON in argv[3]
     hw.show(Canvas(json.loads(sys.argv[3])))
     out["frame"] = list(busio.spi_writes[-1][0]) if busio.spi_writes else None
     out["levels"] = busio.spi_writes[-1][1] if busio.spi_writes else None
-    out["pixels"] = [int(p) if isinstance(p, int) else list(p) for p in hw._np]
+    if cfg["leds"]["kind"] == "is31fl3731":  # what the chip's registers show, per key
+        px = busio.is31regs.CHIP.colours()
+        out["keys"] = [list(px[3 * k:3 * k + 3]) for k in range(16)]
+    else:
+        out["pixels"] = [int(p) if isinstance(p, int) else list(p) for p in hw._np]
 elif probe == "screen":  # lines as JSON in argv[3]
     import board
     import displayio
@@ -61,6 +65,15 @@ elif probe == "tone":
         levels.append(digitalio.levels.get("GP14"))
     out["enable"] = levels
     out["tones"] = fingers.tones
+elif probe == "twice":  # colours as JSON in argv[3], shown twice: the register writes of each
+    import is31regs
+
+    counts = []
+    for _ in range(2):
+        before = is31regs.CHIP.writes
+        hw.show(Canvas(json.loads(sys.argv[3])))
+        counts.append(is31regs.CHIP.writes - before)
+    out["writes"] = counts
 elif probe == "deinit":  # every pin given back: a second layer starts
     hw.deinit()
     hw_circuitpython.Hardware(cfg)

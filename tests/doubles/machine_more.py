@@ -134,6 +134,15 @@ class I2C:
         self.id = id
         self.pins = (find(sda), find(scl))
 
+    def writeto(self, addr, buf):
+        """An IS31FL3731 at 0x74 (tests/fw/is31regs.py) takes the bytes."""
+        import is31regs
+
+        if addr != is31regs.ADDRESS:
+            raise OSError(19)  # ENODEV: no acknowledge
+        is31regs.CHIP.write(bytes(buf))
+        return len(buf)
+
     def readfrom_mem_into(self, addr, reg, buf):
         """A TCA9555 at input.address: registers 0-1 the input ports, 2-3
         output, 4-5 polarity, 6-7 configuration; reads go through a pair."""

@@ -16,6 +16,13 @@ SPEAKER_ENABLE = GP14  # noqa: F821
 SPEAKER = GP16  # noqa: F821
 NEOPIXEL = GP19  # noqa: F821
 
+# The Pimoroni Keybow 2040's (its pins.c): SW0-SW15 on GPIO 21 down to 6,
+# the IS31FL3731's I2C on GPIO 4/5.
+for _i in range(16):
+    globals()["SW%d" % _i] = globals()["GP%d" % (21 - _i)]
+SDA = GP4  # noqa: F821
+SCL = GP5  # noqa: F821
+
 
 class _Display:
     """board.DISPLAY: the SH1106 CircuitPython set up; shows ``root_group``."""

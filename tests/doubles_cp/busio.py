@@ -1,9 +1,19 @@
 """Test double for CircuitPython's ``busio``: SPI keeps what it sends (with
 the levels digitalio drives then, for a chip-select), I2C answers as a
-TCA9555 at ``input.address`` with the keys fingers.held says are down."""
+TCA9555 at ``input.address`` with the keys fingers.held says are down, and
+as an IS31FL3731 at 0x74 (tests/fw/is31regs.py)."""
+
+import os
+import sys
 
 import fingers
 from microcontroller import claim, release
+
+try:
+    import is31regs
+except ImportError:  # the chip's registers live with the MicroPython doubles, beside these
+    sys.path.append(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "doubles"))
+    import is31regs
 
 KEEP = 256  # transfers kept: the last ones (a long game sends thousands)
 spi_writes = []  # (bytes, {pin name: level driven by digitalio})
@@ -60,9 +70,23 @@ class I2C:
     def unlock(self):
         self._locked = False
 
+    def writeto(self, address, buffer, *, start=0, end=None):
+        assert self._locked, "a transfer without the lock"
+        if address != is31regs.ADDRESS:
+            raise OSError(19)  # no acknowledge (adafruit_bus_device's probe writes no bytes)
+        is31regs.CHIP.write(bytes(buffer[start:end]))
+
+    def readfrom_into(self, address, buffer, *, start=0, end=None):
+        assert self._locked, "a transfer without the lock"
+        raise OSError(19)
+
     def writeto_then_readfrom(self, address, buffer_out, buffer_in, *, out_start=0, out_end=None, in_start=0,
                               in_end=None):
         assert self._locked, "a transfer without the lock"
+        if address == is31regs.ADDRESS:
+            n = (len(buffer_in) if in_end is None else in_end) - in_start
+            buffer_in[in_start:in_start + n] = is31regs.CHIP.read(buffer_out[out_start], n)
+            return
         inp = fingers._input or {}
         if inp.get("kind") != "tca9555" or address != inp.get("address"):
             raise OSError(19)  # no acknowledge

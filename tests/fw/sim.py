@@ -24,12 +24,25 @@ except ImportError:
 _PALETTE_KEYS = (("X", "x"), ("O", "o"), ("D", "draw"), ("E", "error"), ("N", "notice"), ("M", "menu"))
 
 
+def is31fl3731():
+    """The doubles' IS31FL3731 (tests/doubles/is31regs.py)."""
+    try:
+        from is31regs import CHIP
+    except ImportError:  # the CircuitPython doubles' path: their busio brings it
+        from busio import is31regs
+
+        CHIP = is31regs.CHIP
+    return CHIP
+
+
 def chain(cfg):
     """The last bytes the LEDs took, 3 a pixel in the chain's colour order:
-    the NeoPixels', or an APA102 frame's colours (4 bytes a LED after a
-    4-byte start frame, on SPI, whose transfers the doubles keep); None
-    before any."""
+    the NeoPixels', an APA102 frame's colours (4 bytes a LED after a
+    4-byte start frame, on SPI, whose transfers the doubles keep), or what
+    an IS31FL3731's registers show; None before any."""
     leds = cfg["leds"]
+    if leds["kind"] == "is31fl3731":  # the registers the doubles' chip took
+        return is31fl3731().colours()
     if leds["kind"] != "apa102":
         return strip.last
     try:
@@ -49,6 +62,8 @@ class Board:
         self.folder = folder
         cfg, _ = config.load(folder + "/board.json")
         self.cfg = cfg
+        if cfg["leds"]["kind"] == "is31fl3731":  # a new board: its chip powers up cleared
+            is31fl3731().reset()
         fingers.wire(cfg["input"], rises)
         self.lines = []
         self.runner = main.boot(folder, ai.Rng(seed), self.lines.append)

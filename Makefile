@@ -111,7 +111,7 @@ flash-table: $(STAMP) $(if $(filter $(GAME),$(ALL_GAMES)),build/$(GAME).tbl)
 # and a filesystem with what make flash installs, or with RUNTIME=circuitpython
 # CircuitPython and a CIRCUITPY drive with what make circuitpy stages. BOARD= a
 # Pico config (default pico-buttons, or circuitpython-pico) or a path, or a
-# bought board (macropad, keypad: with RUNTIME=circuitpython its
+# bought board (macropad, keypad, keybow: with RUNTIME=circuitpython its
 # circuitpython-BOARD config); writes build/tactictoe-CONFIG.uf2.
 RUNTIME ?= micropython
 UF2_BOARD := $(or $(if $(filter circuitpython,$(RUNTIME)),$(if $(BOARD),$(if $(wildcard firmware/boards/circuitpython-$(BOARD).json),circuitpython-$(BOARD))),),$(BOARD),$(if $(filter circuitpython,$(RUNTIME)),circuitpython-pico,pico-buttons))

@@ -394,9 +394,10 @@ def cmd_uf2(args):
         print("          %s" % line)
     print("size:     %d bytes (%d blocks)" % (size, size // uf2.BLOCK))
     print("written:  %s" % args.output)
+    bootloader = {"macropad": "hold the encoder's knob down (BOOT) while pressing RESET",
+                  "keybow2040": "hold the BOOT button on the Keybow's top edge while plugging it in"}
     print("install:  %s, then copy the file onto the RPI-RP2 drive;"
-          % ("hold the encoder's knob down (BOOT) while pressing RESET" if bought == "macropad"
-             else "hold BOOTSEL while plugging the Pico in"))
+          % bootloader.get(bought, "hold BOOTSEL while plugging the Pico in"))
     print("          it replaces %s and every file on the board" % ("the firmware" if cp else "MicroPython"))
     return 0
 

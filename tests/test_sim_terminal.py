@@ -550,3 +550,20 @@ def test_the_pads_keys_press_the_boards_keys():
     keypad = st.pad_of(_pad_board("keypad", "pico-rgb-keypad", []))
     assert [keypad.keymap[k] for k in "789456123/*-"] == [0, 1, 2, 4, 5, 6, 8, 9, 10, 3, 7, 11]
     assert not keypad.encoder and not keypad.has_screen
+
+
+def test_the_keybow_is_drawn_usb_at_the_top_each_key_over_its_led():
+    """SW0 at the bottom left, up each column; the grid the top-left 3x3."""
+    pixels = [(0, 0, 0, 31)] * 16
+    pixels[13] = (40, 0, 0, 31)  # SW13, the take-back key, lit red
+    board = _pad_board("keybow", "keybow2040", pixels)
+    pad = st.pad_of(board)
+    assert [pad.keymap[k] for k in "789456123/*-"] == [3, 7, 11, 2, 6, 10, 1, 5, 9, 15, 14, 13]
+    pieces = st.pad_picture(board, pad, st.ConsoleLines(), 200)
+
+    def middle(row, col):
+        return pieces[(st.GRID_TOP + row * (st.CELL_H + st.GAP_H) + st.CELL_H // 2,
+                       st.GRID_LEFT + col * (st.CELL_W + st.GAP_W))]
+
+    assert "7  q" in middle(0, 0) and "3  c" in middle(2, 2) and "/ m Menu" in middle(0, 3)
+    assert "- u Back" in middle(2, 3) and middle(2, 3).startswith("\x1b[48;2;%d;%d;%dm" % as_seen((40, 0, 0)))

@@ -317,6 +317,7 @@ def test_the_bought_boards_get_their_own_build_and_config(board, runtime, config
     blocks = uf2.parse(out.read_bytes())
     assert [(b.address, bytes(b.payload)) for b in blocks[:len(firmware)]] == firmware
     assert ("encoder's knob" in r.stdout) == (board == "macropad")
+    assert ("Keybow's top edge" in r.stdout) == (board == "keybow")
 
 
 def test_cli_refuses_a_touch_config(tmp_path, tables_dir):

@@ -64,8 +64,10 @@ class Pad:
 
     :param cfg: the board's config (its grid and extra keys).
     :param hardware: "macropad" (12 keys in 4 rows of 3, key k on GPIO
-        k+1, key 12 the encoder's switch on GPIO 0) or "pico-rgb-keypad"
-        (16 keys in 4 rows of 4, through the expander)."""
+        k+1, key 12 the encoder's switch on GPIO 0), "pico-rgb-keypad"
+        (16 keys in 4 rows of 4, through the expander) or "keybow2040" (16
+        keys in 4 rows of 4, SW k on GPIO 21 - k, drawn with the USB
+        connector at the top: SW0 at the bottom left, up each column)."""
 
     def __init__(self, cfg, hardware):
         self.columns = 3 if hardware == "macropad" else 4
@@ -77,9 +79,17 @@ class Pad:
                 return pin - 1 if pin else 12
             self.grid = [key_of(p) for p in cfg["input"]["pins"]]
             extra = [(e["role"], key_of(e["pin"])) for e in cfg["extra"]]
+        elif hardware == "keybow2040":
+            def key_of(pin):
+                return int(pin[2:]) if isinstance(pin, str) else 21 - pin  # "SW3" or GPIO 18
+            self.grid = [key_of(p) for p in cfg["input"]["pins"]]
+            extra = [(e["role"], key_of(e["pin"])) for e in cfg["extra"]]
         else:
             self.grid = list(cfg["input"]["keys"])
             extra = [(e["role"], e["key"]) for e in cfg["extra"]]
+        # where key k is drawn, counted across each row from the top left
+        self.place = [4 * (3 - k % 4) + k // 4 for k in range(16)] if hardware == "keybow2040" \
+            else list(range(self.count))
         self.labels = {}
         self.keymap = {}
         for cell, key in enumerate(self.grid):
@@ -410,8 +420,9 @@ def pad_picture(board, pad, console, cols):
     pieces[(0, cols - BUZZER_W - 1)] = "\x1b[30;43m" + buzzer + RESET + " " * (BUZZER_W - len(buzzer))
     pixels = board.pixels
     for key in range(pad.count):
-        top = GRID_TOP + key // pad.columns * (CELL_H + GAP_H)
-        left = GRID_LEFT + key % pad.columns * (CELL_W + GAP_W)
+        at = pad.place[key]
+        top = GRID_TOP + at // pad.columns * (CELL_H + GAP_H)
+        left = GRID_LEFT + at % pad.columns * (CELL_W + GAP_W)
         rgb = (0, 0, 0)
         if key < len(pixels):
             r, g, b, level = pixels[key]

@@ -525,8 +525,21 @@ CONTRACT = {
     "pico-rgb-keypad": {"size": (4, 4), "grid": [0, 1, 2, 4, 5, 6, 8, 9, 10],
                         "keys": {"menu": 3, "hint": 7, "undo": 11}, "unused": [12, 13, 14, 15],
                         "encoder": False, "screen": False},
+    # held with the USB connector at the top; its keys are named by the
+    # switch at each place (SW0 bottom left, up each column: Pimoroni's
+    # keybow2040 library)
+    "keybow2040": {"size": (4, 4), "grid": [0, 1, 2, 4, 5, 6, 8, 9, 10],
+                   "keys": {"menu": 3, "hint": 7, "undo": 11}, "unused": [12, 13, 14, 15],
+                   "encoder": False, "screen": False,
+                   "switches": [3, 7, 11, 15, 2, 6, 10, 14, 1, 5, 9, 13, 0, 4, 8, 12]},
 }
 LABELS = {"menu": "Menu", "hint": "Hint", "undo": "Take back"}
+
+
+def key_name(board, key):
+    """What the contract calls the key at place ``key``: "key 3", or "SW15"."""
+    switches = CONTRACT[board].get("switches")
+    return "SW%d" % switches[key] if switches else "key %d" % key
 
 
 def bought_page(board):
@@ -542,6 +555,7 @@ def test_the_key_maps_are_the_contracts():
         assert list(info["grid"]) == want["grid"] and info["keys"] == want["keys"]
         assert boards.unused_keys(board) == want["unused"]
         assert (info["encoder"], info["screen"]) == (want["encoder"], want["screen"])
+        assert list(info.get("switches", ())) == want.get("switches", [])
 
 
 def _keys_drawn(svg_text):
@@ -574,12 +588,12 @@ def test_key_map_picture_draws_every_key_where_it_is(board):
     roles = {key: role for role, key in want["keys"].items()}
     for key, (kind, x, y, words) in keys.items():
         assert (xs.index(x), ys.index(y)) == (key % cols, key // cols), key
-        assert "key %d" % key in words
+        assert key_name(board, key) in words
         if key in want["grid"]:
             cell = want["grid"].index(key)
             assert kind == "cell" and str(cell) in words and "cell %d" % cell in words
         elif key in roles:
-            assert kind == roles[key] and " ".join(w for w in words if not w.startswith("key ")) == LABELS[roles[key]]
+            assert kind == roles[key] and " ".join(w for w in words if w != key_name(board, key)) == LABELS[roles[key]]
         else:
             assert key in want["unused"] and kind == "unused" and "unused" in words
     root = ET.fromstring(svg)
@@ -594,7 +608,9 @@ def test_key_map_picture_draws_every_key_where_it_is(board):
     words = " ".join(t for _, _, t in texts(svg) if t)
     if want["encoder"]:
         assert "encoder, turn:" in words and "encoder, press:" in words
-    if want["unused"]:
+    if want["unused"] and "switches" in want:
+        assert "bottom row:" in words and ", ".join(key_name(board, k) for k in want["unused"]) in words
+    elif want["unused"]:
         assert "keys %d-%d:" % (want["unused"][0], want["unused"][-1]) in words
 
 
@@ -605,21 +621,26 @@ def test_bought_page_says_what_each_key_does(board):
     assert "![key map](keymap.svg)" in page
     rows = table_rows(page, "## The keys")
     by_key = {}
+    places = {key_name(board, k): k for k in range(want["size"][0] * want["size"][1])}
     for what, does in rows:
-        m = re.match(r"key (\d+) \(row (\d+), column (\d+)\): \*\*(.+)\*\*$", what)
+        m = re.match(r"(key \d+|SW\d+) \(row (\d+), column (\d+)\): \*\*(.+)\*\*$", what)
         if m:
-            key, row, col, label = int(m.group(1)), int(m.group(2)), int(m.group(3)), m.group(4)
+            key, row, col, label = places[m.group(1)], int(m.group(2)), int(m.group(3)), m.group(4)
             assert (row - 1, col - 1) == (key // want["size"][0], key % want["size"][0])
             by_key[key] = (label, does)
     assert {key: label for key, (label, _) in by_key.items()} == {
         key: LABELS[role] for role, key in want["keys"].items()}
+    def names(keys):
+        if "switches" in want:
+            return ", ".join(key_name(board, k) for k in keys)
+        return "keys " + ", ".join(str(k) for k in keys)
+
     grid = [r for r in rows if "**the grid**" in r[0]]
-    assert len(grid) == 1 and grid[0][0].startswith("keys %s:" % ", ".join(str(k) for k in want["grid"]))
+    assert len(grid) == 1 and grid[0][0].startswith("%s:" % names(want["grid"]))
     assert any("**turn**" in r[0] for r in rows) == want["encoder"]
     assert any("**press**" in r[0] for r in rows) == want["encoder"]
     unused = [r for r in rows if r[1].startswith("Unused")]
-    assert [r[0] for r in unused] == (["keys %s" % ", ".join(str(k) for k in want["unused"])] if want["unused"]
-                                      else [])
+    assert [r[0] for r in unused] == ([names(want["unused"])] if want["unused"] else [])
 
 
 def _make_output(*args):
@@ -647,6 +668,9 @@ def test_bought_page_install_is_the_makefiles(board):
     if board == "macropad":
         assert "encoder's knob pressed while you press the reset button" in install
         assert "https://circuitpython.org/board/adafruit_macropad_rp2040/" in install
+    elif board == "keybow2040":
+        assert "hold the BOOT button on its top edge" in install
+        assert "https://circuitpython.org/board/pimoroni_keybow2040/" in install
     else:
         assert "BOOTSEL" in install
 
@@ -655,6 +679,7 @@ def test_bought_page_install_is_the_makefiles(board):
 SHOP = {
     "macropad": {"Adafruit 5128": "about US$50", "Adafruit 5100": "about US$35"},
     "pico-rgb-keypad": {"Pimoroni PIM551": "see the shop"},
+    "keybow2040": {"Pimoroni PIM56X (the code's last digit depends on the switches chosen)": "see the shop"},
 }
 
 
@@ -707,6 +732,15 @@ def _contract_config(board, runtime):
                           {"role": "select", "pin": "ENCODER_SWITCH" if cp else 0, "led": None}],
                 "encoder": {"pins": ["ROTB", "ROTA"] if cp else [18, 17]},
                 "screen": {"kind": "sh1106"}, "buzzer": {"pin": 16, "enable": 14}}
+    if board == "keybow2040":  # SW k on GPIO 21 - k, its LED k under it
+        cp = runtime == "circuitpython"
+        pin = (lambda k: "SW%d" % k) if cp else (lambda k: 21 - k)
+        grid = [3, 7, 11, 2, 6, 10, 1, 5, 9]
+        return {"name": ("circuitpython-" if cp else "") + "keybow", "board": "keybow2040", "runtime": runtime,
+                "leds": {"kind": "is31fl3731", "count": 16, "order": grid},
+                "input": {"kind": "buttons", "pins": [pin(k) for k in grid]},
+                "extra": [{"role": "menu", "pin": pin(15), "led": 15}, {"role": "hint", "pin": pin(14), "led": 14},
+                          {"role": "undo", "pin": pin(13), "led": 13}], "buzzer": None}
     return {"name": "keypad", "board": "pico-rgb-keypad", "runtime": runtime,
             "leds": {"kind": "apa102", "count": 16, "order": [0, 1, 2, 4, 5, 6, 8, 9, 10]},
             "input": {"kind": "tca9555", "address": 32, "keys": [0, 1, 2, 4, 5, 6, 8, 9, 10]},
@@ -782,4 +816,5 @@ def test_make_hardware_refuses_a_shipped_config_that_disagrees(tmp_path, monkeyp
     cfg["extra"][1]["role"], cfg["extra"][2]["role"] = "hint", "undo"
     (tmp_path / "macropad.json").write_text(json.dumps(cfg))
     assert [name for name, _ in bought.files()] == [
-        "macropad/README.md", "macropad/keymap.svg", "pico-rgb-keypad/README.md", "pico-rgb-keypad/keymap.svg"]
+        "macropad/README.md", "macropad/keymap.svg", "pico-rgb-keypad/README.md", "pico-rgb-keypad/keymap.svg",
+        "keybow2040/README.md", "keybow2040/keymap.svg"]

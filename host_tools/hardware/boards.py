@@ -239,6 +239,23 @@ BOUGHT = {
         "screen": False,
         "configs": {"micropython": "keypad", "circuitpython": "circuitpython-keypad"},
     },
+    "keybow2040": {
+        "title": "Pimoroni Keybow 2040",
+        "columns": 4,
+        "rows": 4,
+        # held with the USB connector at the top, as the keypad: the same
+        # keys in the same places
+        "grid": (0, 1, 2, 4, 5, 6, 8, 9, 10),
+        "keys": {"menu": 3, "hint": 7, "undo": 11},
+        # the board's own names: the switch (SW0-SW15, on GPIO 21 down to 6,
+        # its LED k under SW k) at each place, SW0 at the bottom left and up
+        # each column (Pimoroni's keybow2040 library)
+        "switches": (3, 7, 11, 15, 2, 6, 10, 14, 1, 5, 9, 13, 0, 4, 8, 12),
+        "key_gpio": None,
+        "encoder": False,
+        "screen": False,
+        "configs": {"micropython": "keybow", "circuitpython": "circuitpython-keybow"},
+    },
 }
 SWITCH = "encoder switch"
 
@@ -250,11 +267,40 @@ def unused_keys(board):
     return [k for k in range(info["columns"] * info["rows"]) if k not in used]
 
 
+def key_name(board, key):
+    """What the board calls ``key`` (a place, row-major): "key 3", or the
+    Keybow's "SW15"."""
+    switches = BOUGHT[board].get("switches")
+    return "SW%d" % switches[key] if switches else "key %d" % key
+
+
+def led_key(board, led):
+    """The key whose LED is ``led`` (the config's pixel number): LED k is
+    under key k, or on the Keybow under SW k."""
+    switches = BOUGHT[board].get("switches")
+    return switches.index(led) if switches and led in switches else led
+
+
+def led_of(board, key):
+    """The LED under ``key`` (a place): ``led_key``'s inverse."""
+    switches = BOUGHT[board].get("switches")
+    return switches[key] if switches else key
+
+
 def key_of(board, where):
     """The key a config entry names on a bought board: ``where`` is the
-    entry's pin (``4``, ``"KEY5"``, ``"ENCODER_SWITCH"``) or, on a board read
-    through an expander, its key number. ``SWITCH`` for the encoder's
-    switch; None for a pin that is no key."""
+    entry's pin (``4``, ``"KEY5"``, ``"ENCODER_SWITCH"``, the Keybow's
+    ``"SW3"`` or GPIO ``18``) or, on a board read through an expander, its
+    key number. ``SWITCH`` for the encoder's switch; None for a pin that is
+    no key."""
+    switches = BOUGHT[board].get("switches")
+    if switches:  # SW k on GPIO 21 - k
+        if isinstance(where, str) and where.upper().startswith("SW") and where[2:].isdigit():
+            sw = int(where[2:])
+        else:
+            n = gpio(where) if isinstance(where, (int, str)) else None
+            sw = 21 - n if n is not None else None
+        return switches.index(sw) if sw in switches else None
     base = BOUGHT[board]["key_gpio"]
     if base is None:
         return where if isinstance(where, int) else None
@@ -283,9 +329,9 @@ def check_keymap(raw):
         raise HardwareError("%s: its grid is on keys %s, the key map (host_tools/hardware/boards.py) says %s"
                             % (name, grid, list(info["grid"])))
     order = raw.get("leds", {}).get("order")
-    if order != list(info["grid"]):
+    if not isinstance(order, list) or [led_key(board, p) for p in order] != list(info["grid"]):
         raise HardwareError("%s: leds.order is %s: the LED under each grid key is %s"
-                            % (name, order, list(info["grid"])))
+                            % (name, order, [led_of(board, k) for k in info["grid"]]))
     roles = {}
     for j, entry in enumerate(raw.get("extra", [])):
         role = entry.get("role")
@@ -297,7 +343,7 @@ def check_keymap(raw):
         if info["keys"].get(role) != key:
             raise HardwareError("%s: extra[%d] (%s) is key %s, the key map says key %s"
                                 % (name, j, role, key, info["keys"].get(role)))
-        if entry.get("led") != key:
+        if entry.get("led") is None or led_key(board, entry.get("led")) != key:
             raise HardwareError("%s: extra[%d] (%s) lights LED %s, not the one under key %s"
                                 % (name, j, role, entry.get("led"), key))
         roles[role] = key

@@ -42,6 +42,13 @@ SHOPPING = {
         (1, "micro-USB data cable", "generic: a data cable, not charge-only", "any", "",
          "to install the game and power the board"),
     ],
+    "keybow2040": [
+        (1, "Pimoroni Keybow 2040", "Pimoroni PIM56X (the code's last digit depends on the switches chosen)",
+         "Pimoroni (shop.pimoroni.com) and its resellers", "see the shop",
+         "an RP2040 board with 16 key switches, clear keycaps and an RGB LED under each key; comes assembled"),
+        (1, "USB-C data cable", "generic: a data cable, not charge-only", "any", "",
+         "to install the game and power the board"),
+    ],
 }
 SHOPPING_NOTE = {
     "macropad": "Part numbers are Adafruit's product IDs: the MacroPad's two as Adafruit's own"
@@ -51,6 +58,9 @@ SHOPPING_NOTE = {
     "pico-rgb-keypad": "PIM551 is Pimoroni's product code for the Pico RGB Keypad Base (their keypad library"
                        " calls its driver `pim551`). No price could be confirmed from the sources read in %s:"
                        " see the shop." % CHECKED,
+    "keybow2040": "PIM56X is the name Pimoroni's own keybow2040 library gives the Keybow 2040's hardware (its"
+                  " product codes share it); the switch variants (clicky or linear) differ in the last digit."
+                  " No price could be confirmed from the sources read in %s: see the shop." % CHECKED,
 }
 
 
@@ -75,6 +85,13 @@ def _install(board):
                       " while you plug it in), then let go: the board shows up as a USB drive called RPI-RP2.")
         stock = ("Adafruit's CircuitPython for the MacroPad, the `.uf2` from"
                  " <https://circuitpython.org/board/adafruit_macropad_rp2040/>")
+    elif board == "keybow2040":
+        bootloader = ("Unplug the Keybow, hold the BOOT button on its top edge (\"the button on the top edge\", as"
+                      " Pimoroni's keybow2040 README puts it) while you plug the cable back in, then let go: it shows"
+                      " up as a USB drive called RPI-RP2.")
+        stock = ("CircuitPython for the Keybow 2040, the `.uf2` from"
+                 " <https://circuitpython.org/board/pimoroni_keybow2040/> (Pimoroni's keybow2040 library runs"
+                 " on it)")
     else:
         bootloader = ("Hold the Pico's BOOTSEL button while you plug it in, then let go: it shows up as a USB drive"
                       " called RPI-RP2.")
@@ -103,8 +120,10 @@ def _install(board):
         " CircuitPython one holds CircuitPython 10.2.1 (%s) and a CIRCUITPY drive with the game, which"
         " `make circuitpy DEST=... BOARD=%s` can update later. Both runtimes are in the repository's `vendor/`"
         " (see [the README](../../README.md#putting-it-on-a-board))."
-        % (" (it runs on the MacroPad's RP2040, pins by number)" if board == "macropad" else "",
-           "Adafruit's build for the MacroPad" if board == "macropad" else "its build for the Pico",
+        % ({"macropad": " (it runs on the MacroPad's RP2040, pins by number)",
+            "keybow2040": " (it runs on the Keybow's RP2040, pins by number)"}.get(board, ""),
+           {"macropad": "Adafruit's build for the MacroPad",
+            "keybow2040": "its own build for the Keybow 2040"}.get(board, "its build for the Pico"),
            info["configs"]["circuitpython"]),
         "",
         "**Going back** to what the board ran before: put it in bootloader mode the same way and drag %s onto"
@@ -122,26 +141,38 @@ def _keys(board):
 
     def where(key):
         row, col = key // cols, key % cols
-        return "key %d (row %d, column %d)" % (key, row + 1, col + 1)
+        return "%s (row %d, column %d)" % (boards.key_name(board, key), row + 1, col + 1)
+
+    def names(keys):
+        if info.get("switches"):
+            return ", ".join(boards.key_name(board, k) for k in keys)
+        return "keys " + ", ".join(str(k) for k in keys)
 
     for key in sorted(roles):
         label, what = boards.ROLES[roles[key]]
         rows.append("| %s: **%s** | %s |" % (where(key), label, what[0].upper() + what[1:]))
-    rows.append("| keys %s: **the grid**, cells 0 to 8 | Tap a cell to play there; in the menu, tap the option a"
-                " cell shows. Hold a cell about 1.5 s: back to the menu. |"
-                % ", ".join(str(k) for k in info["grid"]))
+    rows.append("| %s: **the grid**, cells 0 to 8 | Tap a cell to play there; in the menu, tap the option a"
+                " cell shows. Hold a cell about 1.5 s: back to the menu. |" % names(info["grid"]))
     if info["encoder"]:
         rows.append("| the encoder: **turn** | Pick an option of the menu screen (the option picked pulses) |")
         rows.append("| the encoder: **press** | %s |" % boards.ROLES["select"][1].capitalize())
     unused = boards.unused_keys(board)
     if unused:
-        rows.append("| keys %s | Unused: they stay dark |" % ", ".join(str(k) for k in unused))
+        rows.append("| %s | Unused: they stay dark |" % names(unused))
     out = ["## The keys", "", "![key map](keymap.svg)", ""]
     if board == "macropad":
         out.append("Hold the MacroPad with its screen at the top and the knob at the top right. Its 12 keys are"
                    " numbered across each row from the top left, 0 to 11. The top row, right under the screen,"
                    " holds the three function keys; the 3 x 3 below it is the board (cell %d is key %d, cell 8 key"
                    " %d)." % (0, info["grid"][0], info["grid"][-1]))
+    elif board == "keybow2040":
+        out.append("Hold the Keybow with its USB-C connector at the top, as Pimoroni's keybow2040 library does. Its"
+                   " 16 keys are its switches SW0 to SW15 (GPIO 21 down to 6), each over its own LED: SW0 at the"
+                   " bottom left, up each column to SW15 at the top right. The 3 x 3 at the top left is the board"
+                   " (cell 0 is SW3, cell 8 SW9); the column beside it holds the function keys; the bottom row is"
+                   " unused: the same places as on Pimoroni's Pico RGB Keypad. At power-on the self-test lights"
+                   " cells 0 to 8 in reading order, so if the light walks any other way, turn the Keybow until it"
+                   " walks across from the top left.")
     else:
         out.append("The 16 keys are numbered across each row, 0 to 15, as the keypad's expander reads them"
                    " (Pimoroni's own library numbers them the same way). The 3 x 3 in the corner of key 0 is the"
@@ -171,6 +202,10 @@ def page(board):
         out.append("Bought ready-made: 12 lit keys, a knob and a screen on an RP2040. No soldering and no wiring:"
                    " buy it, drag one file onto it, play. Nine keys are the board, three keys and the knob do the"
                    " rest, and the screen says what is going on.")
+    elif board == "keybow2040":
+        out.append("Bought ready-made: a 4 x 4 keypad of mechanical keys on an RP2040, an RGB LED under each key"
+                   " (driven by an IS31FL3731 chip). No soldering and no wiring: buy it, drag one file onto it,"
+                   " play. The 3 x 3 corner is the board, three keys beside it do the rest.")
     else:
         out.append("Bought ready-made: a 4 x 4 keypad of lit silicone keys that a Raspberry Pi Pico plugs into."
                    " No soldering with a Pico H: buy the two, plug the Pico in, drag one file onto it, play. The"

@@ -40,7 +40,7 @@ def keymap_svg(board):
     keys_top = TOP + PAD + (SCREEN_H if info["screen"] else 0)
     board_h = keys_top - TOP + rows * PITCH + PAD
     width = LEFT + board_w + 40 + LEGEND_W
-    legend = _legend(info)
+    legend = _legend(board)
     height = max(TOP + board_h, TOP + 30 + 22 * len(legend)) + 40
     out = ['<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d">'
            % (width, height, width, height),
@@ -84,7 +84,7 @@ def keymap_svg(board):
             parts = [svg.rect(x, y, KEY, KEY, fill=UNUSED, stroke="none", rx=8),
                      svg.text(cx, y + 43, "unused", 12, anchor="middle", fill="#d1d5db")]
             kind = "unused"
-        parts.append(svg.text(x + KEY - 6, y + 14, "key %d" % key, 9, anchor="end",
+        parts.append(svg.text(x + KEY - 6, y + 14, boards.key_name(board, key), 9, anchor="end",
                               fill="#d1d5db" if key in unused else svg.MUTED))
         out.append('<g class="key" data-key="%d" data-kind="%s">%s</g>' % (key, kind, "".join(parts)))
     # The legend, beside the board.
@@ -102,9 +102,10 @@ def keymap_svg(board):
     return "\n".join(out) + "\n"
 
 
-def _legend(info):
+def _legend(board):
     """``[(swatch or None, name, line)]``: each part's name and what it does,
     wrapped to WRAP characters (the lines after the first without a name)."""
+    info = boards.BOUGHT[board]
     items = [((GRID, "#b45309"), "cells 0-8:", "the grid: tap a cell to play there, or to choose the option it"
               " shows in the menu; hold one about 1.5 s: back to the menu")]
     for role in ("menu", "hint", "undo"):
@@ -118,7 +119,10 @@ def _legend(info):
                       " the score; its bottom line names the keys under it"))
     unused = [k for k in range(info["columns"] * info["rows"])
               if k not in info["grid"] and k not in info["keys"].values()]
-    if unused:
+    if unused and info.get("switches"):
+        items.append(((UNUSED, UNUSED), "bottom row:", "unused, dark (%s)"
+                      % ", ".join(boards.key_name(board, k) for k in unused)))
+    elif unused:
         items.append(((UNUSED, UNUSED), "keys %d-%d:" % (unused[0], unused[-1]), "unused, dark"))
     out = []
     for swatch, name, what in items:

@@ -74,7 +74,8 @@ def _broken(**changes):
     (dict(input={"kind": "matrix", "rows": [2, 3, 4], "cols": [4, 5, 6]}), "input.cols: pin 4 is also a row"),
     (dict(input={"kind": "touch", "pins": list(range(9)), "direction": "up"}), "input.direction"),
     (dict(runtime="arduino"), "runtime: expected one of micropython, circuitpython"),
-    (dict(board="pico2"), "board: expected one of esp32-devkit, keybow2040, macropad, pico, pico-rgb-keypad, or leave it out"),
+    (dict(board="pico2"), "board: expected one of esp32-devkit, keybow2040, macropad, pico, pico-rgb-keypad, or leave"
+                          " it out"),
     (dict(colours={"x": [300, 0, 0]}), "colours.x: expected [r, g, b] with 0-255 each"),
     (dict(colours={"purple": [1, 2, 3]}), "colours.purple: unknown colour"),
     (dict(timing={"think_ms": 0}), "timing.think_ms: expected a number from 1 to 60000"),

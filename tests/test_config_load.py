@@ -144,8 +144,8 @@ def test_what_broke_boards_gets_its_own_line(tmp_path, compiled, interpreter):
     assert [g[1] for g in got] == ["default"] * 9 + ["used", "default"]
     problems = [g[2] for g in got]
     for i in range(3):
-        assert ("board: expected one of esp32-devkit, keybow2040, macropad, pico, pico-rgb-keypad, or leave it out, got "
-                in problems[i])
+        assert ("board: expected one of esp32-devkit, keybow2040, macropad, pico, pico-rgb-keypad, or leave it out,"
+                " got " in problems[i])
     assert "runtime: expected one of" in problems[3]
     assert "is not UTF-8 text" in problems[4] and "is not UTF-8 text" in problems[5]
     assert "is over 4096 bytes, too big for a board config" in problems[6]

@@ -182,7 +182,7 @@ def _newer(raw):
     leds = raw.get("leds")
     inp = raw.get("input")
     return ("extra" in raw or "encoder" in raw or "screen" in raw or isinstance(raw.get("buzzer"), dict)
-            or isinstance(leds, dict) and any(k in leds for k in ("kind", "count", "spi", "sck", "mosi", "cs", "i2c", "sda", "scl"))
+            or isinstance(leds, dict) and any(k in leds for k in ("kind", "count", "spi", "sck", "mosi", "cs"))
             or isinstance(inp, dict) and inp.get("kind") == "tca9555")
 
 

@@ -16,7 +16,7 @@ import pytest
 
 from host_tools.drive import uf2
 from pico_board import PicoRun, flash_image, is_menu, perfect, play, plays_on_without_its_table, start_game
-from tactictoe import rules
+from tactictoe import config, rules
 
 BOARD = "keybow"
 GRID = (3, 7, 11, 2, 6, 10, 1, 5, 9)  # the top-left 3x3, in reading order
@@ -56,6 +56,9 @@ def test_classic_drawn_with_a_take_back_and_a_hint(board, table_files):
     b.wait(lambda line: line.startswith("serial classic: O "), 20000, "the board's reply")
     b.run(300)
     assert not dark(b, (UNDO,)) and dark(b, UNUSED)  # take back possible: its key lit
+    # X on the centre: SW6's LED, the config's orange under its 0.25 cap, as
+    # the chip's PWM registers hold it (red, green, blue LEDs 137, 41, 73)
+    assert b.chip.pixels[GRID[4]][:3] == tuple(v * 64 >> 8 for v in config.COLOURS["x"])
     b.press(UNDO)
     b.serial("classic: take back 2", 2000)
     b.run(500)

@@ -6,17 +6,19 @@ the emulated RP2040 wired as the Keybow: ``keypad.Keys`` on SW0-SW15,
 resistors) carrying ``adafruit_is31fl3731``'s Keybow2040 writes, the
 colours decoded from the IS31FL3731's registers.
 
-One board shared by the module's tests, in file order. All in lockstep on
-the emulated clock: limits are emulated milliseconds.
+One board shared by the module's tests, in file order; then a second
+power-on whose drive holds a corrupt table. (The classic game is drawn on
+MicroPython, tests/test_keybow.py: the same keys and LEDs.) All in lockstep
+on the emulated clock: limits are emulated milliseconds.
 """
 
 import os
 
 import pytest
 
-from host_tools.drive import uf2
-from pico_board import PicoRun, is_menu, perfect, play, start_game
-from tactictoe import rules
+from host_tools.drive import circuitpy, fat, uf2
+from pico_board import PicoRun, is_menu, perfect, play, plays_on_without_its_table, start_game
+from tactictoe import config, rules
 
 BOARD = "circuitpython-keybow"
 GRID = (3, 7, 11, 2, 6, 10, 1, 5, 9)  # the top-left 3x3 (USB at the top), in reading order
@@ -57,8 +59,43 @@ def test_tactictoe_won_with_a_take_back(board, table_files):
     b.wait(lambda line: line.startswith("serial tactictoe: O "), 20000, "the board's reply")
     b.run(300)
     assert not dark(b, (UNDO,)) and dark(b, UNUSED)  # take back possible: its key lit
+    # X on the centre: SW6's LED, the config's orange under its 0.25 cap, as
+    # pixelrgb() wrote it to the chip's PWM registers
+    assert b.chip.pixels[GRID[4]][:3] == tuple(v * 64 >> 8 for v in config.COLOURS["x"])
     b.press(UNDO)
     b.serial("tactictoe: take back 2", 3000)
+    b.run(500)
+    before = b.chip.frame
+    b.press(HINT)  # the hints on the empty cells, then off again
+    b.run(500)
+    assert b.chip.frame != before
+    b.press(HINT)
+    b.run(500)
+    assert b.chip.frame == before
     pos, result = play(b, rules.TACTICTOE, perfect(rules.TACTICTOE, table_files[rules.TACTICTOE]), limit_ms=30000)
     assert result == "serial tactictoe: X wins" and pos.winner() == rules.X
     assert dark(b, UNUSED) and [f for f in b.lines if f.startswith("fault")] == []
+
+
+def test_the_menu_key_leaves_the_finished_game(board):
+    b = board
+    b.press(MENU)
+    b.wait(is_menu, 3000, "the menu")
+
+
+def test_a_corrupt_table_is_refused_and_the_game_plays_on(tmp_path, table_files):
+    files = dict(circuitpy.drive_files(BOARD, tables_dir=os.path.dirname(table_files[rules.CLASSIC])))
+    name = circuitpy._join(circuitpy.LAYOUT["tables"], "tactictoe.tbl")
+    bad = bytearray(files[name])
+    bad[1000] ^= 0xFF
+    files[name] = bytes(bad)
+    drive = tmp_path / "circuitpy.img"
+    drive.write_bytes(fat.image(sorted(files.items())))
+    b = PicoRun(str(drive), board=BOARD, runtime="circuitpython", grid=GRID)  # the Keybow's own build
+    try:
+        assert os.path.basename(b.chip.uf2[0]) == "circuitpython-10.2.1-pimoroni_keybow2040-en_US.uf2"
+        b.serial("tactictoe: table lib/tactictoe/tactictoe.tbl: table corrupt: CRC-32 of records is", 15000)
+        start_game(b, rules.TACTICTOE)
+        plays_on_without_its_table(b)
+    finally:
+        b.close()

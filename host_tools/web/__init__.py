@@ -81,7 +81,8 @@ def offered(cfg):
     """True if the page plays every part of ``cfg`` (a validated config):
     NeoPixels, keys on GPIO (buttons, a matrix, touch pads, extra keys), a
     buzzer, and the MacroPad's SH1106 screen and dial. Not the keypad's
-    APA102s on SPI or its TCA9555 on I2C: the page has no model of those."""
+    APA102s on SPI or its TCA9555 on I2C, nor the Keybow's IS31FL3731 on
+    I2C: the page has no model of those."""
     return cfg["leds"]["kind"] == "ws2812" and cfg["input"]["kind"] != "tca9555"
 
 

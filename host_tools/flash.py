@@ -190,10 +190,13 @@ def device_modules(cfg, circuitpython=False):
     """The drivers of ``tactictoe/devices/`` the board ``cfg`` uses, as
     module names under the package ("devices/apa102"), the package's own
     ``__init__`` first; none for a board of loose parts. CircuitPython uses
-    its own libraries for all but the expander."""
+    its own libraries for all but the expander (and the Keybow 2040's
+    ``keybow2040``, which gives adafruit_is31fl3731 NeoPixel's surface)."""
     names = []
     if cfg["leds"]["kind"] in ("apa102", "is31fl3731") and not circuitpython:
         names.append(cfg["leds"]["kind"])
+    if cfg["leds"]["kind"] == "is31fl3731" and circuitpython:  # around adafruit_is31fl3731
+        names.append("keybow2040")
     if cfg["input"]["kind"] == "tca9555":
         names.append("tca9555")
     if not circuitpython:

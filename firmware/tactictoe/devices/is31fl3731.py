@@ -31,7 +31,8 @@ KEYBOW2040 = bytes((
 
 
 class IS31FL3731:
-    """:param i2c: an I2C bus with ``writeto(addr, buf)`` (``machine.I2C``).
+    """:param i2c: an I2C bus with ``writeto(addr, buf)`` (``machine.I2C``;
+        the chip takes up to 400 kHz).
     :param leds: the chip's LED numbers (0-143) of each channel of ``buf``,
         as ``bytes`` (3 a pixel); the Keybow 2040's by default.
     :param address: the chip's I2C address (0x74 with AD to ground)."""

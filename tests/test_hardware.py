@@ -605,6 +605,7 @@ def test_key_map_picture_draws_every_key_where_it_is(board):
     assert inside == sorted(want["grid"]), "the grid's outline holds the nine grid keys and nothing else"
     ids = {g.get("id") for g in root.iter(SVG + "g")}
     assert ("encoder" in ids) == want["encoder"] and ("screen" in ids) == want["screen"]
+    assert ("usb" in ids) == ("switches" in want)  # the Keybow: which way up, its USB connector at the top
     words = " ".join(t for _, _, t in texts(svg) if t)
     if want["encoder"]:
         assert "encoder, turn:" in words and "encoder, press:" in words

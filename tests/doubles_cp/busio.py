@@ -11,9 +11,14 @@ from microcontroller import claim, release
 
 try:
     import is31regs
-except ImportError:  # the chip's registers live with the MicroPython doubles, beside these
-    sys.path.append(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "doubles"))
-    import is31regs
+except ImportError:  # the chip's registers live with the MicroPython doubles, beside these: that
+    # folder on the path just for this import (its machine_more must stay out of this layer's sight)
+    _HERE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "doubles")
+    sys.path.append(_HERE)
+    try:
+        import is31regs
+    finally:
+        sys.path.remove(_HERE)
 
 KEEP = 256  # transfers kept: the last ones (a long game sends thousands)
 spi_writes = []  # (bytes, {pin name: level driven by digitalio})

@@ -1,9 +1,9 @@
 """The board.json keys of the bought boards' parts (docs/board-config.md):
 APA102 LEDs or an IS31FL3731 LED driver and a longer chain (``leds.kind``,
-``leds.count``), keys through
-a TCA9555 expander, extra keys, a rotary encoder, a screen, a speaker's
-amplifier. ``config.validate`` imports this module only for a config that
-uses them, so a board of loose parts never loads it.
+``leds.count``), keys through a TCA9555 expander, extra keys, a rotary
+encoder, a screen, a speaker's amplifier. ``config.validate`` imports this
+module only for a config that uses them, so a board of loose parts never
+loads it.
 """
 
 from . import config

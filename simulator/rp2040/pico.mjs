@@ -24,8 +24,8 @@
 // * with --board macropad, pico-rgb-keypad or keybow2040, a bought board's
 //   wiring (boards.mjs) and its chips (chips/): the MacroPad's SH1106 screen
 //   and encoder, the keypad's TCA9555 key expander and APA102 LEDs, the
-//   Keybow's IS31FL3731 LED driver. --wiring then only
-//   names the config; the pins are the board's.
+//   Keybow's IS31FL3731 LED driver. --wiring then only names the config;
+//   the pins are the board's.
 //
 // With --runtime circuitpython: the flash file is the CIRCUITPY drive (FAT12
 // at 0x100000); the QSPI chip-select pad starts as the datasheet says, so

@@ -1,7 +1,8 @@
 """The bought boards' parts for ``hw_machine.Hardware``: APA102 LEDs, LEDs
-on an IS31FL3731 driver, keys through a TCA9555 expander, a rotary encoder, an SH1106 screen, a speaker
-with an amplifier to switch on. Made from the config here, and each driver
-imported here, so that only a board that has one of them loads this code.
+on an IS31FL3731 driver, keys through a TCA9555 expander, a rotary encoder,
+an SH1106 screen, a speaker with an amplifier to switch on. Made from the
+config here, and each driver imported here, so that only a board that has
+one of them loads this code.
 """
 
 import machine

@@ -45,7 +45,11 @@ export const BOARDS = {
   },
   keybow2040: {
     keys: [21, 20, 19, 18, 17, 16, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6], // SW0-SW15
-    pullups: [4, 5], // resistors on SDA and SCL (busio.I2C refuses a bus without them)
+    // Resistors on SDA and SCL: busio.I2C refuses a bus without them
+    // (CIRCUITPY_REQUIRE_I2C_PULLUPS, on in the Keybow's build), and the
+    // board's CircuitPython makes board.I2C() on these pins, which Pimoroni's
+    // library uses; the schematic itself was not read.
+    pullups: [4, 5],
     is31fl3731: {
       i2c: 0, sda: 4, scl: 5, address: 0x74,
       // The LED under key k: its red, green and blue LED numbers on the

@@ -144,7 +144,8 @@ sim-picture: $(STAMP) $(TABLES)
 	$(PY) -m host_tools sim-picture -o docs/simulator.svg
 
 # The host and Unix-port figures, then the emulated Pico's (emulated time) on
-# MicroPython and on CircuitPython, then the page of make web's (in chromium).
+# MicroPython and on CircuitPython, the bought boards' (the MacroPad and the
+# RGB Keypad Base on both), then the page of make web's (in chromium).
 # Each script writes its table to build/bench/NAME.md as well; report.py then
 # puts them into docs/performance.md's marked regions (commit the result).
 ## measure, and write the figures into docs/performance.md
@@ -153,6 +154,7 @@ bench: $(STAMP) $(NODE_STAMP) $(TABLES)
 	$(PY) benchmarks/soak.py
 	$(PY) benchmarks/pico.py
 	$(PY) benchmarks/circuitpy_pico.py
+	$(PY) benchmarks/boards.py
 	$(PY) benchmarks/web.py
 	$(PY) benchmarks/report.py
 

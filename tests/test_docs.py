@@ -74,6 +74,31 @@ def test_bench_region_names_are_the_benchmark_scripts():
     assert run == list(report.BENCHES) + ["report"], "make bench runs every benchmark, then report.py"
 
 
+def test_every_bought_board_and_runtime_is_measured():
+    """Every shipped config for an RP2040 board other than the plain Pico
+    (the MacroPad, the RGB Keypad Base; on MicroPython and CircuitPython)
+    is one benchmarks/boards.py measures, and its row is in the doc."""
+    import json
+
+    import boards
+
+    folder = os.path.join(ROOT, "firmware", "boards")
+    bought = set()
+    for name in os.listdir(folder):
+        cfg = json.loads(_read(os.path.join(folder, name)))
+        if cfg.get("board") in ("macropad", "pico-rgb-keypad"):
+            bought.add((cfg["board"], cfg.get("runtime", "micropython"), name[:-5]))
+    assert {(b, r) for b, r, _ in bought} == {(b, r) for b in ("macropad", "pico-rgb-keypad")
+                                              for r in ("micropython", "circuitpython")}
+    measured = {(config, runtime) for _, config, runtime, _ in boards.BOARDS}
+    region = {m.group(1): m.group(2) for m in report.REGION.finditer(_read(PERFORMANCE))}["boards"]
+    for _, runtime, config in sorted(bought):
+        assert (config, runtime) in measured, "benchmarks/boards.py does not measure %s" % config
+        rows = [row for row in _table_rows(region) if "| `%s` |" % config in row]
+        assert len(rows) == 1, "docs/performance.md: no row for %s: run make bench" % config
+        assert boards.RUNTIMES[runtime] in rows[0]
+
+
 DOC = """# Doc
 
 Some prose with no figure.

@@ -334,7 +334,8 @@ def bench_phases(path, board, runtime, grid):
     steps.append(("importing asyncio, starting the loop", marks["draw"] - marks["built"]))
     steps.append(("the self-test, then the menu's first frame", menu - first))
     if not 0 <= start <= first <= menu or sum(ms for _, ms in steps) != menu:
-        raise RuntimeError("%s: the board's clock does not add up: %s, frames at %d and %d" % (board, marks, first, menu))
+        raise RuntimeError("%s: the board's clock does not add up: %s, frames at %d and %d"
+                           % (board, marks, first, menu))
     return steps, menu
 
 

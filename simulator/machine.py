@@ -120,6 +120,32 @@ def _level(n):
     return 1 if pulls == Pin.PULL_UP else 0
 
 
+# Pin interrupts: GPIO -> [handler, trigger, the level last seen]. The
+# virtual board has no interrupt controller: a pin's edges are looked for
+# whenever the firmware reads another pin (its key scan does, every few ms),
+# and a handler runs at once, seeing the levels of that moment (_seen).
+_irqs = {}
+_seen = None
+
+
+def _edges():
+    global _seen
+    if _seen is not None or not _irqs:  # a handler is running; none to run
+        return
+    levels = {n: _level(n) for n in _irqs}  # each read once: one moment
+    for n in levels:
+        lvl = levels[n]
+        h = _irqs.get(n)
+        if h is not None and lvl != h[2]:
+            h[2] = lvl
+            if h[1] & (Pin.IRQ_RISING if lvl else Pin.IRQ_FALLING):
+                _seen = levels
+                try:
+                    h[0](_objs[n])
+                finally:
+                    _seen = None
+
+
 def _args(args, kw, names, positional):
     """Arguments as the port's C functions parse them: a dict of those of
     ``names`` given, the first ``positional`` of them by position."""
@@ -134,13 +160,13 @@ def _args(args, kw, names, positional):
 
 
 class irq:
-    """What ``Pin.irq()`` returns (the virtual board raises no pin interrupts)."""
+    """What ``Pin.irq()`` returns."""
 
     def __init__(self, trigger):
         self._trigger = trigger
 
     def flags(self):
-        """The triggers that have fired: always 0 here."""
+        """The triggers that have fired: 0 here (the handler is told)."""
         return 0
 
     def trigger(self, *value):
@@ -215,6 +241,10 @@ class Pin:
         an output); ``value(x)``: set the level it drives (an open-drain pin:
         drive low, or let go)."""
         if not v:
+            if _seen is not None and self._id in _seen:
+                return _seen[self._id]  # in a handler: the level at the edge
+            if self._id not in _irqs:
+                _edges()
             return _level(self._id)
         if len(v) > 1:
             raise TypeError("function expected at most 2 arguments, got %d" % (len(v) + 1))
@@ -247,8 +277,14 @@ class Pin:
             p[2] ^= 1
 
     def irq(self, handler=None, trigger=IRQ_FALLING | IRQ_RISING, hard=False):
-        """Accepted, but the handler is never called: the virtual board
-        raises no pin interrupts (the firmware polls its keys)."""
+        """Call ``handler(pin)`` on the edges in ``trigger`` (None: stop).
+        The virtual board looks for them whenever another pin is read (see
+        ``_edges``), so a handler runs between two of the firmware's reads,
+        never inside one."""
+        if handler is None:
+            _irqs.pop(self._id, None)
+        else:
+            _irqs[self._id] = [handler, trigger, _level(self._id)]
         return _Irq(trigger)
 
     def __repr__(self):

@@ -1,5 +1,7 @@
-"""A rotary encoder's quadrature pins (A, B), read by polling: ``update()``
-from the key scan, ``position`` in detents.
+"""A rotary encoder's quadrature pins (A, B): each edge counted by a pin
+interrupt where the port has them (``Pin.irq``, as the rp2 port does), so a
+quick flick (a detent in a few ms, faster than the key scan) is not lost;
+else by polling, ``update()`` from the key scan. ``position`` in detents.
 
 The same transitions and sign as CircuitPython's ``rotaryio`` (state =
 A << 1 | B; A leading B counts up), four steps a detent, so a board's
@@ -24,9 +26,28 @@ class Encoder:
         self.position = 0
         self._sub = 0
         self._state = a.value() << 1 | b.value()
+        self._irq = False
+        try:
+            edges = a.IRQ_RISING | a.IRQ_FALLING
+            # hard: at the edge itself, not when the VM next looks (a long
+            # SPI write to the screen would hold a soft one back, and the
+            # state it read would have moved two steps); _edge allocates nothing
+            a.irq(self._edge, edges, hard=True)
+            b.irq(self._edge, edges, hard=True)
+            self._irq = True
+        except (AttributeError, TypeError, ValueError):  # no pin interrupts: polled
+            pass
+
+    def _edge(self, pin):
+        self._read()
 
     def update(self):
-        """Read the pins and count the step they moved, if any."""
+        """Count the step the pins moved, if any (polled only where the
+        pins have no interrupts: the interrupt counts it otherwise)."""
+        if not self._irq:
+            self._read()
+
+    def _read(self):
         new = self.a.value() << 1 | self.b.value()
         if new == self._state:
             return
@@ -40,7 +61,11 @@ class Encoder:
             self._sub = 0
 
     def deinit(self):
-        """Nothing to release: the pins are the caller's."""
+        """Stop counting (the pins are the caller's)."""
+        if self._irq:
+            self.a.irq(None)
+            self.b.irq(None)
+            self._irq = False
 
     def __enter__(self):
         return self

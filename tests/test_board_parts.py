@@ -278,20 +278,29 @@ def test_a_bouncy_press_is_one_tap():
     bounce = [(0, 0), (100, 1 << 4), (105, 0), (110, 1 << 4), (115, 0), (120, 1 << 4),
               (300, 0), (305, 1 << 4), (310, 0)]
     got = feed(k, bounce, 600)
-    assert [e for _, e in got] == [keys.TAP | 4]
-    assert got[0][0] >= 310 + 25  # sent once the release has settled
+    # One PRESS, once the press has held still for press_ms (two scans);
+    # one TAP, once the release has settled
+    assert [e for _, e in got] == [keys.PRESS | 4, keys.TAP | 4]
+    assert got[0][0] == 120 + 5
+    assert got[1][0] >= 310 + 25
 
 
 def test_long_press_is_sent_while_held_and_its_release_is_silent():
     k = keys.Keys(debounce_ms=25, long_ms=1500)
     got = feed(k, [(0, 0), (100, 1 << 7), (2000, 0)], 2500)
-    assert [e for _, e in got] == [keys.LONG | 7]
-    assert 100 + 1500 <= got[0][0] <= 100 + 25 + 1500 + 5
+    assert [e for _, e in got] == [keys.PRESS | 7, keys.LONG | 7]
+    assert 100 + 1500 <= got[1][0] <= 100 + 25 + 1500 + 5
 
 
 def test_glitches_shorter_than_debounce_are_ignored():
     k = keys.Keys(debounce_ms=25)
-    assert feed(k, [(100, 1), (110, 0)], 400) == []
+    assert feed(k, [(100, 1), (105, 0)], 400) == []  # one scan: not even a PRESS
+    k = keys.Keys(debounce_ms=25)
+    assert [e for _, e in feed(k, [(100, 1), (110, 0)], 400)] == [keys.PRESS | 0]  # no TAP
+    # and the next real press is a PRESS again
+    k = keys.Keys(debounce_ms=25)
+    got = feed(k, [(100, 1), (110, 0), (200, 1), (300, 0)], 400)
+    assert [e for _, e in got] == [keys.PRESS | 0, keys.PRESS | 0, keys.TAP | 0]
 
 
 def test_presses_wait_in_the_queue_and_the_oldest_drop_when_full():
@@ -309,7 +318,7 @@ def test_presses_wait_in_the_queue_and_the_oldest_drop_when_full():
     while e:
         got.append(e)
         e = k.get()
-    assert got == [keys.TAP | c for c in (2, 3, 4, 5)]
+    assert got == [keys.PRESS | 4, keys.TAP | 4, keys.PRESS | 5, keys.TAP | 5]  # the newest four
 
 
 @given(st.lists(st.tuples(st.integers(0, 8), st.integers(40, 400), st.integers(40, 400)), max_size=12))
@@ -323,7 +332,7 @@ def test_every_clean_press_gives_exactly_one_event(presses):
         timeline += [(t, 1 << cell), (t + hold, 0)]
         t += hold + gap
     got = feed(k, [(x - x % 5, m) for x, m in timeline], t + 100)
-    assert [e for _, e in got] == [keys.TAP | cell for cell, _, _ in presses]
+    assert [e for _, e in got] == [e for cell, _, _ in presses for e in (keys.PRESS | cell, keys.TAP | cell)]
 
 
 # --- sound and canvas -----------------------------------------------------------

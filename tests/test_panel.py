@@ -13,7 +13,7 @@ import pytest
 from hypothesis import event, given, settings, strategies as st
 
 from tactictoe import ai, app, config, keys, loop, match, panel, rules, table, words
-from tactictoe.keys import LONG, TAP, TURN
+from tactictoe.keys import LONG, PRESS, TAP, TURN
 from conftest import FIRMWARE, HANG_S, MPY_SCRIPTS
 
 MENU_K, HINT_K, UNDO_K, SELECT_K = 9, 10, 11, 12  # the MacroPad's extra keys, as its config lists them
@@ -165,7 +165,7 @@ def test_sixteen_keys_tap_and_long_press():
     while e:
         got.append(e)
         e = k.get()
-    assert got == [TAP | 15, LONG | 9]
+    assert got == [PRESS | 15, TAP | 15, PRESS | 9, LONG | 9]
 
 
 def test_turns_become_events_and_the_board_s_turn_keeps_the_extra_keys():
@@ -176,8 +176,8 @@ def test_turns_become_events_and_the_board_s_turn_keeps_the_extra_keys():
     for t, mask in ((0, 1 << 4 | 1 << 10), (50, 0)):
         for s in range(t, t + 50, 5):
             k.update(s, mask)
-    k.ignore_taps()  # the board thinks: the grid's tap goes, the hint key's stays
-    assert [k.get(), k.get()] == [TAP | 10, 0]
+    k.ignore_taps()  # the board thinks: the grid's press and tap go, the hint key's stay
+    assert [k.get(), k.get(), k.get()] == [PRESS | 10, TAP | 10, 0]
 
 
 # --- take-back ------------------------------------------------------------------

@@ -15,7 +15,7 @@ from . import ai
 from . import rules
 from . import table as table_mod
 from .frames import ALL, CORNERS, CROSS, FULL, Canvas, blink, pulse
-from .keys import CELL, LONG, TAP
+from .keys import CELL, LONG, PRESS, TAP
 from .match import DEMO, TWO, YOU_O, YOU_X, Match, ring
 
 # States
@@ -36,7 +36,7 @@ RGB_MS = const(150)  # ...then all red, green, blue (a second in all: boot to th
 SELFTEST_MS = const(9 * 60 + 3 * 150)  # within 2 s on MicroPython, 3 s on CircuitPython)
 _NOTICE_MS = const(2000)
 REFUSE_MS = const(450)
-OVER_GUARD_MS = const(600)  # a press this soon after the end doesn't skip it
+OVER_GUARD_MS = const(800)  # a tap this soon after the end (which came as the key went down) does not skip it
 _DEMO_PAUSE_MS = const(2500)
 
 WHITE = (255, 255, 255)
@@ -235,11 +235,11 @@ class App:
 
     def _play(self, now, event):
         m = self.match
-        if m.ai_turn():  # taps during the board's turn are ignored
+        if m.ai_turn():  # presses during the board's turn are ignored
             if now >= self.ai_at:
                 self._move(now, self._ai_move())
             return
-        if event & TAP:
+        if event & PRESS:  # a move as the cell goes down: lit a frame later
             cell = event & CELL
             try:
                 m.pos.check_move(cell)

@@ -16,6 +16,9 @@ import board
 import keypad
 
 _NONE = 255  # in the pixel map: a cell or key with no LED
+# keypad scans every 5 ms, as hw_machine's callers do (its default 20 ms
+# would add up to 20 ms between a press and its light)
+_SCAN_S = 0.005
 
 
 def _pin(name):
@@ -142,10 +145,10 @@ class Hardware:
         # look at the centre (safe mode) before handing the pins over.
         self.held_at_boot = _centre_at_boot(inp)
         if self.kind == "buttons":  # key_number: the cell, then 9 + extra key
-            self._keys = keypad.Keys(keys + extra, value_when_pressed=False, pull=True)
+            self._keys = keypad.Keys(keys + extra, value_when_pressed=False, pull=True, interval=_SCAN_S)
             extra = []
         elif self.kind == "matrix":  # key_number = row * 3 + column
-            self._keys = keypad.KeyMatrix(keys[:3], keys[3:])
+            self._keys = keypad.KeyMatrix(keys[:3], keys[3:], interval=_SCAN_S)
         elif self.kind == "touch":
             import touchio  # calibrates itself against the untouched reading
 
@@ -169,7 +172,7 @@ class Hardware:
             except OSError:
                 raise ValueError("no TCA9555 answers at I2C address 0x%02x (input.address)" % inp["address"])
         if extra:  # extra buttons beside a matrix or touch pads: bits 9 and up
-            self._extra = keypad.Keys(extra, value_when_pressed=False, pull=True)
+            self._extra = keypad.Keys(extra, value_when_pressed=False, pull=True, interval=_SCAN_S)
         self._event = keypad.Event()
 
         # Rotary encoder

@@ -4,7 +4,12 @@ The hardware layer reports which keys are held as a mask: bits 0-8 the
 grid's cells, bit 9 + j the board's extra key j (up to 16 keys). ``Keys``
 turns the stream of masks into events, each an int ``kind | key``:
 
-* ``TAP | key``: a press released before the long-press time;
+* ``PRESS | key``: a key went down: sent once the readings have held still
+  for ``press_ms`` (two key scans), well before the debounce, so a move is
+  lit within a frame or so of the press; a switch's bounces come after, and
+  are the debounce's to settle (a press sends one ``PRESS``, however it
+  bounces);
+* ``TAP | key``: a press released before the long-press time (debounced);
 * ``LONG | key``: a press held for the long-press time (sent while still
   held; its release sends nothing);
 * ``TURN | 1``, ``TURN | 0``: the encoder turned one detent clockwise,
@@ -20,17 +25,21 @@ from micropython import const
 TAP = const(0x10)
 LONG = const(0x20)
 TURN = const(0x40)
+PRESS = const(0x80)
 CELL = const(0x0F)  # event & CELL is the key (the cell, for 0-8)
 
 
 class Keys:
     """:param debounce_ms: how long a reading must hold still to count.
     :param long_ms: how long a press must last to be a long press.
+    :param press_ms: how long a new press must hold still to be a ``PRESS``
+        (at most ``debounce_ms``).
     :param size: how many events the queue keeps.
     :param n: how many keys: 9, the grid, plus the extra keys."""
 
-    def __init__(self, debounce_ms=25, long_ms=1500, size=16, n=9):
+    def __init__(self, debounce_ms=25, long_ms=1500, size=16, n=9, press_ms=5):
         self.debounce_ms = debounce_ms
+        self.press_ms = min(press_ms, debounce_ms)
         self.long_ms = long_ms
         self._size = size
         self._queue = []
@@ -40,6 +49,7 @@ class Keys:
         self._down = [0] * n  # when each debounced press began
         self._long = 0  # cells whose long press was sent
         self._mute = 0  # cells whose release must not tap
+        self._pressed = 0  # keys whose PRESS was sent, until let go
 
     def _put(self, event):
         if len(self._queue) >= self._size:
@@ -51,7 +61,15 @@ class Keys:
         if raw != self._raw:
             self._raw = raw
             self._since = now
-        elif raw != self._stable and now - self._since >= self.debounce_ms:
+            return self._hold(now)
+        if now - self._since >= self.press_ms:
+            down = raw & ~(self._stable | self._pressed)
+            if down:
+                self._pressed |= down
+                for c in range(len(self._down)):
+                    if down >> c & 1:
+                        self._put(PRESS | c)
+        if raw != self._stable and now - self._since >= self.debounce_ms:
             changed = raw ^ self._stable
             for c in range(len(self._down)):
                 if changed >> c & 1:
@@ -63,6 +81,11 @@ class Keys:
                         self._long &= ~(1 << c)
                         self._mute &= ~(1 << c)
             self._stable = raw
+        if now - self._since >= self.debounce_ms:  # let go for good (not a bounce)
+            self._pressed &= self._stable | raw
+        self._hold(now)
+
+    def _hold(self, now):
         self._mute &= self._stable | self._raw  # a glitch that came to nothing
         waiting = self._stable & ~self._long
         if waiting:
@@ -84,11 +107,11 @@ class Keys:
         self._queue = []
 
     def ignore_taps(self):
-        """Drop waiting taps, and let no key held now tap when released.
-        Long presses still count. For the board's turn: a press made while
-        it thinks must not become a move afterwards."""
+        """Drop waiting taps and presses, and let no key held now tap when
+        released. Long presses still count. For the board's turn: a press
+        made while it thinks must not become a move afterwards."""
         self._mute |= self._stable | self._raw
         q = self._queue
         for i in range(len(q) - 1, -1, -1):
-            if q[i] & TAP:
+            if q[i] & (TAP | PRESS):
                 q.pop(i)

@@ -14,7 +14,7 @@ from array import array
 from . import rules
 from .app import MENU, OVER, OVER_GUARD_MS, PICK_GAME, PICK_MODE, PLAY, WALK_MS, WHITE, App
 from .frames import Canvas, blink, pulse
-from .keys import CELL, LONG, TAP, TURN, Keys
+from .keys import CELL, LONG, PRESS, TAP, TURN, Keys
 from .match import DEMO, REPEAT_WINDOW, TWO, YOU_X, Match
 
 # Roles of the extra keys (cfg["extra"][j]["role"]), in this order.
@@ -104,7 +104,7 @@ class PanelKeys(Keys):
         self._mute |= (self._stable | self._raw) & 0x1FF
         q = self._queue
         for i in range(len(q) - 1, -1, -1):
-            if q[i] & TAP and q[i] & CELL < 9:
+            if q[i] & (TAP | PRESS) and q[i] & CELL < 9:
                 q.pop(i)
 
 
@@ -143,7 +143,7 @@ class PanelApp(App):
                 self._turn(1 if event & 1 else -1)
             event = 0
         elif event and key >= 9:
-            if self.state >= MENU:  # not in the self-test or a notice
+            if self.state >= MENU and not event & PRESS:  # not in the self-test or a notice; on the tap
                 self._extra_key(now, event, self.roles[key - 9], key)
             event = 0
         App.update(self, now, event)

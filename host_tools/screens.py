@@ -14,7 +14,7 @@ from tactictoe import app
 from tactictoe import config
 from tactictoe import rules
 from tactictoe import table
-from tactictoe.keys import TAP
+from tactictoe.keys import PRESS, TAP
 
 CELL = 56
 GAP = 10
@@ -68,6 +68,9 @@ class Driver:
             event = 0
 
     def tap(self, cell):
+        # A quick tap: its PRESS (a move, in a game) and its TAP (a menu's
+        # choice) in one step
+        self.app.update(self.now + 10, PRESS | cell)
         self.run(10, TAP | cell)
         self.run(100)
 
@@ -119,7 +122,7 @@ def screens():
     for c in (0, 4, 2, 6, 5, 7):
         d.tap(c)
     shot("play-vanishing", "X to move: its oldest mark blinks", d.frame(d.app.t0 + 700 * 40 + 500))
-    d.run(10, TAP | 4)
+    d.run(10, PRESS | 4)
     shot("refused", "occupied cell: refused", d.frame(d.app.refused_until - 10))
     d.run(500)
     d.tap(8)

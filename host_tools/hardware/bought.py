@@ -152,7 +152,8 @@ def _keys(board):
         label, what = boards.ROLES[roles[key]]
         rows.append("| %s: **%s** | %s |" % (where(key), label, what[0].upper() + what[1:]))
     rows.append("| %s: **the grid**, cells 0 to 8 | Tap a cell to play there; in the menu, tap the option a"
-                " cell shows. Hold a cell about 1.5 s: back to the menu. |" % names(info["grid"]))
+                " cell shows. A move is made as the key goes down. Hold a cell about 1.5 s: back to the"
+                " menu. |" % names(info["grid"]))
     if info["encoder"]:
         rows.append("| the encoder: **turn** | Pick an option of the menu screen (the option picked pulses) |")
         rows.append("| the encoder: **press** | %s |" % boards.ROLES["select"][1].capitalize())

@@ -71,7 +71,7 @@ def measure(runs=RUNS):
             httpd.shutdown()
             httpd.server_close()
         files, paths = {}, [os.path.join(site, n) for n in os.listdir(site) if os.path.isfile(os.path.join(site, n))]
-        for sub in ("micropython", "flash", "hw", "boards"):
+        for sub in sorted(n for n in os.listdir(site) if os.path.isdir(os.path.join(site, n))):
             here = [os.path.join(d, n) for d, _, names in os.walk(os.path.join(site, sub)) for n in names
                     if n != "LICENSE"]  # (the page never fetches it)
             files[sub] = sum(os.path.getsize(path) for path in here)

@@ -417,7 +417,7 @@ def cmd_circuitpy(args):
     print("staged:   %d files, %d bytes, into %s:" % (len(files), sum(len(d) for _, d in files), args.dest))
     for name, data in files:
         print("          %-28s %6d bytes" % (name, len(data)))
-    print("note:     modules go compiled (CircuitPython 10's .mpy), but code.py and those with async/await")
+    print("note:     modules go compiled (CircuitPython 10's .mpy), but code.py and main (async/await)")
     print("next:     eject CIRCUITPY before unplugging the board (till then the copy may not be all on it);")
     print("          the board restarts into the game by itself")
     return 0

@@ -157,7 +157,7 @@ def test_the_board_imports_the_compiled_modules(corrupt_board):
            " neopixel.__file__, tactictoe.loop.__file__, asyncio.core.__file__)\r")
     line = b.serial("files /", 5000)
     assert line.endswith("files /lib/tactictoe/rules.mpy /lib/neopixel.mpy /lib/tactictoe/loop.mpy"
-                         " /lib/asyncio/core.py"), line
+                         " /lib/asyncio/core.mpy"), line
     b.type("print('game', tactictoe.rules.Position(tactictoe.rules.TACTICTOE).legal_moves())\r")
     assert b.serial("game [", 5000).endswith("game [0, 1, 2, 3, 4, 5, 6, 7, 8]")
 

@@ -10,6 +10,7 @@ import pytest
 
 VENDOR = os.path.join(ROOT, "vendor", "micropython-rp2")
 CP_VENDOR = os.path.join(ROOT, "vendor", "circuitpython-rp2")
+ASYNCIO_VENDOR = os.path.join(ROOT, "vendor", "circuitpython-asyncio")
 README = os.path.join(VENDOR, "README.md")
 
 
@@ -32,15 +33,18 @@ def test_the_readmes_list_the_binaries():
     assert set(readme_table(CP_VENDOR)) == {"circuitpython-10.2.1-raspberry_pi_pico-en_US.uf2",
                                             "circuitpython-10.2.1-adafruit_macropad_rp2040-en_US.uf2",
                                             "circuitpython-10.2.1-pimoroni_keybow2040-en_US.uf2"}
+    assert set(readme_table(ASYNCIO_VENDOR)) == {"core.mpy", "event.mpy", "funcs.mpy", "lock.mpy", "stream.mpy"}
 
 
 def test_vendor_holds_only_these_folders():
-    assert sorted(os.listdir(os.path.join(ROOT, "vendor"))) == ["circuitpython-rp2", "micropython-rp2"]
+    assert sorted(os.listdir(os.path.join(ROOT, "vendor"))) == ["circuitpython-asyncio", "circuitpython-rp2",
+                                                                 "micropython-rp2"]
 
 
 @pytest.mark.parametrize("folder, licences", [
     (VENDOR, {"LICENSE-micropython", "LICENSE-pico-bootrom"}),
     (CP_VENDOR, {"LICENSE-circuitpython"}),
+    (ASYNCIO_VENDOR, {"LICENSE-asyncio"}),
 ])
 def test_every_file_here_is_described(folder, licences):
     # Anything but the README and the licence texts needs a row (and so a
@@ -50,7 +54,7 @@ def test_every_file_here_is_described(folder, licences):
     assert licences == {n for n in os.listdir(folder) if n.startswith("LICENSE-")}
 
 
-@pytest.mark.parametrize("folder", [VENDOR, CP_VENDOR])
+@pytest.mark.parametrize("folder", [VENDOR, CP_VENDOR, ASYNCIO_VENDOR])
 def test_each_binary_matches_its_sha256_and_size(folder):
     for name, (size, sha) in readme_table(folder).items():
         with open(os.path.join(folder, name), "rb") as f:
@@ -72,3 +76,5 @@ def test_the_licences_are_the_upstream_texts():
         cp = f.read()
     assert cp.startswith("The MIT License (MIT)\n\nCopyright (c) 2013-2025 Damien P. George\n")
     assert "See the comments and SPDX headers." in cp
+    with open(os.path.join(ASYNCIO_VENDOR, "LICENSE-asyncio"), encoding="utf-8") as f:
+        assert f.read().startswith("The MIT License (MIT)\n\nCopyright (c) 2021 Dan Halbert for Adafruit Industries\n")

@@ -1,9 +1,10 @@
-"""The bought boards measured like the Pico: the Adafruit MacroPad RP2040 and
-the Pimoroni Pico RGB Keypad Base, each on MicroPython (the rp2 port's
-RPI_PICO UF2) and on CircuitPython 10.2.1 (the board's own build), and the
-plain Pico on both for comparison. Each board runs the UF2 ``make uf2
-BOARD=...`` writes, in the emulated RP2040 wired as that board (the
-MacroPad's keys, NeoPixels and SH1106; the keypad's TCA9555 and APA102s),
+"""The bought boards measured like the Pico: the Adafruit MacroPad RP2040, the
+Pimoroni Pico RGB Keypad Base and the Pimoroni Keybow 2040, each on
+MicroPython (the rp2 port's RPI_PICO UF2) and on CircuitPython 10.2.1 (the
+board's own build), and the plain Pico on both for comparison. Each board
+runs the UF2 ``make uf2 BOARD=...`` writes, in the emulated RP2040 wired as
+that board (the MacroPad's keys, NeoPixels and SH1106; the keypad's TCA9555
+and APA102s; the Keybow's keys and IS31FL3731),
 in lockstep, so every figure is emulated time: the RP2040's own clock, the
 same on every run and on any machine.
 
@@ -34,7 +35,7 @@ CircuitPython waits 1 s and writes one at a power-on that finds none or
 another, which a real board does once; the emulated drive is read-only, so
 without it every emulated power-on would pay that second.
 
-``python benchmarks/boards.py [--boards macropad,keypad] [--no-heap]``
+``python benchmarks/boards.py [--boards macropad,keypad,keybow] [--no-heap]``
 prints the table and writes it to build/bench/boards.md
 (benchmarks/report.py). Runs one board at a time.
 """
@@ -59,6 +60,7 @@ from tactictoe import rules  # noqa: E402
 TABLES = os.path.join(ROOT, "build")
 KEYPAD_GRID = (0, 1, 2, 4, 5, 6, 8, 9, 10)  # the 4x4's top-left 3x3
 MACROPAD_GRID = range(3, 12)  # the 3x3 under the top row
+KEYBOW_GRID = (3, 7, 11, 2, 6, 10, 1, 5, 9)  # the top-left 3x3 (USB at the top)
 # (what the table calls it, the shipped config, the runtime, the key under each cell)
 BOARDS = (
     ("Pico (buttons)", "pico-buttons", "micropython", range(9)),
@@ -67,10 +69,12 @@ BOARDS = (
     ("Pico RGB Keypad Base", "circuitpython-keypad", "circuitpython", KEYPAD_GRID),
     ("MacroPad RP2040", "macropad", "micropython", MACROPAD_GRID),
     ("MacroPad RP2040", "circuitpython-macropad", "circuitpython", MACROPAD_GRID),
+    ("Keybow 2040", "keybow", "micropython", KEYBOW_GRID),
+    ("Keybow 2040", "circuitpython-keybow", "circuitpython", KEYBOW_GRID),
 )
 # Which --boards word picks which configs.
 GROUPS = {"pico": ("pico-buttons", "circuitpython-pico"), "keypad": ("keypad", "circuitpython-keypad"),
-          "macropad": ("macropad", "circuitpython-macropad")}
+          "macropad": ("macropad", "circuitpython-macropad"), "keybow": ("keybow", "circuitpython-keybow")}
 RUNTIMES = {"micropython": "MicroPython 1.28 rp2", "circuitpython": "CircuitPython 10.2.1"}
 GOAL_BOOT_MS = {"micropython": 2000, "circuitpython": 3000}
 GOAL_LIGHT_MS = 30
@@ -81,6 +85,8 @@ BOOT_OUT = {
                        b"Board ID:raspberry_pi_pico\r\nUID:0000000000000000\r\n",
     uf2.CIRCUITPYTHON_MACROPAD: b"Adafruit CircuitPython 10.2.1 on 2026-11-25; Adafruit Macropad RP2040 with rp2040\r\n"
                                 b"Board ID:adafruit_macropad_rp2040\r\nUID:0000000000000000\r\n",
+    uf2.CIRCUITPYTHON_KEYBOW: b"Adafruit CircuitPython 10.2.1 on 2026-11-25; Pimoroni Keybow 2040 with rp2040\r\n"
+                              b"Board ID:pimoroni_keybow2040\r\nUID:0000000000000000\r\n",
 }
 
 HEAP = """\

@@ -6,8 +6,9 @@ RUNTIME=circuitpython``.
 The firmware and the Adafruit libraries go compiled, as CircuitPython 10's
 .mpy files (``compile_modules``), so the board does not compile them at
 each boot; code.py, and the few modules with ``async``/``await``, go as
-sources, but asyncio's, vendored compiled (``PRECOMPILED``). The Adafruit libraries come from their pinned PyPI packages in
-.venv (see requirements-nodeps.txt), never from a hand-made copy.
+sources, but asyncio's, which come compiled from vendor/ (``PRECOMPILED``).
+The Adafruit libraries come from their pinned PyPI packages in .venv (see
+requirements-nodeps.txt), never from a hand-made copy.
 
 Where each thing goes on the drive is said once, in ``LAYOUT``.
 """

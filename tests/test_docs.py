@@ -76,7 +76,8 @@ def test_bench_region_names_are_the_benchmark_scripts():
 
 def test_every_bought_board_and_runtime_is_measured():
     """Every shipped config for an RP2040 board other than the plain Pico
-    (the MacroPad, the RGB Keypad Base; on MicroPython and CircuitPython)
+    (the MacroPad, the RGB Keypad Base, the Keybow 2040; on MicroPython and
+    CircuitPython)
     is one benchmarks/boards.py measures, and its row is in the doc."""
     import json
 
@@ -86,9 +87,9 @@ def test_every_bought_board_and_runtime_is_measured():
     bought = set()
     for name in os.listdir(folder):
         cfg = json.loads(_read(os.path.join(folder, name)))
-        if cfg.get("board") in ("macropad", "pico-rgb-keypad"):
+        if cfg.get("board") in ("macropad", "pico-rgb-keypad", "keybow2040"):
             bought.add((cfg["board"], cfg.get("runtime", "micropython"), name[:-5]))
-    assert {(b, r) for b, r, _ in bought} == {(b, r) for b in ("macropad", "pico-rgb-keypad")
+    assert {(b, r) for b, r, _ in bought} == {(b, r) for b in ("macropad", "pico-rgb-keypad", "keybow2040")
                                               for r in ("micropython", "circuitpython")}
     measured = {(config, runtime) for _, config, runtime, _ in boards.BOARDS}
     region = {m.group(1): m.group(2) for m in report.REGION.finditer(_read(PERFORMANCE))}["boards"]

@@ -49,7 +49,7 @@ def test_make_circuitpy_stages_exactly_what_the_drive_needs(tmp_path, tables):
     assert modules == set(circuitpy.MODULES) and "__init__" in modules and "main" in modules
     assert "hw_circuitpython" in modules and "hw_machine" not in modules
     # Compiled, but for the one module with async syntax (and code.py).
-    assert {n for n in got if n.startswith(fw + "/") and n.endswith(".py")} == {fw + "/main.py"}
+    assert {n for n in got if n.startswith(fw + "/") and n.endswith(".py")} == {fw + "/tasks.py"}
     for game in rules.GAMES:
         with open(os.path.join(tables, game + ".tbl"), "rb") as f:
             assert got[circuitpy._join(circuitpy.LAYOUT["tables"], game + ".tbl")] == f.read()
@@ -215,7 +215,7 @@ def test_the_drive_holds_circuitpython_10_mpy_files(tables):
     py = {n: d for n, d in files if n.endswith(".py")}
     assert len(mpy) >= 30 and all(d[:4] == b"C\x06\x00\x1f" for d in mpy.values())
     assert all(circuitpy.is_async(d) for n, d in py.items() if n != "code.py")
-    assert sorted(py) == ["code.py", "lib/tactictoe/main.py"]
+    assert sorted(py) == ["code.py", "lib/tactictoe/tasks.py"]
     assert not any(n.startswith("lib/asyncio/") for n in py)
     for name in circuitpy.PRECOMPILED:
         with open(os.path.join(circuitpy.PRECOMPILED_DIR, name.rsplit("/", 1)[-1][:-3] + ".mpy"), "rb") as f:

@@ -177,8 +177,8 @@ def asyncio_module():
 
 def run(runner, clock):
     """The cooperative loop, a coroutine: keys and LEDs as two tasks, the
-    game flow in this one. (Its async code is in ``main``: CircuitPython
+    game flow in this one. (Its async code is in ``tasks``: CircuitPython
     compiles async code only from source, and this module ships compiled.)"""
-    from .main import tasks
+    from .tasks import game
 
-    return tasks(runner, clock)
+    return game(runner, clock)

@@ -6,16 +6,17 @@ the keys from the TCA9555 (it first checks SDA and SCL for the base's
 pull-up resistors), ``adafruit_dotstar`` sending the APA102 frames, decoded
 on SPI0.
 
-One board shared by the module's tests, in file order. All in lockstep on
-the emulated clock: limits are emulated milliseconds.
+One board shared by the module's tests, in file order (each can also run
+alone); then a second power-on whose drive holds a corrupt table. All in
+lockstep on the emulated clock: limits are emulated milliseconds.
 """
 
 import os
 
 import pytest
 
-from host_tools.drive import uf2
-from pico_board import PicoRun, is_menu, perfect, play, start_game
+from host_tools.drive import circuitpy, fat, uf2
+from pico_board import PicoRun, is_menu, perfect, play, plays_on_without_its_table, start_game, to_the_menu
 from tactictoe import rules
 
 BOARD = "circuitpython-keypad"
@@ -62,3 +63,39 @@ def test_tactictoe_won_through_the_expander_with_a_take_back(board, table_files)
     pos, result = play(b, rules.TACTICTOE, perfect(rules.TACTICTOE, table_files[rules.TACTICTOE]), limit_ms=30000)
     assert result == "serial tactictoe: X wins" and pos.winner() == rules.X
     assert dark(b, UNUSED) and [f for f in b.lines if f.startswith("fault")] == []
+
+
+def test_classic_drawn_after_the_menu_key_with_a_hint(board, table_files):
+    b = board
+    to_the_menu(b, MENU)  # from the won game: the menu key
+    start_game(b, rules.CLASSIC)
+    b.wait(lambda line: line.startswith("frame ") and line.split()[2] == "xxx/xxx/xxx", 8000, "the game")
+    before = b.chip.frame
+    b.press(HINT)  # the hints on the empty cells, as the APA102s show them
+    b.run(500)
+    assert b.chip.frame != before and dark(b, UNUSED)
+    b.press(HINT)  # and off again
+    b.run(500)
+    assert b.chip.frame == before
+    pos, result = play(b, rules.CLASSIC, perfect(rules.CLASSIC, table_files[rules.CLASSIC]), limit_ms=30000)
+    assert result == "serial classic: draw" and pos.winner() is None
+    assert dark(b, UNUSED) and [f for f in b.lines if f.startswith("fault")] == []
+
+
+def test_a_corrupt_table_is_refused_and_the_game_plays_on(tmp_path, table_files):
+    files = dict(circuitpy.drive_files(BOARD, tables_dir=os.path.dirname(table_files[rules.CLASSIC])))
+    name = circuitpy._join(circuitpy.LAYOUT["tables"], "tactictoe.tbl")
+    bad = bytearray(files[name])
+    bad[1000] ^= 0xFF
+    files[name] = bytes(bad)
+    drive = tmp_path / "circuitpy.img"
+    drive.write_bytes(fat.image(sorted(files.items())))
+    b = PicoRun(str(drive), board=BOARD, runtime="circuitpython", grid=GRID)  # the Pico's own build
+    try:
+        assert os.path.basename(b.chip.uf2[0]) == "circuitpython-10.2.1-raspberry_pi_pico-en_US.uf2"
+        b.serial("tactictoe: table lib/tactictoe/tactictoe.tbl: table corrupt: CRC-32 of records is", 15000)
+        start_game(b, rules.TACTICTOE)
+        plays_on_without_its_table(b)
+        assert dark(b, UNUSED)
+    finally:
+        b.close()

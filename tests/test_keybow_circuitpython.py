@@ -6,10 +6,10 @@ the emulated RP2040 wired as the Keybow: ``keypad.Keys`` on SW0-SW15,
 resistors) carrying ``adafruit_is31fl3731``'s Keybow2040 writes, the
 colours decoded from the IS31FL3731's registers.
 
-One board shared by the module's tests, in file order; then a second
-power-on whose drive holds a corrupt table. (The classic game is drawn on
-MicroPython, tests/test_keybow.py: the same keys and LEDs.) All in lockstep
-on the emulated clock: limits are emulated milliseconds.
+One board shared by the module's tests, in file order (the classic game
+can also run alone); then a second power-on whose drive holds a corrupt
+table. All in lockstep on the emulated clock: limits are emulated
+milliseconds.
 """
 
 import os
@@ -17,7 +17,7 @@ import os
 import pytest
 
 from host_tools.drive import circuitpy, fat, uf2
-from pico_board import PicoRun, is_menu, perfect, play, plays_on_without_its_table, start_game
+from pico_board import PicoRun, is_menu, perfect, play, plays_on_without_its_table, start_game, to_the_menu
 from tactictoe import config, rules
 
 BOARD = "circuitpython-keybow"
@@ -81,6 +81,17 @@ def test_the_menu_key_leaves_the_finished_game(board):
     b = board
     b.press(MENU)
     b.wait(is_menu, 3000, "the menu")
+
+
+def test_classic_drawn_from_the_menu(board, table_files):
+    b = board
+    to_the_menu(b, MENU)
+    start_game(b, rules.CLASSIC)
+    b.wait(lambda line: line.startswith("frame ") and line.split()[2] == "xxx/xxx/xxx", 8000, "the game")
+    assert dark(b, (UNDO,) + UNUSED) and not dark(b, (MENU, HINT))
+    pos, result = play(b, rules.CLASSIC, perfect(rules.CLASSIC, table_files[rules.CLASSIC]), limit_ms=30000)
+    assert result == "serial classic: draw" and pos.winner() is None
+    assert dark(b, UNUSED) and [f for f in b.lines if f.startswith("fault")] == []
 
 
 def test_a_corrupt_table_is_refused_and_the_game_plays_on(tmp_path, table_files):

@@ -11,22 +11,24 @@ back: the same words make the same picture. Which way a turn goes is
 checked by its effect: one clockwise detent on "Who plays?" picks "You are
 O", and the board then opens the game.
 
-One board shared by the module's tests, in file order. All in lockstep on
-the emulated clock: limits are emulated milliseconds.
+One board shared by the module's tests, in file order (the classic game
+can also run alone); then a second power-on whose drive holds a corrupt
+table. All in lockstep on the emulated clock: limits are emulated
+milliseconds.
 """
 
 import os
 
 import pytest
 
-from host_tools.drive import uf2
+from host_tools.drive import circuitpy, fat, uf2
 from host_tools.sim import pico
-from pico_board import PicoRun, is_menu, perfect, play, start_game
+from pico_board import PicoRun, is_menu, perfect, play, plays_on_without_its_table, start_game, to_the_menu
 from tactictoe import rules
 
 BOARD = "circuitpython-macropad"
 GRID = range(3, 12)
-MENU, UNDO, SELECT = 0, 2, 12
+MENU, HINT, UNDO, SELECT = 0, 1, 2, 12
 
 
 def lit(fb):
@@ -99,3 +101,39 @@ def test_tactictoe_won_through_the_keys_with_the_take_back_key_lit(board, table_
     assert result == "serial tactictoe: X wins" and pos.winner() == rules.X
     assert first and first[0] != (0, 0, 0)  # lit while a take-back was possible
     assert [f for f in b.lines if f.startswith("fault")] == []
+
+
+def test_classic_drawn_with_the_hint_key(board, table_files):
+    b = board
+    to_the_menu(b, MENU)  # from the won game: the menu key
+    start_game(b, rules.CLASSIC)
+    b.wait(lambda line: line.startswith("frame ") and line.split()[2] == "xxx/xxx/xxx", 8000, "the game")
+    game, before = settled(b), b.chip.frame
+    b.press(HINT)  # the hints on the cells, their legend on the screen
+    assert settled(b) != game and b.chip.frame != before
+    b.press(HINT)  # and hidden again: the same words, the same picture
+    assert settled(b) == game and b.chip.frame == before
+    pos, result = play(b, rules.CLASSIC, perfect(rules.CLASSIC, table_files[rules.CLASSIC]), limit_ms=30000)
+    assert result == "serial classic: draw" and pos.winner() is None
+    assert settled(b) != game  # the result on the screen
+    assert [f for f in b.lines if f.startswith("fault")] == []
+
+
+def test_a_corrupt_table_is_refused_and_the_game_plays_on(tmp_path, table_files):
+    files = dict(circuitpy.drive_files(BOARD, tables_dir=os.path.dirname(table_files[rules.CLASSIC])))
+    name = circuitpy._join(circuitpy.LAYOUT["tables"], "tactictoe.tbl")
+    bad = bytearray(files[name])
+    bad[1000] ^= 0xFF
+    files[name] = bytes(bad)
+    drive = tmp_path / "circuitpy.img"
+    drive.write_bytes(fat.image(sorted(files.items())))
+    b = PicoRun(str(drive), board=BOARD, runtime="circuitpython", grid=GRID)  # the MacroPad's own build
+    try:
+        assert os.path.basename(b.chip.uf2[0]) == "circuitpython-10.2.1-adafruit_macropad_rp2040-en_US.uf2"
+        b.serial("tactictoe: table lib/tactictoe/tactictoe.tbl: table corrupt: CRC-32 of records is", 15000)
+        b.wait(is_menu, 15000, "the menu")
+        for key in (SELECT, SELECT, SELECT, SELECT):  # tactic-toe, you are X, perfect, no hints: the encoder's switch
+            b.press(key)
+        plays_on_without_its_table(b)
+    finally:
+        b.close()

@@ -117,15 +117,13 @@ def start_game(board, game, hints=False):
 
 def to_the_menu(board, menu_key, limit_ms=15000):
     """Bring a module's shared board to the first menu screen: wait for it
-    after power-on (a test run alone), or press ``menu_key`` when a game
-    has ended since the menu last showed. ``start_game`` then picks."""
-    lines = board.lines
-    menus = [i for i, line in enumerate(lines) if is_menu(line)]
-    ends = [i for i, line in enumerate(lines) if line.startswith("serial ") and line.endswith(("wins", "draw"))]
-    if not menus:
-        board.wait(is_menu, limit_ms, "the menu")
-    elif ends and ends[-1] > menus[-1]:
+    after power-on (a test run alone), else press ``menu_key`` (it leaves a
+    game; on the first menu screen it does nothing). ``start_game`` then
+    picks."""
+    if any(is_menu(line) for line in board.lines):
         board.press(menu_key)
+    else:
+        board.wait(is_menu, limit_ms, "the menu")
 
 
 def play(board, game, choose, limit_ms=20000):

@@ -126,7 +126,10 @@ class Runner:
         try:
             if app.busy():  # the board's turn: presses now must not become moves
                 self.keys.ignore_taps()
-            app.update(now, self.keys.get())
+            event = self.keys.get()
+            app.update(now, event)
+            if event:  # what a key did is lit now, not at the next frame
+                self.hw.show(app.frame(now))
         except Exception as e:
             self._fault(now, e)
         while app.sounds:

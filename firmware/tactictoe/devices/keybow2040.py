@@ -52,7 +52,9 @@ class Keybow2040Pixels:
                 sent[k] = c
                 changed = True
         if changed:
-            self._chip._bank(0)  # (the library's own register writes, as pixel() makes them)
+            # The library's own register writes, as its pixel() makes them
+            # (private methods of the pinned adafruit-circuitpython-is31fl3731 3.4.8)
+            self._chip._bank(0)
             self._chip._i2c_write_reg(_COLOR_OFFSET, pwm)
 
     def deinit(self):

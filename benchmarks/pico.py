@@ -20,7 +20,7 @@ emulator's own speed, is wall time.
 * the background check of the tables (``tablewalk``): what one slice costs,
   when it is done after power-on, when it catches a wrong record (images
   with tactic-toe records swapped or doubled), and the frame interval and
-  the input latency (a tap's release to the LEDs' change) while it runs
+  the input latency (a tap taken, at its press for a move or its release for a menu, to the LEDs' change) while it runs
   against after it;
 * the emulator's speed.
 
@@ -514,19 +514,26 @@ LATENCY_TAPS = (3, 6, 3, 4, 0, 2, 6, 3, 5, 7, 1, 8)
 
 
 def _latencies(chip, taps=LATENCY_TAPS):
-    """For each tap, the emulated ms from its release (when the firmware
-    takes a tap) to the first LED frame that differs from the one shown at
-    the release."""
+    """For each tap, the emulated ms from when the firmware takes it to the
+    first LED frame that differs from the one shown then: a move in a game
+    is taken as its key goes down (firmware/tactictoe/keys.py's PRESS), a
+    menu's choice at the release."""
     out = []
     for cell in taps:
-        chip.pico.hold(1 << cell)
-        chip.run(sim_script.TAP_MS)
-        chip.pico.hold(0)
-        released = chip.ms
         before = chip.frames[-1][1]
         mark = len(chip.frames)
-        chip.until(lambda: any(c != before for _, c in chip.frames[mark:]), 2000, 2, "the tap's frame")
-        out.append([ms for ms, c in chip.frames[mark:] if c != before][0] - released)
+        chip.pico.hold(1 << cell)
+        pressed = chip.ms
+        chip.run(sim_script.TAP_MS)
+        moved = [ms for ms, c in chip.frames[mark:] if c != before]
+        chip.pico.hold(0)
+        if moved:  # a move, lit while the key is still down
+            out.append(moved[0] - pressed)
+        else:
+            released = chip.ms
+            mark = len(chip.frames)
+            chip.until(lambda: any(c != before for _, c in chip.frames[mark:]), 2000, 2, "the tap's frame")
+            out.append([ms for ms, c in chip.frames[mark:] if c != before][0] - released)
         chip.run(150)
     return out
 
@@ -672,7 +679,8 @@ def main(argv=None):
                 rows.append(("tables' background check: done, from main.run", "%d ms" % wk["done"]))
                 for when in ("during", "after"):
                     lat = wk["latency_" + when]
-                    rows.append(("tap release to LED change, median / worst of %d, %s the check" % (len(lat), when),
+                    rows.append(("tap taken (a move at its press, a menu at its release) to LED change,"
+                                 " median / worst of %d, %s the check" % (len(lat), when),
                                  "%.0f / %.0f ms" % (statistics.median(lat), max(lat))))
                     for name, what in (("draw", "LED frames"), ("scan", "key scans")):
                         t = wk["%s_%s" % (name, when)]

@@ -213,3 +213,18 @@ def check_self_test(b):
     assert [solid(f) for f in frames[9:12]] == ["3f0000", "003f00", "00003f"]
     assert [b.wires[i][:3] for i in (9, 10, 11)] == [bytes([0, LEVEL, 0]), bytes([LEVEL, 0, 0]),
                                                       bytes([0, 0, LEVEL])]
+
+
+def corrupt_drive(tmp_path, board, table_files):
+    """A CIRCUITPY drive image for ``board`` (``make circuitpy``'s files)
+    whose tactictoe.tbl has one byte flipped; its path."""
+    from host_tools.drive import circuitpy, fat
+
+    files = dict(circuitpy.drive_files(board, tables_dir=os.path.dirname(table_files[rules.CLASSIC])))
+    name = circuitpy._join(circuitpy.LAYOUT["tables"], "tactictoe.tbl")
+    bad = bytearray(files[name])
+    bad[1000] ^= 0xFF
+    files[name] = bytes(bad)
+    drive = tmp_path / "circuitpy.img"
+    drive.write_bytes(fat.image(sorted(files.items())))
+    return drive

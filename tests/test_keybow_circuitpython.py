@@ -16,8 +16,10 @@ import os
 
 import pytest
 
-from host_tools.drive import circuitpy, fat, uf2
-from pico_board import PicoRun, is_menu, perfect, play, plays_on_without_its_table, start_game, to_the_menu
+from host_tools.drive import uf2
+from pico_board import (
+    corrupt_drive, PicoRun, is_menu, perfect, play, plays_on_without_its_table, start_game, to_the_menu,
+)
 from tactictoe import config, rules
 
 BOARD = "circuitpython-keybow"
@@ -95,13 +97,7 @@ def test_classic_drawn_from_the_menu(board, table_files):
 
 
 def test_a_corrupt_table_is_refused_and_the_game_plays_on(tmp_path, table_files):
-    files = dict(circuitpy.drive_files(BOARD, tables_dir=os.path.dirname(table_files[rules.CLASSIC])))
-    name = circuitpy._join(circuitpy.LAYOUT["tables"], "tactictoe.tbl")
-    bad = bytearray(files[name])
-    bad[1000] ^= 0xFF
-    files[name] = bytes(bad)
-    drive = tmp_path / "circuitpy.img"
-    drive.write_bytes(fat.image(sorted(files.items())))
+    drive = corrupt_drive(tmp_path, BOARD, table_files)
     b = PicoRun(str(drive), board=BOARD, runtime="circuitpython", grid=GRID)  # the Keybow's own build
     try:
         assert os.path.basename(b.chip.uf2[0]) == "circuitpython-10.2.1-pimoroni_keybow2040-en_US.uf2"

@@ -64,12 +64,19 @@ class Board:
     def __init__(self, tables, cfg=None, hw=None, seed=1, config_problem=None):
         self.cfg = cfg or macropad_cfg()
         self.hw = hw or FakeHw(self.cfg.get("screen") is not None)
-        self.log = []
+        self.log = []  # the console's lines, but the narration's
+        self.said = []  # the narration's ("> ..."), without the "> "
         tables = dict(tables)  # (the app drops a table it finds wrong: not the fixture's)
-        self.runner = loop.build(self.hw, self.cfg, tables, {}, config_problem, ai.Rng(seed), self.log.append)
+        self.runner = loop.build(self.hw, self.cfg, tables, {}, config_problem, ai.Rng(seed), self._log)
         self.app = self.runner.app
         self.now = 0
         self.run(app.SELFTEST_MS + 20)
+
+    def _log(self, line):
+        if line.startswith("> "):
+            self.said.append(line[2:])
+        else:
+            self.log.append(line)
 
     def run(self, ms):
         end = self.now + ms
@@ -446,7 +453,7 @@ def test_the_screen_speaks_a_game_through(tables):
     b.press(3)  # hints off
     assert b.hw.lines == ("Classic", "You X vs Easy", "Your move (X)", "You: W0 L0 D0", "Menu  Hint")
     b.press(HINT_K)
-    assert b.hw.lines == ("Your move (X)", "Pulsing: X wins", "Steady: draw", "Faint: X loses", "Menu  Hide")
+    assert b.hw.lines == ("Your move (X)", "Fast: X wins", "Slow: draw", "Faint: X loses", "Menu  Hide")
     b.press(4)
     assert b.hw.lines[2] == "Board thinking"
     while a.state == app.PLAY:

@@ -35,7 +35,11 @@ WALK_MS = const(60)  # self-test: each pixel in turn...
 RGB_MS = const(150)  # ...then all red, green, blue (a second in all: boot to the menu
 SELFTEST_MS = const(9 * 60 + 3 * 150)  # within 2 s on MicroPython, 3 s on CircuitPython)
 _NOTICE_MS = const(2000)
-REFUSE_MS = const(450)
+REFUSE_MS = const(450)  # a refused press: its key solid red this long
+_WIN_HINT_MS = const(500)  # hints: a winning move pulses 64-256 this fast...
+_DRAW_HINT_MS = const(2000)  # ...a drawing one breathes this slowly...
+_DRAW_HINT_LOW = const(32)  # ...between these levels (a losing one: 22, steady)
+_DRAW_HINT_HIGH = const(128)
 OVER_GUARD_MS = const(800)  # a tap this soon after the end (which came as the key went down) does not skip it
 _DEMO_PAUSE_MS = const(2500)
 
@@ -330,8 +334,8 @@ class App:
             self._draw_menu(now)
         else:
             self._draw_board(now, t)
-        if self.refused >= 0 and now < self.refused_until and blink(self.refused_until - now, 150):
-            cv.set(self.refused, self.colours["error"])  # flashes over what the cell shows
+        if self.refused >= 0 and now < self.refused_until:
+            cv.set(self.refused, self.colours["error"])  # solid red over what the cell shows, long enough to see
         return cv
 
     def _draw_menu(self, now):
@@ -396,10 +400,13 @@ class App:
             cv.fill(free, colour, 22)
             return
         # Hints, in the mover's colour so the turn stays clear, told apart by
-        # brightness and motion rather than hue: wins pulse bright, draws
-        # glow steady, losses only faintly (as with hints off).
-        win = pulse(t, 800, 96)
+        # brightness and motion rather than hue: wins pulse fast and bright,
+        # draws breathe slowly and dimly, losses glow faintly and steadily
+        # (as with hints off). Marks never move: a mark and a hint of the
+        # same colour don't look alike.
+        win = pulse(t, _WIN_HINT_MS, 64)
+        draw = _DRAW_HINT_LOW + (pulse(t, _DRAW_HINT_MS, 0) * (_DRAW_HINT_HIGH - _DRAW_HINT_LOW) >> 8)
         for c in range(9):
             h = hints[c]
             if h < 3:
-                cv.set(c, colour, win if h == 2 else (110 if h == 1 else 22))
+                cv.set(c, colour, win if h == 2 else (draw if h == 1 else 22))

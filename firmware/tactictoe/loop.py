@@ -96,6 +96,10 @@ class Runner:
         self.timing = timing
         self.walk = walk  # tablewalk.walk's generator while the tables' records are being checked
         self._key_error = None
+        from .narrate import Narrator  # (loaded with the loop, not by every import of this module)
+
+        self.narrator = Narrator(app)
+        self.narrator.update()  # the first screen: the self-test
 
     def _fault(self, now, e):
         # Never freeze: report, then back to the menu.
@@ -130,6 +134,7 @@ class Runner:
             app.update(now, event)
             if event:  # what a key did is lit now, not at the next frame
                 self.hw.show(app.frame(now))
+            self.narrator.update()  # the console says what changed, in words
         except Exception as e:
             self._fault(now, e)
         while app.sounds:

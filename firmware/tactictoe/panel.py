@@ -13,7 +13,7 @@ from array import array
 
 from . import rules
 from .app import MENU, OVER, OVER_GUARD_MS, PICK_GAME, PICK_MODE, PLAY, WALK_MS, WHITE, App
-from .frames import Canvas, blink, pulse
+from .frames import Canvas, pulse
 from .keys import CELL, LONG, PRESS, TAP, TURN, Keys
 from .match import DEMO, REPEAT_WINDOW, TWO, YOU_X, Match
 
@@ -309,8 +309,8 @@ class PanelApp(App):
             elif role == SELECT_KEY:
                 if state == MENU:
                     cv.set(cell, WHITE, 40)
-        if self.refused >= 9 and now < self.refused_until and blink(self.refused_until - now, 150):
-            cv.set(self.refused, c["error"])  # as App.frame, over what the key shows
+        if self.refused >= 9 and now < self.refused_until:
+            cv.set(self.refused, c["error"])  # as App.frame: solid red over what the key shows
         return cv
 
     def text(self, now):

@@ -15,22 +15,12 @@ from . import rules
 from .app import MENU, NOTICE, OVER, PICK_GAME, PLAY
 from .frames import CORNERS
 from .match import DEMO, TWO, YOU_X
+from .narrate_text import GAMES, LEVELS, OPTIONS, QUESTIONS
 from .panel import HINT_KEY, MENU_KEY, SELECT_KEY, UNDO_KEY
 
 WIDTH = const(16)  # characters a line holds
 LINES = const(5)
 
-_GAMES = ("Classic", "Tactic-toe")  # by rules.CLASSIC, rules.TACTICTOE
-_LEVELS = ("Easy", "Medium", "Perfect")  # by ai.EASY, MEDIUM, PERFECT
-# Each menu screen: its question, then (option, what it means) by value.
-_QUESTIONS = ("Choose a game:", "Who plays?", "Board's level:", "Show hints?")
-_OPTIONS = (
-    (("Classic", "3 in a row wins"), ("Tactic-toe", "Old marks vanish")),
-    (("You are X", "You move first"), ("You are O", "Board moves 1st"), ("Two players", "Take turns"),
-     ("Demo", "Board vs board")),
-    (("Easy", "Sees 1-move wins"), ("Medium", "Blocks your wins"), ("Perfect", "Never loses")),
-    (("Hints off", "Just play"), ("Hints on", "Best moves glow")),
-)
 _PICK_LEVEL = const(2)  # app's menu screens
 _PICK_HINTS = const(3)
 
@@ -93,7 +83,7 @@ class Words:
         a = self.app
         i = a.picked()
         value = a.menu_options()[i][1]
-        name, meaning = _OPTIONS[a.screen][i]
+        name, meaning = OPTIONS[a.screen][i]
         last = "Turn dial, press" if a.dial else "Tap a lit key"
         if a.screen == PICK_GAME:
             if a.tables.get(value) is None:
@@ -103,13 +93,13 @@ class Words:
                 last = "No table: weaker"
             elif a.screen == _PICK_HINTS and value:
                 last = "No table: none"
-        return [_QUESTIONS[a.screen], "> " + name, meaning, last]
+        return [QUESTIONS[a.screen], "> " + name, meaning, last]
 
     def _notice(self):
         a = self.app
         if a.notices[0][0] == CORNERS:
             return ["board.json bad:", "default wiring", "(details: USB", "serial console)"]
-        return [_GAMES[a.game] + " table", "missing or bad:", "weaker AI, no", "hints"]
+        return [GAMES[a.game] + " table", "missing or bad:", "weaker AI, no", "hints"]
 
     def _who(self):
         # Who plays, and the level: "You X vs Perfect", "Two players", "Demo: Easy".
@@ -117,8 +107,8 @@ class Words:
         if a.mode == TWO:
             return "Two players"
         if a.mode == DEMO:
-            return "Demo: " + _LEVELS[a.level]
-        return "You %s vs %s" % ("X" if a.mode == YOU_X else "O", _LEVELS[a.level])
+            return "Demo: " + LEVELS[a.level]
+        return "You %s vs %s" % ("X" if a.mode == YOU_X else "O", LEVELS[a.level])
 
     def _score(self):
         # This power-on's score, for the mode being played.
@@ -144,8 +134,8 @@ class Words:
         else:
             turn = "Your move (%s)" % mover
         if a.hint_outcomes() is not None:
-            return [turn, "Pulsing: %s wins" % mover, "Steady: draw", "Faint: %s loses" % mover]
-        return [_GAMES[a.game], self._who(), turn, self._score()]
+            return [turn, "Fast: %s wins" % mover, "Slow: draw", "Faint: %s loses" % mover]
+        return [GAMES[a.game], self._who(), turn, self._score()]
 
     def _over(self):
         a = self.app

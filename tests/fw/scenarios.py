@@ -180,15 +180,11 @@ def two_players(folder, game=rules.CLASSIC):
     p = b.picture()
     check(p[0] == "X" and p[1] == "X" and p[3] == "O" and p[4] == "O", "marks: " + p)
     check(p[2] == "x", "X to move glows in X colour: " + p)
-    b.press(4)  # occupied: refused
+    red = red_run(b, 4)  # occupied: refused
     check(b.app.match.pos.turn == rules.X and len(rules_extra.marks(b.app.match.pos, rules.X)) == 2,
           "refused press changed the game")
-    flashes = set()
-    for _ in range(6):
-        b.run(30)
-        flashes.add(b.picture()[4])
-    check("E" in flashes, "occupied cell does not flash: %r" % sorted(flashes))
-    log("refused 4 flashes", sorted(flashes))
+    check(red >= 400, "a refused cell is solid red for at least 400 ms: %d" % red)
+    log("refused 4 solid red for", red, "ms")
     b.press(2)
     check(b.app.state == app.OVER and b.app.match.result == rules.X, "X should have won")
     check_win_frame(b)
@@ -269,31 +265,58 @@ def demo(folder, game):
     check(b.app.think_ms < b.cfg["timing"]["think_ms"], "the demo speeds up")
 
 
+def red_run(b, cell):
+    """Press ``cell`` and let it go (a tap); the longest run of frames
+    in which it shows solid red (the error colour, bright), in ms of the
+    board's clock, sampled every 10 ms."""
+    fingers.held |= 1 << cell
+    run = best = 0
+    for t in range(80):
+        if t == 10:
+            fingers.held &= ~(1 << cell)
+        b.run(10)
+        run = run + 10 if b.picture()[cell] == "E" else 0
+        best = max(best, run)
+    return best
+
+
 def _hint_levels(b, cells):
-    """Lowest and highest level of each cell over a second."""
-    lo, hi = [999] * 9, [0] * 9
-    for _ in range(25):
-        b.run(40)
+    """Lowest and highest level of each cell over a second, and how many
+    times each turned from rising to falling."""
+    lo, hi, turns, last, rising = [999] * 9, [0] * 9, [0] * 9, [0] * 9, [False] * 9
+    for _ in range(50):
+        b.run(20)
         for c in cells:
             v = b.level(c)
             lo[c], hi[c] = min(lo[c], v), max(hi[c], v)
-    return lo, hi
+            if v < last[c] and rising[c]:
+                turns[c] += 1
+            if v != last[c]:
+                rising[c] = v > last[c]
+            last[c] = v
+    return lo, hi, turns
 
 
 def check_hints(b, mover_char):
     table = b.app.tables[b.app.match.game]
     values = dict(ai.move_values(table, b.app.match.pos))
-    lo, hi = _hint_levels(b, values)
+    pos = b.app.match.pos
+    marks = [c for c in range(9) if pos.piece_at(c) is not None and c not in (pos.vanishing(0), pos.vanishing(1))]
+    lo, hi, turns = _hint_levels(b, list(values) + marks)
     p = b.picture()
     for c, v in values.items():
         check(p[c] in mover_char + mover_char.lower(), "hints are in the mover's colour: " + p)
         o = ai.outcome(v)
         if o > 0:
-            check(hi[c] > 200 and lo[c] < 140, "a winning move pulses bright: %d..%d" % (lo[c], hi[c]))
+            check(hi[c] > 200 and lo[c] < 100 and turns[c] >= 1,
+                  "a winning move pulses fast and bright: %d..%d, %d peaks a second" % (lo[c], hi[c], turns[c]))
         elif o == 0:
-            check(100 <= lo[c] and hi[c] <= 120, "a drawing move glows steady: %d..%d" % (lo[c], hi[c]))
+            check(25 <= lo[c] and hi[c] <= 140 and hi[c] - lo[c] >= 40,
+                  "a drawing move breathes slowly and dimly: %d..%d" % (lo[c], hi[c]))
         else:
-            check(hi[c] <= 30, "a losing move glows faintly: %d" % hi[c])
+            check(hi[c] <= 30 and hi[c] == lo[c], "a losing move glows faintly, steady: %d..%d" % (lo[c], hi[c]))
+    for c in marks:
+        check(lo[c] == hi[c] and hi[c] > 200, "a mark is steady and bright: %d..%d" % (lo[c], hi[c]))
     log("hints", mover_char, " ".join("%d:%d" % (c, ai.outcome(v)) for c, v in sorted(values.items())))
 
 

@@ -1,0 +1,201 @@
+"""The narration's sentences, for ``narrate.Narrator``, and the menu's
+words, which ``words`` (the screen's 16 characters a line) shares.
+
+(Loading this module when the screen changes and unloading it after took
+more heap, not less: its pieces fragment the heap between the game's.)
+"""
+
+from micropython import const
+
+from . import rules
+from .frames import CORNERS
+
+_SELFTEST = const(0)  # app's states
+_NOTICE = const(1)
+_MENU = const(2)
+_OVER = const(4)
+_YOU_X = const(0)  # match's modes
+_TWO = const(2)
+_DEMO = const(3)
+_MENU_KEY = const(0)  # panel's roles
+_HINT_KEY = const(1)
+_UNDO_KEY = const(2)
+_CHOICE = const(1)  # narrate's what
+_HINTS = const(2)
+_REFUSED = const(3)
+
+GAMES = ("Classic", "Tactic-toe")  # by rules.CLASSIC, rules.TACTICTOE
+LEVELS = ("Easy", "Medium", "Perfect")  # by ai.EASY, MEDIUM, PERFECT
+# Each menu screen: its question, then (option, what it means) by value.
+QUESTIONS = ("Choose a game:", "Who plays?", "Board's level:", "Show hints?")
+OPTIONS = (
+    (("Classic", "3 in a row wins"), ("Tactic-toe", "Old marks vanish")),
+    (("You are X", "You move first"), ("You are O", "Board moves 1st"), ("Two players", "Take turns"),
+     ("Demo", "Board vs board")),
+    (("Easy", "Sees 1-move wins"), ("Medium", "Blocks your wins"), ("Perfect", "Never loses")),
+    (("Hints off", "Just play"), ("Hints on", "Best moves glow")),
+)
+# What hints look like (app.App._draw_board), in the mover's colour.
+HINTS = "Hints: a fast bright pulse wins, a slow dim breath draws, a faint steady glow loses."
+
+
+def say(n, what):
+    """Log, through ``n.app.log``, what the ``narrate.Narrator`` ``n``
+    has to tell: ``narrate.SCREEN``, ``CHOICE``, ``HINTS`` or ``REFUSED``."""
+    a = n.app
+    m = a.match
+    if what == _CHOICE:
+        _say(a, _choice(n))
+    elif what == _HINTS:
+        _say(a, HINTS if a.hint_outcomes() is not None else "Hints hidden.")
+    elif what == _REFUSED:
+        _say(a, _refusal(a, a.refused))
+    elif a.state == _SELFTEST:
+        _say(a, "Testing the lights.")
+    elif a.state == _NOTICE:
+        if a.notices[0][0] == CORNERS:
+            _say(a, "board.json has a problem (the console says which): the board uses its default wiring.")
+        else:
+            _say(a, "The red X: no %s table, so the board plays weaker and hints are off." % _low(GAMES[a.game]))
+    elif a.state == _MENU:
+        _menu(n)
+    elif m is not None:
+        _game(n, m)
+    if m is not None:
+        n.match, n.plies, n.masks = m, m.plies, m.pos.mask(0) << 9 | m.pos.mask(1)
+
+
+def _say(a, line):
+    a.log("> " + line)
+
+
+def _low(text):
+    return text[0].lower() + text[1:]
+
+
+def _hold(a):
+    # The long-press time, as said: "1.5 s".
+    ms = a.timing["long_press_ms"]
+    return "%d.%d s" % (ms // 1000, ms % 1000 // 100) if ms % 1000 else "%d s" % (ms // 1000)
+
+
+def _menu(n):
+    a = n.app
+    s = a.screen
+    parts = []
+    for cell, value, _, _ in a.menu_options():
+        name, meaning = OPTIONS[s][int(value)]
+        parts.append("key %d %s (%s)" % (cell, _low(name), _low(meaning)))
+    _say(a, "%s %s." % (QUESTIONS[s], ", ".join(parts)))
+    _say(a, _choice(n))
+    how = "Turn the dial and press it, or tap a lit key, to choose" if getattr(a, "dial", False) \
+        else "Tap a lit key to choose"
+    if s > 0 and n.panel and _MENU_KEY in a.roles:
+        how += "; the Menu key goes back"
+    _say(a, "%s; hold any key %s to start over." % (how, _hold(a)))
+
+
+def _choice(n):
+    a = n.app
+    s = a.screen
+    cell, value, _, _ = a.menu_options()[n.picked()]
+    note = ""
+    if a.tables.get(value if s == 0 else a.game) is None and (s == 0 or s == 2 and value == 2 or s == 3 and value):
+        note = " (no table: a weaker board, no hints)"
+    return "Pulsing now: key %d, %s%s." % (cell, _low(OPTIONS[s][int(value)][0]), note)
+
+
+def _who(a):
+    level = _low(LEVELS[a.level])
+    if a.mode == _TWO:
+        return "two players, X starts"
+    if a.mode == _DEMO:
+        return "the board plays itself (%s)" % level
+    return "you are %s against the %s board" % ("X" if a.mode == _YOU_X else "O", level)
+
+
+def _game(n, m):
+    a = n.app
+    pos = m.pos
+    over = a.state == _OVER
+    moved = ""
+    if m is not n.match:
+        _say(a, "New game of %s: %s." % (_low(GAMES[m.game]), _who(a)))
+    elif m.plies == n.plies + 1:  # one move since the last narration: whose, where
+        player = 1 - pos.turn
+        new = pos.mask(player) & ~(n.masks >> 9 * (1 - player))
+        for c in range(9):
+            if new >> c & 1:
+                moved = "%s played key %d" % (_name(a, player), c)
+    elif m.plies < n.plies and not over:
+        back = n.plies - m.plies
+        _say(a, "Took back %d move%s." % (back, "s" if back > 1 else ""))
+    if over:
+        _over(a, m, moved)
+        return
+    if moved:
+        _say(a, moved + ".")
+    mover = rules.PLAYERS[pos.turn]
+    if a.mode == _DEMO:
+        _say(a, "%s is thinking." % mover)
+        return
+    if m.ai_turn():
+        _say(a, "The board (%s) is thinking." % mover)
+        return
+    _say(a, ("%s to move" % mover if a.mode == _TWO else "Your move (%s)" % mover) + ": tap a free key.")
+    old = pos.vanishing()
+    if old is not None:
+        _say(a, "%s's mark on key %d (blinking) vanishes when %s plays." % (mover, old, mover))
+    if a.hint_outcomes() is not None:
+        _say(a, HINTS)
+
+
+def _name(a, player):
+    # Who played ``player``'s mark: "You (X)", "The board (O)", or "X".
+    if a.mode >= _TWO:
+        return rules.PLAYERS[player]
+    you = rules.X if a.mode == _YOU_X else rules.O
+    return ("You (%s)" if player == you else "The board (%s)") % rules.PLAYERS[player]
+
+
+def _over(a, m, moved):
+    if m.result < 0:
+        result = "a draw (the same position 3 times)" if m.game == rules.TACTICTOE else "a draw"
+    elif a.mode >= _TWO:
+        result = "%s wins" % rules.PLAYERS[m.result]
+    elif m.result == (rules.X if a.mode == _YOU_X else rules.O):
+        result = "you win"
+    else:
+        result = "the board wins"
+    _say(a, "%s: %s!" % (moved, result) if moved else result[0].upper() + result[1:] + "!")
+    score = _score(a)
+    if score:
+        _say(a, score)
+    if a.mode == _DEMO:
+        _say(a, "The next game starts soon; hold any key %s for the menu." % _hold(a))
+    else:
+        again = "Press the dial or tap a key" if getattr(a, "dial", False) else "Tap any key"
+        _say(a, "%s to play again; hold one %s for the menu." % (again, _hold(a)))
+
+
+def _score(a):
+    # This power-on's score (panel.PanelApp keeps one), or "".
+    s = getattr(a, "score", None)
+    if s is None or a.mode == _DEMO:
+        return ""
+    if a.mode == _TWO:
+        return "Score since power-on: X %d, O %d, draws %d." % (s[3], s[4], s[5])
+    return "Score since power-on: you %d, the board %d, draws %d." % (s[0], s[1], s[2])
+
+
+def _refusal(a, key):
+    if key >= 9:
+        role = a.roles[key - 9]
+        if role == _HINT_KEY:
+            return "No hints now (only on your move, with the game's table)."
+        if role == _UNDO_KEY:
+            return "Nothing to take back."
+        return "That key does nothing now."
+    if a.state == _MENU:
+        return "Key %d is not an option here: tap a lit key." % key
+    return "Key %d can't be played now: tap a free key." % key

@@ -13,7 +13,7 @@ from hypothesis import given, settings, strategies as st
 
 from live_sim import ROOT, Console, LiveSim, is_menu, is_self_test, mpremote, play, start_game
 from host_tools.sim import script as sim_script
-from tactictoe import rules
+from tactictoe import ai, rules, table
 from conftest import HANG_S
 
 PY = sys.executable
@@ -54,8 +54,8 @@ def test_replay_is_repeatable(tmp_path, table_files):
         assert r.returncode == 0, r.stderr
     assert runs[0].stdout == runs[1].stdout
     out = runs[0].stdout.splitlines()
-    serial = [line for line in out if line.startswith("serial ")]
-    # The firmware narrates: X's taps became moves and the board answered each.
+    serial = [line for line in out if line.startswith("serial ") and not line.startswith("serial > ")]
+    # The firmware reports the moves: X's taps became moves and the board answered each.
     assert serial[0] == "serial classic: X 4"
     assert serial[2] == "serial classic: X 0"
     assert [line.split()[1] for line in serial] == ["classic:"] * 4
@@ -69,6 +69,60 @@ def test_replay_is_repeatable(tmp_path, table_files):
     assert grid[4].upper() == "X" and grid[0].upper() == "X"
     for c in o_cells:
         assert grid[c].upper() == "O"
+
+
+def test_the_console_narrates_every_screen_a_game_and_its_result(live, table_files):
+    """In "> " lines, for a first-time player: each menu screen's question
+    and options by key, the choice, how to choose, a refused press, whose
+    move it is, what hints mean, each move and the result."""
+    sim = live()
+
+    def said(text):
+        return sim.serial("> " + text)
+
+    said("Testing the lights.")
+    said("Choose a game: key 3 classic (3 in a row wins), key 5 tactic-toe (old marks vanish).")
+    said("Pulsing now: key 5, tactic-toe.")
+    said("Tap a lit key to choose; hold any key 1.5 s to start over.")
+    sim.send("tap 4")  # not an option
+    said("Key 4 is not an option here: tap a lit key.")
+    sim.send("tap 3")
+    said("Who plays? key 0 you are X (you move first), key 2 you are O (board moves 1st),"
+         " key 6 two players (take turns), key 8 demo (board vs board).")
+    said("Pulsing now: key 0, you are X.")
+    said("Tap a lit key to choose; hold any key 1.5 s to start over.")
+    sim.send("tap 0")
+    said("Board's level: key 6 easy (sees 1-move wins), key 7 medium (blocks your wins), key 8 perfect (never loses).")
+    said("Pulsing now: key 8, perfect.")
+    sim.send("tap 8")
+    said("Show hints? key 3 hints off (just play), key 5 hints on (best moves glow).")
+    said("Pulsing now: key 3, hints off.")
+    sim.send("tap 5")
+    said("New game of classic: you are X against the perfect board.")
+    said("Your move (X): tap a free key.")
+    hints = "Hints: a fast bright pulse wins, a slow dim breath draws, a faint steady glow loses."
+    said(hints)
+    start = len(sim.lines)
+    with table.Table(table_files[rules.CLASSIC], rules.CLASSIC) as tbl:
+        pos, result = play(sim, rules.CLASSIC, lambda pos: ai.best_moves(tbl, pos)[0])
+    assert result == "serial classic: draw"
+    last = said("Tap any key to play again; hold one 1.5 s for the menu.")
+    lines = sim.lines[start:sim.lines.index(last) + 1]
+    # After each move on the console, the narration says it, then whose move it is.
+    narration = [line[9:] for line in lines if line.startswith("serial > ")]
+    moves = [line.split()[2:] for line in lines if re.match(r"serial classic: [XO] \d$", line)]
+    assert len(moves) == 9
+    expect = []
+    for n, (player, cell) in enumerate(moves):
+        who = "You (X)" if player == "X" else "The board (O)"
+        if n == 8:
+            expect += ["You (X) played key %s: a draw!" % cell]
+        elif player == "X":
+            expect += ["%s played key %s." % (who, cell), "The board (O) is thinking."]
+        else:
+            expect += ["%s played key %s." % (who, cell), "Your move (X): tap a free key.", hints]
+    expect.append("Tap any key to play again; hold one 1.5 s for the menu.")
+    assert narration == expect
 
 
 def test_a_different_seed_can_change_the_game_but_not_the_menu(tmp_path, table_files):

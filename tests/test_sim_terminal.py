@@ -226,23 +226,29 @@ def test_plays_the_board_in_80x24(pane):
     assert 1 in seen or 9 in seen, "no self-test frame (one cell or all lit) before the menu: %s" % seen
     text = pane.text()
     # the keys, shown in every cell: the unlit ones and the menu's two lit options
-    assert all(key in text for key in ("7  q", "3  c", "4  a", "6  d"))
+    assert all(key in text for key in ("0 or q", "8 or c", "3 or a", "5 or d"))
+    # the caption beside the grid: what the narration says of the screen
+    rows = text.splitlines()
+    assert st.CAPTION in rows[st.GRID_TOP] and "console output" in rows[st.CONSOLE_TOP]
+    caption = "\n".join(r[st.PANEL_LEFT:] for r in rows[st.GRID_TOP + 1:st.CONSOLE_TOP])
+    assert "Choose a game: key 3 classic" in caption and "Pulsing now: key 5, tactic-toe." in caption
 
-    pane.keys("4")  # cell 3: classic; 2. who plays: cells 0, 2, 6, 8
+    pane.keys("3")  # cell 3: classic; 2. who plays: cells 0, 2, 6, 8
     pane.wait("the second menu screen", lambda p: lit(p, {0, 2, 6, 8}))
     pane.keys("r")  # power-cycle: back through the self-test to the first screen
     pane.wait("the first menu after a power cycle", first_menu)
     assert "--- power-cycled ---" in pane.text()
 
-    pane.keys("4")
+    pane.keys("3")
     pane.wait("the second menu screen", lambda p: lit(p, {0, 2, 6, 8}))
+    pane.wait("its caption", lambda p: "Who plays? key 0 you are X" in p.text())
     pane.keys("Up", "z")  # an arrow key does nothing (it is no Esc); cell 6: two players
     pane.wait("4. hints: off | on", lambda p: lit(p, {3, 5}) and not first_menu(p))
     pane.keys("a")  # hints off: play, X to move, the empty cells glow orange
     pane.wait("play to start", lambda p: showing(p, lambda c: all(orange(rgb) for rgb in c)))
     pane.keys("q")  # X in cell 0; O to move: the empty cells glow blue
     pane.wait("X in the top left", lambda p: showing(p, lambda c: orange(c[0]) and blue(c[1])))
-    pane.keys("5")  # O in the centre
+    pane.keys("4")  # O in the centre
     pane.wait("O in the centre", lambda p: showing(p, lambda c: orange(c[0]) and blue(c[4]) and orange(c[1])))
     pane.keys("Space")  # a long press: back to the first menu screen
     pane.wait("the first menu after a long press", first_menu)
@@ -277,7 +283,7 @@ def test_mpremote_on_the_console_shows_as_lines_under_the_heading(pane, tmp_path
 
     def heading_above(lines):
         rows = pane.text().splitlines()
-        return "console output" in rows[st.GRID_TOP] and all(line in "\n".join(rows) for line in lines)
+        return "console output" in rows[st.CONSOLE_TOP] and all(line in "\n".join(rows) for line in lines)
 
     pane.wait("a line for mpremote's turn, under the panel's heading",
               lambda p: heading_above([r"[mpremote had the REPL: "]))
@@ -349,11 +355,11 @@ def test_the_picture_fits_80x24_and_shows_cells_keys_and_buzzer():
                        st.GRID_LEFT + cell % 3 * (st.CELL_W + st.GAP_W))]
 
     seen = "\x1b[48;2;%d;%d;%dm" % as_seen((63, 27, 0))
-    assert middle(1).startswith(st._bg(st.UNLIT) + st._fg(st.FAINT)) and "8  w" in middle(1)  # dark: keys, faint
+    assert middle(1).startswith(st._bg(st.UNLIT) + st._fg(st.FAINT)) and "1 or w" in middle(1)  # dark: keys, faint
     ink = st._fg(st._ink(as_seen((63, 27, 0))))
-    assert middle(2).startswith(seen + ink) and "9  e" in middle(2)  # lit: keys, in black or white
-    assert st.BOLD in middle(0) and "7  q" in middle(0)  # held: keys, bold
-    assert middle(4).startswith(seen) and st.BOLD in middle(4) and "5  s" in middle(4)
+    assert middle(2).startswith(seen + ink) and "2 or e" in middle(2)  # lit: keys, in black or white
+    assert st.BOLD in middle(0) and "0 or q" in middle(0)  # held: keys, bold
+    assert middle(4).startswith(seen) and st.BOLD in middle(4) and "4 or s" in middle(4)
     text = "".join(pieces.values())
     assert "virtual board  pico-buttons" in text and "buzzer 1319 Hz" in text
     assert "serial console: /dev/pts/7  (%s connect /dev/pts/7 repl)" % flash_tool.mpremote() in text
@@ -365,9 +371,9 @@ def test_the_picture_fits_80x24_and_shows_cells_keys_and_buzzer():
                                                  for b in (0, 40, 255) if r or g or b])
 def test_every_cell_shows_its_keys_readable_against_its_colour(rgb):
     for held in (False, True):
-        rows = st._cell_rows(rgb, "7  q", held)
+        rows = st._cell_rows(rgb, "0 or q", held)
         middle = rows[st.CELL_H // 2]
-        assert "7  q" in middle
+        assert "0 or q" in middle
         bg = tuple(map(int, re.search(r"\x1b\[48;2;(\d+);(\d+);(\d+)m", middle).groups()))
         fg = tuple(map(int, re.search(r"\x1b\[38;2;(\d+);(\d+);(\d+)m", middle).groups()))
         hi, lo = sorted((st.luminance(bg), st.luminance(fg)), reverse=True)
@@ -413,6 +419,31 @@ def test_console_lines_are_plain_text_wrapped_to_the_panel():
     assert c.last(20, 4) == [">>> caf\u00e9", "x" * 20, "x" * 20, "x" * 10]
     c.note("--- power-cycled ---")
     assert c.last(60, 3) == [">>> caf\u00e9", "x" * 50, "--- power-cycled ---"]
+
+
+def test_the_caption_shows_the_last_narration_lines_whole_newest_at_the_bottom():
+    board = types.SimpleNamespace(cfg={"name": "pico-buttons"}, port=None, tone=0, frame=[(0, 0, 0)] * 9, held=0)
+    c = st.ConsoleLines()
+    c(b"> Testing the lights.\r\ntactictoe: X 4\r\n")
+    said = ["Line %d %s." % (n, "word " * 12) for n in range(6)]
+    c("".join("> %s\r\n" % line for line in said).encode())
+    assert list(c.said) == ["Testing the lights."][1:] + said[1:]  # the last 5, without "> "
+    pieces = st.picture(board, c, 80)
+    rows = [pieces[(st.GRID_TOP + 1 + r, st.PANEL_LEFT)] for r in range(st.CAPTION_ROWS - 1)]
+    assert all(r.startswith(st._bg(st.CAPTION_BG)) for r in rows)
+    text = [re.sub("\x1b\\[[0-9;?]*[a-zA-Z]", "", r).strip() for r in rows]
+    # each line wraps to 2 rows in the 37 columns: the last 4 fill the 8 rows, newest at the bottom
+    assert text[0].startswith("Line 2 ") and text[-2].startswith("Line 5 ")
+    assert " ".join(text).split() == " ".join(said[2:]).split()
+    assert "tactictoe: X 4" not in " ".join(text)
+    # the console panel has the other lines; the narration is the caption's
+    assert c.last(39, 6) == ["tactictoe: X 4"]
+    c(b"> A short one.\r\n")
+    text = [re.sub("\x1b\\[[0-9;?]*[a-zA-Z]", "", pieces).strip()
+            for pieces in (st.picture(board, c, 80)[(st.GRID_TOP + 1 + r, st.PANEL_LEFT)]
+                           for r in range(st.CAPTION_ROWS - 1))]
+    assert text[0] == "" and text[1].startswith("Line 3 ") and text[-1] == "A short one."
+    assert pieces[(st.CONSOLE_TOP, st.PANEL_LEFT)].startswith(st.DIM + "console output")
 
 
 def test_circuitpythons_title_sequences_are_not_console_text():
@@ -528,7 +559,7 @@ def test_the_macropad_is_drawn_with_its_keys_leds_and_screen():
 
     assert "/ m Menu" in middle(0) and "* h Hint" in middle(1) and "- u Back" in middle(2)
     assert middle(2).startswith("\x1b[48;2;%d;%d;%dm" % as_seen((40, 0, 0)))  # its LED's colour
-    assert "7  q" in middle(3) and "3  c" in middle(11) and st.BOLD in middle(7)
+    assert "0 or q" in middle(3) and "8 or c" in middle(11) and st.BOLD in middle(7)
     glass = [pieces[(st.GRID_TOP + 1 + r, pad.panel_left)] for r in range(32)]
     assert "\u2588" + " " * 127 in glass[0] and all(" " * 128 in row for row in glass[1:])
     text = "".join(pieces.values())
@@ -542,13 +573,13 @@ def test_the_pads_keys_press_the_boards_keys():
     board.turn = turns.append
     board.cfg["timing"] = {"long_press_ms": 1500}
     session = st.Session(board, io.StringIO(), (200, 50), st.pad_of(board))
-    for key in "7/*-3\r][[":
+    for key in "0/*-8\r][[":
         session.press(key, 0.0)
     assert set(session.fingers.until) == {3, 0, 1, 2, 11, 12} and turns == [1, -1, -1]
     session.press(" ", 0.0)  # Space: a long press of the grid's centre, key 7
     assert session.fingers.until[7] > 1.5
     keypad = st.pad_of(_pad_board("keypad", "pico-rgb-keypad", []))
-    assert [keypad.keymap[k] for k in "789456123/*-"] == [0, 1, 2, 4, 5, 6, 8, 9, 10, 3, 7, 11]
+    assert [keypad.keymap[k] for k in "012345678/*-"] == [0, 1, 2, 4, 5, 6, 8, 9, 10, 3, 7, 11]
     assert not keypad.encoder and not keypad.has_screen
 
 
@@ -558,12 +589,12 @@ def test_the_keybow_is_drawn_usb_at_the_top_each_key_over_its_led():
     pixels[13] = (40, 0, 0, 31)  # SW13, the take-back key, lit red
     board = _pad_board("keybow", "keybow2040", pixels)
     pad = st.pad_of(board)
-    assert [pad.keymap[k] for k in "789456123/*-"] == [3, 7, 11, 2, 6, 10, 1, 5, 9, 15, 14, 13]
+    assert [pad.keymap[k] for k in "012345678/*-"] == [3, 7, 11, 2, 6, 10, 1, 5, 9, 15, 14, 13]
     pieces = st.pad_picture(board, pad, st.ConsoleLines(), 200)
 
     def middle(row, col):
         return pieces[(st.GRID_TOP + row * (st.CELL_H + st.GAP_H) + st.CELL_H // 2,
                        st.GRID_LEFT + col * (st.CELL_W + st.GAP_W))]
 
-    assert "7  q" in middle(0, 0) and "3  c" in middle(2, 2) and "/ m Menu" in middle(0, 3)
+    assert "0 or q" in middle(0, 0) and "8 or c" in middle(2, 2) and "/ m Menu" in middle(0, 3)
     assert "- u Back" in middle(2, 3) and middle(2, 3).startswith("\x1b[48;2;%d;%d;%dm" % as_seen((40, 0, 0)))

@@ -12,15 +12,18 @@ import { BOARDS, makeChips } from "./rp2040/boards.mjs";
 const TAP_MS = 100; // a tap holds its cell this long, as the key scans see it (the firmware debounces 25 ms)
 const LONG_EXTRA_MS = 300; // Space holds the centre this much past the long-press time
 const CENTRE = 4;
-const NUMPAD = "789456123"; // cell 0 is the top left, as on a number pad
-const LETTERS = "qweasdzxc";
+const DIGITS = "012345678"; // key n is cell n, as the console and the docs number them
+const LETTERS = "qweasdzxc"; // or the letters, in the same 3x3 on a keyboard
 const CONSOLE_LINES = 500;
+const NARRATION = "> "; // the firmware's narration lines start so (narrate.py)
+const CAPTION_LINES = 5; // the caption shows the last few
 const FKEYS = { m: "menu", h: "hint", u: "undo" }; // keys of the keyboard for the function keys
 const DETENT_DEG = 18; // the MacroPad's dial: 20 detents a turn
 const SCREEN_ON = [232, 240, 255]; // a lit pixel of the white OLED
 
 const cells = [...document.querySelectorAll("#grid .cell")];
 const consoleEl = document.getElementById("console");
+const captionEl = document.getElementById("caption");
 const statusEl = document.getElementById("status");
 const picker = document.getElementById("board-picker");
 const soundButton = document.getElementById("sound");
@@ -33,6 +36,7 @@ const board = {
   ready: false, // the firmware's loop is running
   frames: 0, // LED frames latched since power-on
   lines: [], // the console, line by line
+  caption: [], // the caption: the narration's last lines, without "> "
   leds: Array.from({ length: 9 }, () => [0, 0, 0]), // each cell's pixel (r, g, b), 0-255
   keyLeds: {}, // role of an extra key -> its pixel (r, g, b), on boards with extra keys
   hardware: null, // the bought board the config is for (boards.mjs: "macropad"), or null
@@ -67,6 +71,18 @@ function say(line) {
   consoleEl.append(line + "\n");
   while (consoleEl.childNodes.length > CONSOLE_LINES) consoleEl.firstChild.remove();
   if (atEnd) consoleEl.scrollTop = consoleEl.scrollHeight;
+  if (line.startsWith(NARRATION)) caption(line.slice(NARRATION.length).trim());
+}
+
+// The caption beside the board: what the narration said last, newest at
+// the bottom (a polite live region: a screen reader reads each new line).
+function caption(text) {
+  board.caption.push(text);
+  if (board.caption.length > CAPTION_LINES) board.caption.shift();
+  const li = document.createElement("li");
+  li.textContent = text;
+  captionEl.append(li);
+  while (captionEl.children.length > CAPTION_LINES) captionEl.firstElementChild.remove();
 }
 
 // --- fingers: the cells held -----------------------------------------------
@@ -137,7 +153,7 @@ const keysDown = new Map(); // key -> cell it holds
 document.addEventListener("keydown", (e) => {
   if (e.ctrlKey || e.metaKey || e.altKey || e.target instanceof HTMLSelectElement) return;
   const key = e.key.toLowerCase();
-  let cell = NUMPAD.indexOf(e.key) >= 0 && e.key.length === 1 ? NUMPAD.indexOf(e.key) : LETTERS.indexOf(key);
+  let cell = DIGITS.indexOf(e.key) >= 0 && e.key.length === 1 ? DIGITS.indexOf(e.key) : LETTERS.indexOf(key);
   if (key.length !== 1) cell = -1;
   if (cell >= 0) {
     e.preventDefault();

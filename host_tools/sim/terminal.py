@@ -39,9 +39,9 @@ REPEAT_S = 0.15  # a repeat holds its cell this long: longer than terminals take
 LONG_EXTRA_S = 0.3  # Space holds the centre this much past the long-press time
 ESC_WAIT_S = 0.05  # an Esc followed by nothing for this long is the Esc key, not an arrow key's start
 
-NUMPAD = "789456123"  # cell 0 is the top left, as on a numeric keypad
-LETTERS = "qweasdzxc"
-CELL_OF_KEY = {k: c for c in range(9) for k in (NUMPAD[c], LETTERS[c], LETTERS[c].upper())}
+DIGITS = "012345678"  # cell n is key n, as the console and the docs number them
+LETTERS = "qweasdzxc"  # or the letters, in the same 3x3 on a keyboard
+CELL_OF_KEY = {k: c for c in range(9) for k in (DIGITS[c], LETTERS[c], LETTERS[c].upper())}
 ESC = "esc"
 QUIT_KEYS = {ESC, "\x03"}
 RESET_KEYS = {"r", "R"}
@@ -49,12 +49,17 @@ LONG_KEYS = {" ", "\r", "\n"}
 CENTRE = 4
 
 # The bought boards' extra keys on the keyboard: the top row of a numeric
-# keypad (above 7 8 9) or a letter, and the encoder on [ ] and Enter.
+# keypad (/ * -) or a letter, and the encoder on [ ] and Enter.
 ROLE_KEYS = {"menu": ("/", "m"), "hint": ("*", "h"), "undo": ("-", "u"), "select": ("\r", "\n")}
 ROLE_LABELS = {"menu": "/ m Menu", "hint": "* h Hint", "undo": "- u Back"}
 TURN_KEYS = {"[": -1, "]": 1}
-PAD_LEGEND = ("grid: 7-9 4-6 1-3 or q-c   / m: Menu   * h: Hint   - u: Take back",
+PAD_LEGEND = ("grid: keys 0-8 or q-c   / m: Menu   * h: Hint   - u: Take back",
               "encoder: [ turn left  ] turn right  Enter: push   Space: long press  r: power-cycle  Esc: quit")
+
+
+def cell_label(cell):
+    """What a cell says on it: its number, which is its key, and its letter."""
+    return "%s or %s" % (DIGITS[cell], LETTERS[cell])
 
 
 class Pad:
@@ -93,8 +98,8 @@ class Pad:
         self.labels = {}
         self.keymap = {}
         for cell, key in enumerate(self.grid):
-            self.labels[key] = NUMPAD[cell] + "  " + LETTERS[cell]
-            for ch in (NUMPAD[cell], LETTERS[cell], LETTERS[cell].upper()):
+            self.labels[key] = cell_label(cell)
+            for ch in (DIGITS[cell], LETTERS[cell], LETTERS[cell].upper()):
                 self.keymap[ch] = key
         for role, key in extra:
             self.labels[key] = ROLE_LABELS.get(role, "")
@@ -119,7 +124,11 @@ GAP_W, GAP_H = 2, 1
 GRID_TOP, GRID_LEFT = 2, 2
 GRID_BOTTOM = GRID_TOP + 3 * CELL_H + 2 * GAP_H
 PANEL_LEFT = GRID_LEFT + 3 * CELL_W + 2 * GAP_W + 4
-LEGEND = "tap: keys in a cell  long press: hold or Space  r: power-cycle  Esc: quit"
+CAPTION_ROWS = 9  # right of the grid: the caption (its heading, 8 lines), then the console
+CONSOLE_TOP = GRID_TOP + CAPTION_ROWS
+CAPTION = "what the board shows"
+CAPTION_BG = (0x26, 0x2B, 0x33)
+LEGEND = "tap: 0-8 (or q-c) a cell  long press: hold or Space  r: power-cycle  Esc: quit"
 REPL_NOTICE = " game stopped: the REPL has the board. r (or a reset) plays again "
 # Under the address while the game runs: `mpremote repl` shows nothing until
 # Ctrl-C stops the game, as on a board.
@@ -233,8 +242,13 @@ def _printable(line):
     return "".join(out)
 
 
+NARRATION = "> "  # the firmware's narration lines start so (narrate.py)
+CAPTION_KEPT = 5
+
+
 class ConsoleLines:
-    """The last lines the board printed on its console, as plain text.
+    """The last lines the board printed on its console, as plain text; its
+    narration's (``"> ..."``) apart, for the caption.
 
     While a tool such as ``mpremote`` has the raw REPL (to copy files or run
     code), its traffic is protocol bytes, not text: one line stands for it
@@ -243,6 +257,7 @@ class ConsoleLines:
 
     def __init__(self, keep=100):
         self.lines = collections.deque(maxlen=keep)
+        self.said = collections.deque(maxlen=CAPTION_KEPT)  # the narration's lines, without "> "
         self.partial = ""  # the line being printed (a prompt, say)
         self._decode = codecs.getincrementaldecoder("utf-8")("replace").decode
         self.raw = False  # in the raw REPL: a tool has the board
@@ -268,6 +283,9 @@ class ConsoleLines:
                 return rest
             if line.rstrip() == ">>>" and self.lines and self.lines[-1].rstrip() == ">>>":
                 continue  # one bare prompt is enough (mpremote sends two Ctrl-Cs)
+            if line.startswith(NARRATION):  # the caption's, not the panel's
+                self.said.append(line[len(NARRATION):].strip())
+                continue
             self.lines.append(line)
         return ""
 
@@ -324,6 +342,17 @@ class ConsoleLines:
         if self.raw:
             return not self._reset
         return self.partial.startswith(">>>")
+
+    def caption(self, width, rows):
+        """The last narration lines (at most ``CAPTION_KEPT``, as many as
+        fit whole in ``rows``), wrapped to ``width``, newest at the bottom."""
+        out = []
+        for line in reversed(self.said):
+            wrapped = textwrap.wrap(line, width) or [""]
+            if len(out) + len(wrapped) > rows:
+                break
+            out[:0] = wrapped
+        return out
 
     def last(self, width, rows):
         """The last ``rows`` lines, wrapped to ``width``."""
@@ -394,15 +423,9 @@ def picture(board, console, cols):
     for cell in range(9):
         top = GRID_TOP + cell // 3 * (CELL_H + GAP_H)
         left = GRID_LEFT + cell % 3 * (CELL_W + GAP_W)
-        label = NUMPAD[cell] + "  " + LETTERS[cell]
-        for r, text in enumerate(_cell_rows(board.frame[cell], label, board.held >> cell & 1)):
+        for r, text in enumerate(_cell_rows(board.frame[cell], cell_label(cell), board.held >> cell & 1)):
             pieces[(top + r, left)] = text
-    width = cols - PANEL_LEFT - 1
-    pieces[(GRID_TOP, PANEL_LEFT)] = DIM + "console output".ljust(width) + RESET
-    rows = GRID_BOTTOM - GRID_TOP - 1
-    lines = console.last(width, rows)
-    for r, line in enumerate([""] * (rows - len(lines)) + lines):
-        pieces[(GRID_TOP + 1 + r, PANEL_LEFT)] = line.ljust(width)
+    _panel(pieces, console, GRID_TOP, PANEL_LEFT, cols - PANEL_LEFT - 1, GRID_BOTTOM - GRID_TOP, CAPTION_ROWS)
     pieces[(GRID_BOTTOM + 1, 1)] = LEGEND
     port = board.port
     address = "serial console: %s  (%s connect %s repl)" % (port, _mpremote(), port) if port else "no serial console"
@@ -411,6 +434,23 @@ def picture(board, console, cols):
     width = max(len(REPL_NOTICE), len(REPL_HINT))
     pieces[(GRID_BOTTOM + 3, 1)] = notice + RESET + " " * (width - len(_TEXT_ESCAPES.sub("", notice)))
     return pieces
+
+
+def _panel(pieces, console, top, left, width, height, caption_rows):
+    """The caption (what the board's narration said last, on a tinted
+    box: its heading, then ``caption_rows`` - 1 rows) and under it the
+    console's last lines, in ``height`` rows from ``top``."""
+    pieces[(top, left)] = BOLD + CAPTION.ljust(width) + RESET
+    rows = caption_rows - 1
+    lines = console.caption(width - 2, rows)
+    for r, line in enumerate([""] * (rows - len(lines)) + lines):
+        pieces[(top + 1 + r, left)] = _bg(CAPTION_BG) + " " + line.ljust(width - 1) + RESET
+    top += caption_rows
+    height -= caption_rows
+    pieces[(top, left)] = DIM + "console output".ljust(width) + RESET
+    lines = console.last(width, height - 1)
+    for r, line in enumerate([""] * (height - 1 - len(lines)) + lines):
+        pieces[(top + 1 + r, left)] = line.ljust(width)
 
 
 def pad_picture(board, pad, console, cols):
@@ -443,10 +483,7 @@ def pad_picture(board, pad, console, cols):
     else:
         top, left = GRID_TOP, pad.panel_left
         width, height = cols - left - 1, pad.bottom - GRID_TOP
-    pieces[(top, left)] = DIM + "console output".ljust(width) + RESET
-    lines = console.last(width, height - 1)
-    for r, line in enumerate([""] * (height - 1 - len(lines)) + lines):
-        pieces[(top + 1 + r, left)] = line.ljust(width)
+    _panel(pieces, console, top, left, width, height, min(CAPTION_ROWS, height // 2))
     for r, line in enumerate(PAD_LEGEND):
         pieces[(pad.bottom + 1 + r, 1)] = line[:cols - 2]
     port = board.port

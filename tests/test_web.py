@@ -340,11 +340,49 @@ def test_a_corrupt_table_gives_the_red_x_and_the_game_still_plays(board, tables)
     assert board.errors == []
 
 
+def test_the_caption_beside_the_board_says_what_it_shows(board):
+    """The firmware's narration ("> " lines on its console), the last few
+    lines, in a live region beside the board; the cells carry the numbers
+    it names them by."""
+    page = board.page
+    caption = page.get_by_role("status", name="what the board shows")
+
+    def shown():
+        return caption.locator("li").all_inner_texts()
+
+    board.wait_lit(GAME_SCREEN, GAME_EXTRA)
+    board.wait("board.caption.at(-1) === 'Tap a lit key to choose; hold any key 1.5 s to start over.'")
+    assert shown() == board.page.evaluate("board.caption")
+    assert shown()[-3:] == ["Choose a game: key 3 classic (3 in a row wins), key 5 tactic-toe (old marks vanish).",
+                            "Pulsing now: key 5, tactic-toe.",
+                            "Tap a lit key to choose; hold any key 1.5 s to start over."]
+    assert caption.get_attribute("aria-live") == "polite"
+    assert [board.cell(n).inner_text() for n in range(9)] == [str(n) for n in range(9)]
+    b, c = board.cell(2).bounding_box(), caption.bounding_box()
+    assert c["x"] >= b["x"] + b["width"] and c["y"] < b["y"] + b["height"]  # beside the board (a wide window)
+    board.tap(5)  # tactic-toe
+    board.wait("board.caption.some(l => l.startsWith('Who plays? key 0 you are X'))")
+    board.tap(2)  # you are O: the board moves first
+    board.wait_lit(LEVEL_SCREEN)
+    board.tap(6)  # easy
+    board.wait_lit(GAME_SCREEN, HINTS_EXTRA)
+    board.tap(3)  # no hints
+    at, line = board.wait_line("tactictoe: X ")
+    board.wait("board.caption.at(-1) === 'Your move (O): tap a free key.'")
+    cell = int(line.split()[-1])
+    assert shown()[-4:] == ["New game of tactic-toe: you are O against the easy board.", "The board (X) is thinking.",
+                            "The board (X) played key %d." % cell, "Your move (O): tap a free key."]
+    board.tap(cell)  # taken: refused
+    board.wait("board.caption.at(-1) === \"Key %d can't be played now: tap a free key.\"" % cell)
+    assert shown()[-1] == "Key %d can't be played now: tap a free key." % cell and len(shown()) == 5
+    assert board.errors == []
+
+
 def test_the_keys_of_make_sim_press_cells_and_space_is_a_long_press(board):
     board.wait_lit(GAME_SCREEN, GAME_EXTRA)
     board.page.keyboard.press("d")  # cell 5: tactic-toe
     board.wait_lit(MODE_SCREEN)
-    board.page.keyboard.press("7")  # cell 0 on the number pad: you are X
+    board.page.keyboard.press("0")  # cell 0: you are X
     board.wait_lit(LEVEL_SCREEN)
     board.page.keyboard.press(" ")  # the centre, held past the long press
     board.wait_lit(GAME_SCREEN, GAME_EXTRA)

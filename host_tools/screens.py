@@ -115,7 +115,8 @@ def screens():
     d.tap(8)
     shot("menu-hints", "4. hints: off | on", d.frame(_peak(d)))
     d.tap(5)
-    shot("play-hints", "hints: bright wins, steady draws", d.frame(d.app.t0 + 800 * 20 + 400))
+    # (a winning move's fast pulse at its peak, a drawing one's slow breath on its way down)
+    shot("play-hints", "hints: pulsing wins, breathing draws", d.frame(d.app.t0 + 2000 * 8 + 1250))
 
     d = Driver(tables)
     d.menu(5, 6, 3)  # tactic-toe, two players, hints off

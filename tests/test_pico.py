@@ -76,6 +76,38 @@ def test_tactictoe_won_as_x_and_classic_drawn_through_gpio_presses(board, image,
     assert b.ms > 10000 and not [line for line in b.lines if "table" in line]
 
 
+def test_the_console_narrates_and_a_refused_cell_shows_solid_red(board, image, tmp_path):
+    """The narration ("> " lines) on the serial console, screen by screen;
+    a press on a taken cell: the cell solid red (one colour, full) for at
+    least 400 ms of the chip's clock, on the frames decoded from the pin."""
+    b = board(copy(image, tmp_path))
+    for line in ("Testing the lights.",
+                 "Choose a game: key 3 classic (3 in a row wins), key 5 tactic-toe (old marks vanish).",
+                 "Pulsing now: key 5, tactic-toe.", "Tap a lit key to choose; hold any key 1.5 s to start over."):
+        b.serial("> " + line, 4000)
+    for cell, said in ((3, "Who plays? key 0 you are X (you move first), key 2 you are O"),
+                       (6, "Show hints? key 3 hints off (just play), key 5 hints on (best moves glow)."),
+                       (3, "New game of classic: two players, X starts.")):
+        b.tap(cell)
+        b.serial("> " + said, 2000)
+    b.serial("> X to move: tap a free key.", 500)
+    b.tap(4)
+    b.serial("classic: X 4", 2000)
+    b.serial("> X played key 4.", 500)
+    b.serial("> O to move: tap a free key.", 500)
+    start = len(b.lines)
+    b.tap(4)  # taken: refused
+    b.serial("> Key 4 can't be played now: tap a free key.", 1000)
+    b.run(1000)
+    frames = [line.split() for line in b.lines[start:] if line.startswith("frame ")]
+    red = [i for i, f in enumerate(frames) if f[2].replace("/", "")[4] == "R"]
+    assert red and red == list(range(red[0], red[-1] + 1)) and red[-1] + 1 < len(frames)
+    assert len({frames[i][3].split(",")[4] for i in red}) == 1  # one colour: solid, no blink
+    lit_ms = int(frames[red[-1] + 1][1]) - int(frames[red[0]][1])
+    assert 400 <= lit_ms <= 520, lit_ms
+    assert frames[-1][2].replace("/", "")[4] == "X"  # then the mark again
+
+
 def test_a_corrupt_table_is_refused_and_the_game_still_plays(board, tmp_path, table_files):
     good = open(table_files[rules.TACTICTOE], "rb").read()
     bad = bytearray(good)

@@ -465,6 +465,49 @@ def test_the_screen_speaks_a_game_through(tables):
     assert sum(a.score[:3]) == 1
 
 
+def test_the_console_narrates_the_dial_the_keys_and_the_score(tables):
+    """The narration ("> " lines) on a board with a dial and function keys:
+    the dial's pick alone when only it changed, the Menu key, the hint key,
+    take back, a refused key, the result and this power-on's score."""
+    b = Board(tables)
+    a = b.app
+    assert b.said[-3:] == ["Choose a game: key 3 classic (3 in a row wins), key 5 tactic-toe (old marks vanish).",
+                           "Pulsing now: key 5, tactic-toe.",
+                           "Turn the dial and press it, or tap a lit key, to choose; hold any key 1.5 s to start over."]
+    n = len(b.said)
+    b.turn(1)
+    b.run(40)
+    assert b.said[n:] == ["Pulsing now: key 3, classic."]  # the pick alone: the rest is the same
+    b.press(SELECT_K)
+    assert b.said[-1] == ("Turn the dial and press it, or tap a lit key, to choose; the Menu key goes back;"
+                          " hold any key 1.5 s to start over.")
+    b.press(0)
+    b.press(6)  # easy
+    b.press(3)  # hints off
+    assert b.said[-2:] == ["New game of classic: you are X against the easy board.", "Your move (X): tap a free key."]
+    b.press(UNDO_K)
+    assert b.said[-1] == "Nothing to take back."
+    b.press(HINT_K)
+    assert b.said[-1] == "Hints: a fast bright pulse wins, a slow dim breath draws, a faint steady glow loses."
+    b.press(HINT_K)
+    assert b.said[-1] == "Hints hidden."
+    b.press(4)
+    b.wait_human()
+    o = [c for c in range(9) if a.match.pos.piece_at(c) == rules.O][0]
+    assert b.said[-4:] == ["You (X) played key 4.", "The board (O) is thinking.", "The board (O) played key %d." % o,
+                           "Your move (X): tap a free key."]
+    b.press(UNDO_K)
+    assert b.said[-2:] == ["Took back 2 moves.", "Your move (X): tap a free key."]
+    while a.state == app.PLAY:
+        b.wait_human()
+        if a.state == app.PLAY:
+            b.press(a.match.pos.legal_moves()[0])
+    result = {0: "you win", 1: "the board wins", 2: "a draw"}[a.score[:3].index(1)]
+    assert b.said[-3].endswith(": %s!" % result)
+    assert b.said[-2:] == ["Score since power-on: you %d, the board %d, draws %d." % tuple(a.score[:3]),
+                           "Press the dial or tap a key to play again; hold one 1.5 s for the menu."]
+
+
 def test_the_same_lines_object_while_nothing_changes(tables):
     b = Board(tables)
     first = b.app.text(b.now)

@@ -2,8 +2,9 @@
 # screen) driven through loop.Runner on a synthetic clock, with a hardware
 # double that prints each new screen; runs under MicroPython and CPython,
 # whose outputs must match. Then, under gc.disable(), how many bytes the
-# LED frames and the screen's lines take while nothing changes (the menu,
-# the board thinking, your move with hints): "alloc <where> <bytes>".
+# LED frames, the screen's lines and the narration's check take while
+# nothing changes (the menu, the board thinking, your move with hints):
+# "alloc <where> <bytes>".
 # Usage: panel_flow.py CLASSIC_TBL TACTICTOE_TBL
 import gc
 import sys
@@ -73,12 +74,16 @@ def alloc(where, frames=50):
     app = runner.app
     app.frame(clock[0])
     app.text(clock[0])
+    runner.narrator.update()
     gc.collect()
     gc.disable()
     before = gc.mem_alloc()
+    narrator = runner.narrator
+    narrator.update()
     for i in range(frames):
         app.frame(clock[0] + i)
         app.text(clock[0] + i)
+        narrator.update()  # (the console's narration: nothing new to say)
     print("alloc", where, gc.mem_alloc() - before)
     gc.enable()
 

@@ -112,7 +112,7 @@ def test_function_keys_hint_take_back_and_menu(board):
     shows(b, ("Classic", "You X vs Perfect", "Your move (X)", "You: W1 L0 D0", "Menu  Hint  Undo"))
     assert b.chip.pixels[UNDO][:3] != (0, 0, 0)  # lit: a take-back is possible
     b.press(HINT)
-    shows(b, ("Your move (X)", "Pulsing: X wins", "Steady: draw", "Faint: X loses", "Menu  Hide  Undo"))
+    shows(b, ("Your move (X)", "Fast: X wins", "Slow: draw", "Faint: X loses", "Menu  Hide  Undo"))
     b.press(HINT)
     shows(b, ("Classic", "You X vs Perfect", "Your move (X)", "You: W1 L0 D0", "Menu  Hint  Undo"))
     b.press(UNDO)

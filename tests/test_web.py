@@ -447,11 +447,11 @@ def test_a_phone_touches_the_cells(browser, site):
 def test_the_centre_held_at_power_on_is_safe_mode(board):
     board.wait_lit(GAME_SCREEN, GAME_EXTRA)
     keys = board.page.keyboard
-    keys.down("5")  # the centre, held (the number pad's middle)...
+    keys.down("4")  # the centre, held (key 4)...
     keys.press("r")  # ...through a power-cycle
     board.wait_line("safe mode: the centre cell was held at power-on")
     board.wait_lit([4], "leds[4][0] === 0 && leds[4][1] === 0 && leds[4][2] > 0")  # a dim blue centre
-    keys.up("5")
+    keys.up("4")
     assert board.errors == []
 
 

@@ -508,6 +508,20 @@ def test_the_console_narrates_the_dial_the_keys_and_the_score(tables):
                            "Press the dial or tap a key to play again; hold one 1.5 s for the menu."]
 
 
+def test_the_console_narrates_which_mark_vanishes_in_tactic_toe(tables):
+    b = Board(tables)
+    for cell in (5, 6, 3):  # tactic-toe, two players, no hints
+        b.press(cell)
+    assert b.said[-2:] == ["New game of tactic-toe: two players, X starts.", "X to move: tap a free key."]
+    for cell in (0, 3, 2, 4, 7, 8):
+        b.press(cell)
+    assert b.said[-3:] == ["O played key 8.", "X to move: tap a free key.",
+                           "X's mark on key 0 (blinking) vanishes when X plays."]
+    b.press(6)
+    assert b.said[-3:] == ["X played key 6 and the mark on key 0 vanished.", "O to move: tap a free key.",
+                           "O's mark on key 3 (blinking) vanishes when O plays."]
+
+
 def test_the_same_lines_object_while_nothing_changes(tables):
     b = Board(tables)
     first = b.app.text(b.now)

@@ -123,10 +123,14 @@ def _game(n, m):
         _say(a, "New game of %s: %s." % (_low(GAMES[m.game]), _who(a)))
     elif m.plies == n.plies + 1:  # one move since the last narration: whose, where
         player = 1 - pos.turn
-        new = pos.mask(player) & ~(n.masks >> 9 * (1 - player))
+        before = n.masks >> 9 * (1 - player) & 0x1FF
+        new, gone = pos.mask(player) & ~before, before & ~pos.mask(player)
         for c in range(9):
             if new >> c & 1:
                 moved = "%s played key %d" % (_name(a, player), c)
+        for c in range(9):
+            if gone >> c & 1:  # tactic-toe: the oldest mark left
+                moved += " and the mark on key %d vanished" % c
     elif m.plies < n.plies and not over:
         back = n.plies - m.plies
         _say(a, "Took back %d move%s." % (back, "s" if back > 1 else ""))
@@ -145,7 +149,10 @@ def _game(n, m):
     _say(a, ("%s to move" % mover if a.mode == _TWO else "Your move (%s)" % mover) + ": tap a free key.")
     old = pos.vanishing()
     if old is not None:
-        _say(a, "%s's mark on key %d (blinking) vanishes when %s plays." % (mover, old, mover))
+        if a.mode == _TWO:
+            _say(a, "%s's mark on key %d (blinking) vanishes when %s plays." % (mover, old, mover))
+        else:
+            _say(a, "Your %s on key %d (blinking) vanishes when you play." % (mover, old))
     if a.hint_outcomes() is not None:
         _say(a, HINTS)
 

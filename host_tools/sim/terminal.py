@@ -483,7 +483,7 @@ def pad_picture(board, pad, console, cols):
     else:
         top, left = GRID_TOP, pad.panel_left
         width, height = cols - left - 1, pad.bottom - GRID_TOP
-    _panel(pieces, console, top, left, width, height, min(CAPTION_ROWS, height // 2))
+    _panel(pieces, console, top, left, width, height, min(CAPTION_ROWS, height - 3))  # the console: 2 lines at least
     for r, line in enumerate(PAD_LEGEND):
         pieces[(pad.bottom + 1 + r, 1)] = line[:cols - 2]
     port = board.port

@@ -522,6 +522,23 @@ def test_the_console_narrates_which_mark_vanishes_in_tactic_toe(tables):
                            "O's mark on key 3 (blinking) vanishes when O plays."]
 
 
+def test_a_narration_that_fails_never_stops_the_game(tables):
+    b = Board(tables)
+
+    def broken():
+        raise ValueError("boom")
+
+    b.runner.narrator.update = broken
+    b.press(5)  # tactic-toe: the press still works
+    assert b.app.state == app.MENU and b.app.screen == app.PICK_MODE
+    assert [line for line in b.log if line.startswith("error")] == [
+        "error narrating: ValueError('boom'); the board plays on without its narration"]
+    said = len(b.said)
+    b.press(0)
+    assert b.app.screen == 2 and len(b.said) == said  # no more words, and no more errors:
+    assert len([line for line in b.log if line.startswith("error")]) == 1
+
+
 def test_the_same_lines_object_while_nothing_changes(tables):
     b = Board(tables)
     first = b.app.text(b.now)

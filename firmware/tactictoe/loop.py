@@ -99,7 +99,7 @@ class Runner:
         from .narrate import Narrator  # (loaded with the loop, not by every import of this module)
 
         self.narrator = Narrator(app)
-        self.narrator.update()  # the first screen: the self-test
+        self._narrate()  # the first screen: the self-test
 
     def _fault(self, now, e):
         # Never freeze: report, then back to the menu.
@@ -134,15 +134,27 @@ class Runner:
             app.update(now, event)
             if event:  # what a key did is lit now, not at the next frame
                 self.hw.show(app.frame(now))
-            self.narrator.update()  # the console says what changed, in words
         except Exception as e:
             self._fault(now, e)
         while app.sounds:
             name = app.sounds.pop(0)
             if self.sequencer:
                 self.sequencer.play(name, now)
+        self._narrate()  # then the console says what changed, in words
         if self.walk is not None:
             self._walk()
+
+    def _narrate(self):
+        # Words must never stop the game: a narration that fails is said
+        # once, with its traceback, and the board plays on without it.
+        if self.narrator is None:
+            return
+        try:
+            self.narrator.update()
+        except Exception as e:
+            self.narrator = None
+            self.app.log("error narrating: %r; the board plays on without its narration" % (e,))
+            print_error(e)
 
     def _walk(self):
         # One slice of the background check of the tables; a table found

@@ -50,15 +50,12 @@ class Puzzles:
     def __init__(self, source):
         if isinstance(source, str):
             try:
-                f = open(source, "rb")
-            except OSError:
-                raise PuzzleError("puzzles file %s not found" % source)
-            try:
-                self._data = _read(f)
-            except OSError as e:  # a folder by that name, a failing flash
-                raise PuzzleError("puzzles file %s can't be read (%s)" % (source, e))
-            finally:
-                f.close()
+                with open(source, "rb") as f:
+                    self._data = _read(f)
+            except OSError as e:  # missing; or a folder by that name, a failing flash
+                if e.args and e.args[0] == 2:  # ENOENT
+                    raise PuzzleError("puzzles file %s not found" % source)
+                raise PuzzleError("puzzles file %s can't be read (%r)" % (source, e))
         else:
             self._data = _read(source)
 

@@ -264,3 +264,20 @@ def test_any_burst_cut_or_tail_is_refused(blob, data):
         bad = d + data.draw(st.binary(min_size=1, max_size=64))
     with pytest.raises(reader.PuzzleError):
         reader.Puzzles(io.BytesIO(bad))
+
+
+def test_the_simulators_new_flash_gets_them_beside_the_tables(table_files, tmp_path, blob):
+    """make sim's flash, a folder (Unix port) or a littlefs image (CHIP=rp2040)."""
+    from host_tools import flash
+    from host_tools.drive import picofs
+    from host_tools.sim import flash as sim_flash
+    from host_tools.sim import pico
+
+    tables = os.path.dirname(table_files[CLASSIC])
+    path, cfg, _ = flash.board_config("pico-buttons")
+    written = sim_flash.prepare_flash(str(tmp_path / "flash"), cfg, path, tables_dir=tables)
+    assert "lib/tactictoe/puzzles.bin" in written and "lib/tactictoe/puzzles.mpy" in written
+    assert (tmp_path / "flash" / "lib" / "tactictoe" / "puzzles.bin").read_bytes() == blob
+    pico.prepare_flash_file(str(tmp_path / "flash.lfs"), cfg, path, tables_dir=tables)
+    files = picofs.read_image((tmp_path / "flash.lfs").read_bytes())
+    assert files["lib/tactictoe/puzzles.bin"] == blob and "lib/tactictoe/puzzles.mpy" in files

@@ -139,7 +139,10 @@ def cmd_puzzles(args):
     out = args.output
     _check_output(out)
     for game in rules.GAMES:  # each table as inspect opens it, with its messages
-        _open_table(os.path.join(args.tables, game + ".tbl")).close()
+        path = os.path.join(args.tables, game + ".tbl")
+        with _open_table(path) as t:
+            if rules.GAMES[t.game] != game:
+                raise UserError("%s: table is for %s, expected %s" % (path, rules.GAMES[t.game], game))
     try:
         found = puzzles.mine_files(args.tables)
     except table.TableError as e:

@@ -281,3 +281,58 @@ def test_the_simulators_new_flash_gets_them_beside_the_tables(table_files, tmp_p
     pico.prepare_flash_file(str(tmp_path / "flash.lfs"), cfg, path, tables_dir=tables)
     files = picofs.read_image((tmp_path / "flash.lfs").read_bytes())
     assert files["lib/tactictoe/puzzles.bin"] == blob and "lib/tactictoe/puzzles.mpy" in files
+
+
+def test_real_circuitpython_reads_them_as_the_unix_port_does(table_files, blob, tmp_path, micropython):
+    """The reader on CircuitPython 10.2.1 in the emulated Pico, from the
+    drive make circuitpy stages (safe mode, at its REPL), and on the
+    MicroPython Unix port: the same lines for the shipped file and a
+    corrupt one."""
+    from pico_board import PicoRun
+
+    from host_tools.drive import circuitpy, fat
+
+    files = dict(circuitpy.drive_files("circuitpython-pico", tables_dir=os.path.dirname(table_files[CLASSIC])))
+    assert files["lib/tactictoe/puzzles.bin"] == blob and "lib/tactictoe/puzzles.mpy" in files
+    bad = bytearray(blob)
+    bad[30] ^= 0x10
+    files["bad.bin"] = bytes(bad)
+    with open(os.path.join(os.path.dirname(__file__), "mpy", "read_puzzles.py"), "rb") as f:
+        files["read_puzzles.py"] = f.read()
+    drive = tmp_path / "circuitpy.img"
+    drive.write_bytes(fat.image(sorted(files.items())))
+    (tmp_path / "bad.bin").write_bytes(bytes(bad))
+    (tmp_path / "good.bin").write_bytes(blob)
+    want = micropython("read_puzzles.py", tmp_path / "good.bin", tmp_path / "bad.bin")
+    assert want.returncode == 0, want.stderr
+    b = PicoRun(str(drive), board="circuitpython-pico", runtime="circuitpython")
+    try:
+        b.hold(1 << 4)  # safe mode: the game does not start, the REPL is free
+        b.serial("Code done running.", 12000)
+        b.type("\r")
+        b.run(500)
+        n = len(b.lines)
+        b.type("import sys; sys.argv[:] = ['', 'lib/tactictoe/puzzles.bin', 'bad.bin']; import read_puzzles\r")
+        b.serial("no-such-folder/lib/tactictoe/puzzles.bin not found", 20000)
+        said = [line[len("serial "):] for line in b.lines[n:] if line.startswith("serial ")]
+        start = said.index(want.stdout.splitlines()[0])
+        assert said[start:start + len(want.stdout.splitlines())] == want.stdout.splitlines()
+    finally:
+        b.close()
+
+
+def test_the_cli_errors_are_one_line(tmp_path, table_files):
+    from conftest import one_line_error
+
+    line = one_line_error(run_cli("puzzles", "--tables", tmp_path / "nowhere", "-o", tmp_path / "p.bin"))
+    assert line == "error: cannot open table %s: No such file or directory" % (tmp_path / "nowhere" / "classic.tbl")
+    line = one_line_error(run_cli("puzzles", "--tables", os.path.dirname(table_files[CLASSIC]),
+                                  "-o", tmp_path / "no" / "p.bin"))
+    assert line.startswith("error: cannot write %s: folder " % (tmp_path / "no" / "p.bin")) and "does not exist" in line
+    wrong = tmp_path / "wrong"
+    wrong.mkdir()
+    (wrong / "classic.tbl").write_bytes(open(table_files[CLASSIC], "rb").read())
+    (wrong / "tactictoe.tbl").write_bytes(open(table_files[CLASSIC], "rb").read())  # classic's, misnamed
+    line = one_line_error(run_cli("puzzles", "--tables", wrong, "-o", tmp_path / "p.bin"))
+    assert line == "error: %s: table is for classic, expected tactictoe" % (wrong / "tactictoe.tbl")
+    assert not (tmp_path / "p.bin").exists()

@@ -389,3 +389,61 @@ def test_nvm_power_cut_at_every_flash_operation(circuitpython, tmp_path):
             t.record(rules.CLASSIC, ai.PERFECT, score.DRAWN)
             assert t.save()  # and the next save works
         nvm.flash[:] = after
+
+
+# --- on the MicroPython Unix port -------------------------------------------------------------------------------
+
+
+def mpy(folder, *args):
+    r = run_micropython("score_cut.py", folder, *args)
+    assert r.returncode == 0 and r.stderr == "", r.stdout + r.stderr
+    return r.stdout.splitlines()
+
+
+def test_micropython_saves_and_loads_and_the_host_reads_its_file(tmp_path):
+    assert mpy(tmp_path, "load") == ["state (0, 0, 0) (0, 0, 0) (0, 0, 0) 0 0 0", "log ", "files "]
+    assert mpy(tmp_path, "save") == ["saved True", "log ", "files score.bin"]
+    assert mpy(tmp_path, "save")[0] == "saved True"
+    assert mpy(tmp_path, "load") == ["state (2, 0, 0) (0, 0, 2) (0, 0, 2) 1 1 2", "log ", "files score.bin"]
+    s, log = fresh(tmp_path / "score.bin")  # the same bytes on CPython
+    assert (s.games(0, 0), s.games(1, 2), s.two(1), s.solved(7), s.failures(9)) == \
+        ((2, 0, 0), (0, 0, 2), (0, 0, 2), True, 2) and log == []
+
+
+@given(corruptions)
+@settings(max_examples=40)
+def test_micropython_reads_any_corrupt_file_as_an_empty_score_and_one_line(tmp_path_factory, how):
+    d = tmp_path_factory.mktemp("score")
+    good = _valid(d)
+    bad = corrupt(good, how)
+    if bad == good:
+        return
+    (d / "score.bin").write_bytes(bad)
+    state, log, files = mpy(d, "load")
+    assert state == "state (0, 0, 0) (0, 0, 0) (0, 0, 0) 0 0 0"
+    m = UNREADABLE.match(log[len("log "):])
+    assert m and m.group(1) == "/flash/score.bin", log
+    assert files == "files score.bin"
+
+
+@pytest.mark.parametrize("mode", ["oserror", "kill", "fat-oserror", "fat-kill"])
+def test_micropython_a_save_failing_or_cut_at_every_step_keeps_a_whole_score(tmp_path, mode):
+    """Every step of a save (opening the .tmp, each of its 348 bytes, the
+    close, the rename; on FAT, the refused rename, the remove, the rename) failing with
+    OSError, or the power cut just before it: the next load has the old
+    score, or the new one once the new file is whole and named, and leaves
+    no .tmp; the failed save said so in one line, the cut one said
+    nothing."""
+    mpy(tmp_path, "save")
+    lines = mpy(tmp_path, "sweep", mode)
+    fat = mode.startswith("fat")
+    steps = 1 + score.SIZE + 1 + 1 + 2 * fat  # open, the bytes, close, rename (refused, remove, rename)
+    assert lines[-1] == "end %d saved" % steps
+    for k, line in enumerate(lines[:-1], 1):
+        _, at, result, said, got, after_load, after_save, saved, log = line.split()
+        assert int(at) == k and after_load == after_save == "score.bin" and saved == "True" and log == "-", line
+        assert (result, said) == (("cut", "0") if mode.endswith("kill") else ("failed", "1")), line
+        # the new score once the new file is whole: renamed, or (FAT) the
+        # old one removed and the .tmp left whole for the next load
+        assert got == ("new" if fat and k == steps else "old"), line
+    assert len(lines) == steps + 1

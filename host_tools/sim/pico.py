@@ -266,6 +266,13 @@ class EmulatedPico:
         """Pull the plug and plug it in again."""
         self._send("power")
 
+    def cut_power(self, n):
+        """Arm a power cut just before the ``n``th flash erase or program
+        from now (that one not done); the chip then powers on again with
+        the flash as the cut left it, and says ``cut MS erase|program ADDR
+        COUNT`` then ``power MS cut``."""
+        self._send("cut %d" % n)
+
     def close(self):
         if self.proc is not None:
             if self.proc.poll() is None:

@@ -177,5 +177,5 @@ else:
         got = state(t)
         after_load = files()
         saved = t.save()
-        print("k %d %s %d %s %s %s %s %s" % (k, result, said, "old" if got == a else "new" if got == b else "other:" + got,
-                                          after_load, files(), saved, "|".join(logs) or "-"))
+        which = "old" if got == a else "new" if got == b else "other:" + got
+        print("k %d %s %d %s %s %s %s %s" % (k, result, said, which, after_load, files(), saved, "|".join(logs) or "-"))

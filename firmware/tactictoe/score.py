@@ -171,7 +171,8 @@ class Score:
     def load(self):
         """Read the saved score (an empty one when there is none). Never raises."""
         try:
-            why = self._load_nvm() if self._pick() is not None else self._load_file()
+            nvm = self._pick()
+            why = self._load_file() if nvm is None else self._load_nvm(nvm)
         except Exception as e:  # noqa: BLE001 (a score must never stop the game)
             why = "%s: %s" % (type(e).__name__, e)
         if why:
@@ -189,7 +190,8 @@ class Score:
         for k in range(4):
             b[_CRC + k] = (c >> (8 * k)) & 0xFF
         try:
-            error = self._save_nvm() if self._pick() is not None else self._save_file()
+            nvm = self._pick()
+            error = self._save_file() if nvm is None else self._save_nvm(nvm)
         except Exception as e:  # noqa: BLE001
             error = e
         if error is None:
@@ -256,8 +258,7 @@ class Score:
 
     # --- CircuitPython's nvm --------------------------------------------------
 
-    def _load_nvm(self):
-        nvm = self._nvm
+    def _load_nvm(self, nvm):
         bad = None
         found = False
         self._free = 0
@@ -279,8 +280,7 @@ class Score:
         self._blank()
         return bad
 
-    def _save_nvm(self):
-        nvm = self._nvm
+    def _save_nvm(self, nvm):
         if self._free < len(nvm) // SIZE:
             # Onto erased flash: CircuitPython only programs it, no erase.
             at = self._free * SIZE

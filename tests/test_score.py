@@ -447,3 +447,20 @@ def test_micropython_a_save_failing_or_cut_at_every_step_keeps_a_whole_score(tmp
         # old one removed and the .tmp left whole for the next load
         assert got == ("new" if fat and k == steps else "old"), line
     assert len(lines) == steps + 1
+
+
+def test_over_the_circuitpython_doubles_the_score_goes_to_their_nvm(tmp_path):
+    """tests/doubles_cp (which tests/test_circuitpython_pico.py checks against
+    the real board: the drive read-only to code, a 4 KiB nvm) make Score
+    pick the nvm, so the CircuitPython layer's tests on CPython write no file."""
+    import subprocess
+
+    from conftest import CPYTHON, FIRMWARE, HANG_S, ROOT
+
+    code = ("import microcontroller; from tactictoe import score; s = score.Score(); s.load(); s.record(1, 2, 0);"
+            " print(s.save(), s._nvm is microcontroller.nvm, bytes(microcontroller.nvm[0:6]))")
+    path = os.pathsep.join([os.path.join(ROOT, "tests", "doubles_cp"), FIRMWARE, CPYTHON])
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=str(tmp_path),
+                       env=dict(os.environ, PYTHONPATH=path), timeout=HANG_S)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.split() == ["True", "True", repr(b"TTSC\x01\x00")] and os.listdir(tmp_path) == []

@@ -343,6 +343,18 @@ def test_nvm_saves_program_erased_slots_and_erase_once_the_slots_are_used(circui
     assert slots == 11
 
 
+def test_nvm_save_before_any_load_goes_after_the_newest_record(circuitpython, tmp_path):
+    nvm, _ = circuitpython
+    for n in range(3):
+        s, _ = fresh(tmp_path / "score.bin")
+        s.record(rules.CLASSIC, ai.EASY, score.WON)
+        s.save()
+    s = score.Score(str(tmp_path / "score.bin"), print)  # no load: its own count, 1
+    s.record(rules.CLASSIC, ai.EASY, score.LOST)
+    assert s.save() and "erase" not in nvm.ops
+    assert fresh(tmp_path / "score.bin")[0].games(rules.CLASSIC, ai.EASY) == (0, 0, 1)
+
+
 def _nvm_state(s):
     return s.games(rules.CLASSIC, ai.PERFECT)[1]
 

@@ -79,7 +79,7 @@ class Score:
         self._body = memoryview(self._buf)[:_CRC]
         self._nvm = None
         self._picked = False
-        self._free = 0  # nvm: the first slot of the erased run at its end
+        self._free = -1  # nvm: the first slot of the erased run at its end (-1: not looked yet)
         self._blank()
 
     def _blank(self):
@@ -281,6 +281,10 @@ class Score:
         return bad
 
     def _save_nvm(self, nvm):
+        if self._free < 0:  # saved before any load: find the erased slots
+            self._free = len(nvm) // SIZE
+            while self._free and min(nvm[(self._free - 1) * SIZE:self._free * SIZE]) == 0xFF:
+                self._free -= 1
         if self._free < len(nvm) // SIZE:
             # Onto erased flash: CircuitPython only programs it, no erase.
             at = self._free * SIZE

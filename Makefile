@@ -12,6 +12,10 @@ PORT_STUBS   := rp2:micropython-rp2-stubs==1.29.0.post1 esp32:micropython-esp32-
 PIP    := $(PY) -m pip install --quiet --disable-pip-version-check
 ALL_GAMES := classic tactictoe
 TABLES := $(ALL_GAMES:%=build/%.tbl)
+# The puzzles, mined from both tables: they ship wherever the tables do.
+PUZZLES := build/puzzles.bin
+SHIPPED := $(TABLES) $(PUZZLES)
+PUZZLE_SOURCES := host_tools/puzzles.py host_tools/cli.py firmware/tactictoe/puzzles.py firmware/tactictoe/ai.py
 # What make flash, uf2 and circuitpy put on a board (GAMES=tactictoe: one).
 GAMES  := $(ALL_GAMES)
 # The tools a person runs through make, with the variables they type: with
@@ -20,10 +24,10 @@ GAMES  := $(ALL_GAMES)
 TOOLS  := $(PY) -m host_tools --via-make
 SOLVER_SOURCES := firmware/tactictoe/rules.py firmware/tactictoe/table.py host_tools/solver.py host_tools/cli.py
 
-.PHONY: all help venv node test lint table bench screens hardware sim sim-picture flash flash-table uf2 circuitpy web web-picture clean clean-sim
+.PHONY: all help venv node test lint table puzzles bench screens hardware sim sim-picture flash flash-table uf2 circuitpy web web-picture clean clean-sim
 
-## the default: solve both games into build/classic.tbl and build/tactictoe.tbl
-all: table
+## the default: solve both games into build/classic.tbl and build/tactictoe.tbl, and mine build/puzzles.bin
+all: table puzzles
 
 ## this list, one line a target (from the Makefile's own "## " lines)
 help:
@@ -75,29 +79,35 @@ build/%.tbl: $(STAMP) $(SOLVER_SOURCES)
 	@mkdir -p build
 	$(PY) -m host_tools solve --game $* -o $@
 
+## mine puzzles (the side to move wins in N) from both tables into build/puzzles.bin
+puzzles: $(PUZZLES)
+
+$(PUZZLES): $(STAMP) $(TABLES) $(PUZZLE_SOURCES)
+	$(PY) -m host_tools puzzles --tables build -o $@
+
 # The virtual board in this terminal (BOARD= pico-buttons, pico-matrix or
 # esp32-touch; SIM_FLASH= its flash folder, default build/sim/BOARD).
 # CHIP=rp2040: the real MicroPython rp2 port in an emulated RP2040 instead
 # (pico boards; SIM_FLASH= its littlefs image, default build/sim/rp2040-BOARD.lfs),
 # or with BOARD=circuitpython-pico real CircuitPython on make circuitpy's drive.
 ## play on a virtual board in this terminal (BOARD=, CHIP=rp2040, SIM_FLASH=)
-sim: $(STAMP) $(NODE_STAMP) $(TABLES)
+sim: $(STAMP) $(NODE_STAMP) $(SHIPPED)
 	@$(TOOLS) sim --board $(or $(BOARD),pico-buttons) $(if $(CHIP),--chip "$(CHIP)") $(if $(SIM_FLASH),--flash "$(SIM_FLASH)")
 
 # The board in a browser: the firmware in MicroPython's WebAssembly port, as
 # a static site in build/web/, served on localhost (WEB_PORT=, default 8000).
 ## the board in a browser, served on localhost (WEB_PORT=)
-web: $(STAMP) $(NODE_STAMP) $(TABLES)
+web: $(STAMP) $(NODE_STAMP) $(SHIPPED)
 	@$(TOOLS) web $(if $(WEB_PORT),--port "$(WEB_PORT)")
 
 # The README's picture of make web's page (needs chromium).
 ## redraw docs/web.png (needs chromium)
-web-picture: $(STAMP) $(NODE_STAMP) $(TABLES)
+web-picture: $(STAMP) $(NODE_STAMP) $(SHIPPED)
 	$(PY) -m host_tools web-picture -o docs/web.png
 
 # A board (or the simulator's console): make flash PORT=/dev/ttyACM0 BOARD=pico-buttons
-## firmware, config and tables onto a board: PORT=... [BOARD=...] [GAMES=...]
-flash: $(STAMP) $(TABLES)
+## firmware, config, tables and puzzles onto a board: PORT=... [BOARD=...] [GAMES=...]
+flash: $(STAMP) $(SHIPPED)
 	@$(TOOLS) flash --port "$(PORT)" $(if $(BOARD),--board "$(BOARD)") --games "$(GAMES)"
 
 # Only a table: make flash-table GAME=classic PORT=/dev/ttyACM0
@@ -116,14 +126,14 @@ flash-table: $(STAMP) $(if $(filter $(GAME),$(ALL_GAMES)),build/$(GAME).tbl)
 RUNTIME ?= micropython
 UF2_BOARD := $(or $(if $(filter circuitpython,$(RUNTIME)),$(if $(BOARD),$(if $(wildcard firmware/boards/circuitpython-$(BOARD).json),circuitpython-$(BOARD))),),$(BOARD),$(if $(filter circuitpython,$(RUNTIME)),circuitpython-pico,pico-buttons))
 ## one UF2 file for a Pico's USB drive: build/tactictoe-BOARD.uf2 [BOARD=...] [RUNTIME=circuitpython]
-uf2: $(STAMP) $(TABLES)
+uf2: $(STAMP) $(SHIPPED)
 	@$(TOOLS) uf2 --runtime "$(RUNTIME)" --board "$(UF2_BOARD)" --games "$(GAMES)" -o "build/tactictoe-$(basename $(notdir $(UF2_BOARD))).uf2"
 
 # A CircuitPython board: everything its CIRCUITPY drive needs, copied there
 # (code.py, board.json, the firmware as sources, the tables, Adafruit's
 # libraries from .venv). BOARD= a CircuitPython config (default circuitpython-pico).
 ## stage the game onto a CircuitPython board's drive: DEST=/path/to/CIRCUITPY [BOARD=...]
-circuitpy: $(STAMP) $(TABLES)
+circuitpy: $(STAMP) $(SHIPPED)
 	@test -n "$(DEST)" || { echo "error: DEST= says where the CIRCUITPY drive is mounted: make circuitpy DEST=/media/you/CIRCUITPY" >&2; exit 1; }
 	@$(TOOLS) circuitpy --dest "$(DEST)" --board "$(or $(BOARD),circuitpython-pico)" --games "$(GAMES)"
 
@@ -140,7 +150,7 @@ hardware: $(STAMP)
 
 # The README's capture of make sim (needs tmux).
 ## redraw docs/simulator.svg (needs tmux)
-sim-picture: $(STAMP) $(TABLES)
+sim-picture: $(STAMP) $(SHIPPED)
 	$(PY) -m host_tools sim-picture -o docs/simulator.svg
 
 # The host and Unix-port figures, then the emulated Pico's (emulated time) on
@@ -149,7 +159,7 @@ sim-picture: $(STAMP) $(TABLES)
 # Each script writes its table to build/bench/NAME.md as well; report.py then
 # puts them into docs/performance.md's marked regions (commit the result).
 ## measure, and write the figures into docs/performance.md
-bench: $(STAMP) $(NODE_STAMP) $(TABLES)
+bench: $(STAMP) $(NODE_STAMP) $(SHIPPED)
 	$(PY) benchmarks/run.py
 	$(PY) benchmarks/soak.py
 	$(PY) benchmarks/pico.py

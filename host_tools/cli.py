@@ -1,5 +1,5 @@
 """``python -m host_tools``: the host tools, one subcommand each: solve and
-inspect tables, run the virtual board (sim), build and serve it in a browser
+inspect tables, mine puzzles from them, run the virtual board (sim), build and serve it in a browser
 (web), put the game on a board (flash, uf2, circuitpy), and draw the docs'
 pictures (screens, hardware, sim-picture, web-picture).
 
@@ -130,6 +130,32 @@ def cmd_solve(args):
     print("bytes:       %d" % size)
     print("empty board: X to move, %s" % describe(start))
     print("written:     %s" % out)
+    return 0
+
+
+def cmd_puzzles(args):
+    from host_tools import puzzles
+
+    out = args.output
+    _check_output(out)
+    for game in rules.GAMES:  # each table as inspect opens it, with its messages
+        path = os.path.join(args.tables, game + ".tbl")
+        with _open_table(path) as t:
+            if rules.GAMES[t.game] != game:
+                raise UserError("%s: table is for %s, expected %s" % (path, rules.GAMES[t.game], game))
+    try:
+        found = puzzles.mine_files(args.tables)
+    except table.TableError as e:
+        raise UserError("%s: %s" % (args.tables, e))
+    with reported(UserError, "cannot write %s" % out):
+        size = puzzles.write(out, found)
+    for game in (rules.CLASSIC, rules.TACTICTOE):
+        mine = [p for p in found if p.game == game]
+        lengths = sorted({p.plies for p in mine})
+        print("%-10s %d puzzles: %s" % (rules.GAMES[game] + ":", len(mine), ", ".join(
+            "%d in %d" % (sum(p.plies == n for p in mine), n) for n in lengths)))
+    print("bytes:     %d" % size)
+    print("written:   %s" % out)
     return 0
 
 
@@ -432,6 +458,12 @@ def build_parser():
     s.add_argument("--game", required=True, choices=rules.GAMES)
     s.add_argument("-o", "--output", required=True, metavar="PATH", help="table file to write")
     s.set_defaults(func=cmd_solve)
+    pz = sub.add_parser("puzzles", help="mine puzzles (the side to move wins in N) from both tables and write"
+                        " puzzles.bin")
+    pz.add_argument("--tables", default=os.path.join("build"), metavar="FOLDER",
+                    help="where the tables are (default build)")
+    pz.add_argument("-o", "--output", required=True, metavar="PATH", help="puzzles file to write")
+    pz.set_defaults(func=cmd_puzzles)
     i = sub.add_parser("inspect", help="show a table's header and a position's values")
     i.add_argument("table", metavar="PATH")
     i.add_argument("--moves", default="", metavar="1,4,0", help="moves from the empty board (cells 0-8)")

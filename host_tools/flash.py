@@ -3,11 +3,11 @@
 
 What goes on a board: the firmware package in ``/lib/tactictoe/`` (compiled
 with ``mpy-cross`` when the board loads that ``.mpy`` version, else the
-``.py`` sources) with the tables beside it, the two-line ``/main.py`` that
+``.py`` sources) with the tables and the puzzles beside it, the two-line ``/main.py`` that
 starts it, and ``/board.json``. Files an older flash left at the root (the
 firmware before it was a package) are removed, and its tables moved. Every file is written to ``NAME.tmp``, checked
-on the board (size and CRC-32 computed there; a table is also opened with the
-firmware's own reader), and only when every file checks out are they renamed
+on the board (size and CRC-32 computed there; a table, and the puzzles, are
+also opened with the firmware's own readers), and only when every file checks out are they renamed
 into place, in one step. A cable pulled mid-copy leaves the previous files.
 """
 
@@ -40,7 +40,7 @@ CHUNK = 512  # bytes per write on the board: small enough for any board's heap
 # source: a board runs main.py, never main.mpy.
 MODULES = ("__init__", "rules", "table", "tablecheck", "tablewalk", "crc32", "ai", "simple_ai", "fallback", "config",
            "config_parts", "frames", "keys", "sound", "match", "app", "narrate", "narrate_text", "loop", "tasks",
-           "main", "startup", "hw_machine", "check", "tableverify", "rules_extra", "table_extra")
+           "main", "startup", "hw_machine", "check", "tableverify", "rules_extra", "table_extra", "puzzles", "score")
 # What the firmware was before it was a package: files at the root that a
 # flash now removes (they would only take up flash and slow every import).
 OLD_ROOT_FILES = tuple(n + e for n in MODULES + ("touchpads", "hw_circuitpython")
@@ -251,6 +251,26 @@ def table_file(game, folder=os.path.join(ROOT, "build")):
     if wrong:
         raise FlashError("%s: %s; not flashed (make table writes a right one)" % (path, wrong))
     return ON_BOARD + "/" + name, data
+
+
+def puzzle_file(folder=os.path.join(ROOT, "build")):
+    """``(path on the board, bytes)`` of the puzzles file from ``folder``,
+    checked by the firmware's own reader (docs/puzzles.md)."""
+    import io
+
+    from tactictoe import puzzles
+
+    path = os.path.join(folder, puzzles.NAME)
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+    except OSError as e:
+        raise FlashError("%s: %s (make puzzles builds it)" % (path, e.strerror))
+    try:
+        puzzles.Puzzles(io.BytesIO(data))
+    except puzzles.PuzzleError as e:
+        raise FlashError("%s: %s; not flashed (make puzzles writes a right one)" % (path, e))
+    return ON_BOARD + "/" + puzzles.NAME, data
 
 
 def other_kind(name):
@@ -474,7 +494,8 @@ def _why_not(port):
 def flash(port, board=None, games=(), firmware=True, tables_dir=os.path.join(ROOT, "build"),
           reset=True, say=print):
     """Flash firmware (if ``firmware``), the board config (if ``board``) and
-    the tables of ``games`` onto the board at ``port``."""
+    the tables of ``games`` onto the board at ``port``, and with the
+    firmware the puzzles (from ``tables_dir`` too)."""
     if not port:
         example = ("make flash-table GAME=%s PORT=/dev/ttyACM0" % games[0] if not firmware and len(games) == 1
                    else "make flash PORT=/dev/ttyACM0")
@@ -485,6 +506,8 @@ def flash(port, board=None, games=(), firmware=True, tables_dir=os.path.join(ROO
     if board:
         _, cfg, data = board_config(board)
     tables = [table_file(g, tables_dir) for g in games]
+    if firmware:  # they go with the firmware, whichever tables go (flash-table: only its table)
+        tables.append(puzzle_file(tables_dir))
     s = Session(port, say)
     try:
         name, version, mpy, platform = s.identify()
@@ -555,6 +578,8 @@ def _install(s, files, say):
             s.write(name, payload)
             if name.endswith(".tbl"):
                 _check_table_on_board(s, name + ".tmp", name)
+            elif name.endswith(".bin"):
+                _check_puzzles_on_board(s, name + ".tmp", name)
             say("  %-30s %6d bytes  crc %08x  ok" % (name, len(payload), crc(payload)))
     except FlashError:
         try:  # don't leave half-copied files taking up the flash
@@ -600,6 +625,15 @@ def _board_cfg_on_board(s):
         return config.validate(json.loads(text))
     except (ValueError, config.ConfigError) as e:
         raise FlashError("the board's board.json is invalid (%s): give BOARD=... to replace it" % e)
+
+
+def _check_puzzles_on_board(s, tmp, name):
+    try:
+        s.run("from tactictoe import puzzles\npuzzles.Puzzles(%r)" % tmp, "opening " + name)
+    except FlashError as e:
+        s.run("_rm(%r)" % tmp, "removing " + tmp)
+        said = str(e).split("the board said: ")[-1].replace("PuzzleError: ", "")
+        raise FlashError("the board refused %s (%s); it keeps its previous %s" % (name, said, name))
 
 
 def _check_table_on_board(s, tmp, name):

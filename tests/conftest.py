@@ -49,13 +49,17 @@ def solved_bytes(solutions):
 
 @pytest.fixture(scope="session")
 def table_files(solutions, tmp_path_factory):
-    """{game: path} of freshly written table files."""
+    """{game: path} of freshly written table files, with the puzzles mined
+    from them beside them (puzzles.bin, which ships wherever they do)."""
+    from host_tools import puzzles
+
     d = tmp_path_factory.mktemp("tables")
     out = {}
     for g, sol in solutions.items():
         path = str(d / ("%s.tbl" % rules.GAMES[g]))
         solver.write_table(sol, path)
         out[g] = path
+    puzzles.write(str(d / "puzzles.bin"), puzzles.mine_files(str(d)))
     return out
 
 

@@ -50,9 +50,9 @@ def test_make_circuitpy_stages_exactly_what_the_drive_needs(tmp_path, tables):
     assert "hw_circuitpython" in modules and "hw_machine" not in modules
     # Compiled, but for the one module with async syntax (and code.py).
     assert {n for n in got if n.startswith(fw + "/") and n.endswith(".py")} == {fw + "/tasks.py"}
-    for game in rules.GAMES:
-        with open(os.path.join(tables, game + ".tbl"), "rb") as f:
-            assert got[circuitpy._join(circuitpy.LAYOUT["tables"], game + ".tbl")] == f.read()
+    for name in [game + ".tbl" for game in rules.GAMES] + ["puzzles.bin"]:
+        with open(os.path.join(tables, name), "rb") as f:
+            assert got[circuitpy._join(circuitpy.LAYOUT["tables"], name)] == f.read()
     # Adafruit's library as its pinned package has it, not a copy of ours.
     dist = importlib.metadata.distribution("adafruit-circuitpython-neopixel")
     assert dist.version == "6.4.2"
@@ -137,7 +137,8 @@ def test_uf2_for_circuitpython_is_circuitpython_then_the_drive(tmp_path, tables)
     assert said[1:6] == ["holds:    CircuitPython 10.2.1 (raspberry_pi_pico, en_US)",
                         "          and at 0x10100000 a 1024 KiB CIRCUITPY drive (FAT12): %d files, %d bytes"
                         % (len(files), sum(len(d) for _, d in files)),
-                        "          /lib/tactictoe: %d firmware modules (.mpy, .py), classic.tbl, tactictoe.tbl"
+                        "          /lib/tactictoe: %d firmware modules (.mpy, .py), classic.tbl, tactictoe.tbl,"
+                        " puzzles.bin"
                         % len(circuitpy.MODULES),
                         "          /lib: neopixel.mpy, asyncio/ (%d files), adafruit_ticks.mpy"
                         % sum(n.startswith("lib/asyncio/") for n, _ in files),

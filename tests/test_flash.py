@@ -144,6 +144,10 @@ def test_make_flash_installs_firmware_config_and_tables(bare_board, tmp_path):
     assert "rules.py" not in names and "rules.mpy" in names and "__init__.mpy" in names
     assert not [n for n in names if n.endswith(".tmp")]
     assert "classic.tbl" in names and "tactictoe.tbl" in names
+    # The puzzles go with the firmware, whichever tables go, checked there by its reader.
+    assert (flash / TABLES / "puzzles.bin").read_bytes() == open(os.path.join(ROOT, "build", "puzzles.bin"),
+                                                                 "rb").read()
+    assert re.search(r"lib/tactictoe/puzzles\.bin +\d+ bytes +crc [0-9a-f]{8} +ok", r.stdout), r.stdout
     assert (flash / "board.json").read_bytes() == open(os.path.join(ROOT, "firmware", "boards", "pico-matrix.json"),
                                                        "rb").read()
     # Back to the config that matches the virtual board's wiring.
@@ -203,6 +207,20 @@ def test_flash_errors_are_one_line(tmp_path):
     assert hint.returncode == 0, hint.stderr  # the command the hint gives works as written
     r = flash_cli()
     assert r.returncode == 1 and "no PORT given" in r.stderr
+    # A corrupt puzzles file is refused before any board is looked for.
+    tables = tmp_path / "tables"
+    tables.mkdir()
+    shutil.copy(os.path.join(ROOT, "build", "classic.tbl"), tables)
+    data = bytearray(open(os.path.join(ROOT, "build", "puzzles.bin"), "rb").read())
+    data[20] ^= 1
+    (tables / "puzzles.bin").write_bytes(bytes(data))
+    r = flash_cli("--port", "/dev/ttyNOPE0", "--games", "classic", "--tables", str(tables))
+    assert r.returncode == 1 and r.stderr.count("\n") == 1, r.stderr
+    assert r.stderr.startswith("error: %s: puzzles corrupt: CRC-32 of records is " % (tables / "puzzles.bin"))
+    assert "not flashed (make puzzles writes a right one)" in r.stderr and "ttyNOPE0" not in r.stderr
+    (tables / "puzzles.bin").unlink()
+    r = flash_cli("--port", "/dev/ttyNOPE0", "--games", "classic", "--tables", str(tables))
+    assert r.stderr == "error: %s: No such file or directory (make puzzles builds it)\n" % (tables / "puzzles.bin")
     r = make("flash-table", "GAME=checkers", "PORT=x")
     assert r.returncode != 0 and "GAME=checkers: say which table" in r.stderr
     # A device that never answers: not MicroPython (or busy with something else).

@@ -17,7 +17,7 @@ from tactictoe import ai, rules, table
 
 def _package_files():
     """The package's files, and its devices/ package's (the bought boards' drivers)."""
-    return sorted([n for n in os.listdir(PACKAGE) if n.endswith((".py", ".tbl"))]
+    return sorted([n for n in os.listdir(PACKAGE) if n.endswith((".py", ".tbl", ".bin"))]
                   + ["devices/" + n for n in os.listdir(os.path.join(PACKAGE, "devices")) if n.endswith(".py")])
 
 
@@ -63,6 +63,7 @@ def test_mip_installs_a_board_that_plays(tmp_path, web_server):
         r = mpremote(b.port, "mip", "install", os.path.join(FIRMWARE, "package.json"), timeout=HANG_S)
         assert r.returncode == 0, r.stdout + r.stderr
         assert "Installing: /lib/tactictoe/tactictoe.tbl" in r.stdout
+        assert "Installing: /lib/tactictoe/puzzles.bin" in r.stdout
         # The two-line main.py at the root, by URL (as from github:OWNER/REPO).
         r = mpremote(b.port, "mip", "install", "--target", "/", web_server + "/firmware/main.py")
         assert r.returncode == 0, r.stdout + r.stderr

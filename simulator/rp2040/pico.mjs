@@ -379,7 +379,7 @@ function powerOn(reason) {
   // times run on.
   if (mcu) clockBase += mcu.clock.nanos;
   const old = mcu;
-  if (reason === 'power') chips = makeChips(boardName); // the board's chips share its supply
+  if (reason === 'power' || reason === 'cut') chips = makeChips(boardName); // the board's chips share its supply
   mcu = new RP2040();
   mcu.logger = new ConsoleLogger(LogLevel.Error, true);
   mcu.loadBootrom(bootrom);
@@ -458,9 +458,22 @@ function powerOn(reason) {
   say('power ' + Math.round(now()) + ' ' + reason);
 }
 
+// `cut N`: the power fails just before the Nth flash erase or program
+// from now (that one not done), as a cable pulled mid-write: the chip
+// powers on again with the flash as it was. 0: no cut armed.
+let cutAt = 0;
+let flashOps = 0;
+
 function onBreak(code) {
   const r = mcu.core.registers;
   const flashArr = mcu.flash;
+  if ((code === BKPT_ERASE || code === BKPT_PROGRAM) && cutAt && ++flashOps === cutAt) {
+    cutAt = 0;
+    say('cut ' + Math.round(now()) + ' ' + (code === BKPT_ERASE ? 'erase' : 'program') + ' ' +
+        (r[0] >>> 0).toString(16) + ' ' + (r[code === BKPT_ERASE ? 1 : 2] >>> 0));
+    resetPending = 'cut';
+    return;
+  }
   if (code === BKPT_ERASE) {
     // flash_range_erase(addr, count, block_size, block_cmd)
     const addr = r[0] >>> 0;
@@ -716,6 +729,10 @@ function command(line) {
       saveFlash();
       powerOn('power');
       if (mode === 'live') liveStart = [performance.now(), now()];
+      break;
+    case 'cut':
+      cutAt = Number(arg);
+      flashOps = 0;
       break;
     case 'save':
       saveFlash();

@@ -9,8 +9,10 @@ import time
 import board
 import digitalio
 import keypad
+import microcontroller
 import neopixel_write
 import pwmio
+import storage
 import supervisor
 
 
@@ -71,6 +73,11 @@ d = digitalio.DigitalInOut(board.GP16)
 d.direction = digitalio.Direction.OUTPUT
 show("neopixel_write", lambda: neopixel_write.neopixel_write(d, bytes(27)))
 d.deinit()
+
+# score.py: the nvm, when code can't write the drive (no boot.py here)
+show("drive readonly", lambda: storage.getmount("/").readonly)
+show("nvm length", lambda: len(microcontroller.nvm))
+show("nvm slice", lambda: type(microcontroller.nvm[0:4]).__name__)
 
 show("supervisor.ticks_ms type", lambda: type(supervisor.ticks_ms()).__name__)
 show("ticks_ms wraps below", lambda: supervisor.ticks_ms() < 1 << 29)

@@ -1,4 +1,7 @@
-"""Test double for CircuitPython's ``microcontroller`` (the Pin type)."""
+"""Test double for CircuitPython's ``microcontroller`` (the Pin type, and
+``nvm``: the RP2040's 4 KiB, erased)."""
+
+nvm = bytearray(b"\xff" * 4096)
 
 
 class Pin:

@@ -1,0 +1,148 @@
+"""Puzzles mined from the solved tables: positions where the side to move
+wins in N plies, with one winning first move or two, graded and written as
+``puzzles.bin`` (docs/puzzles.md), which ships beside the tables.
+
+The tables are read through the firmware's own modules (``table``,
+``rules``, ``ai``), so a puzzle says what the board's perfect player will
+find: its value is the record's, and its first moves are counted with
+``ai.move_values``, as the board's hints are.
+
+The choice, all of it deterministic (the same tables give the same bytes):
+
+- every record of a table whose side to move wins in ``SHORTEST`` (3) plies
+  or more (a win in 1 is no puzzle: the mover only completes a line);
+- with at most ``MOST_WINS`` (2) first moves that win, at any length;
+- in grade order (``grade``): fewer plies first; then more winning first
+  moves first (two ways to win are easier to find than one); then fewer
+  losing first moves first (a wrong first move that loses is a trap; one
+  that only draws forgives the miss, so a position where every other move
+  loses is the hardest of its kind); then by the record's key;
+- up to ``PER_PLIES`` (6) a game and a length, taken evenly from that grade
+  order (the easiest, the hardest and the ones between), all of them when
+  there are fewer.
+
+Records are canonical (one per position up to the 8 symmetries) and every
+record is a position play reaches from the empty board (``inspect
+--verify`` proves it), so the puzzles are too.
+"""
+
+import struct
+import zlib
+
+from host_tools import outputs
+from tactictoe import ai, rules, rules_extra, table, table_extra
+from tactictoe import puzzles as reader
+
+SHORTEST = 3  # plies: the shortest win a puzzle asks for
+MOST_WINS = 2  # winning first moves a puzzle may have
+PER_PLIES = 6  # puzzles a game and a length
+
+
+class Puzzle:
+    """One puzzle: the canonical position24 ``code`` of ``game`` with
+    ``turn`` to move, who wins in ``plies``; ``wins`` and ``losses`` of its
+    first moves win (at any length) and lose."""
+
+    __slots__ = ("game", "code", "turn", "plies", "wins", "losses")
+
+    def __init__(self, game, code, turn, plies, wins, losses):
+        self.game, self.code, self.turn, self.plies, self.wins, self.losses = game, code, turn, plies, wins, losses
+
+    def __eq__(self, other):
+        return isinstance(other, Puzzle) and self.fields() == other.fields()
+
+    def __repr__(self):
+        return "Puzzle(%s, %06x, %s to move, wins in %d, %d winning and %d losing first moves)" % (
+            rules.GAMES[self.game], self.code, rules.PLAYERS[self.turn], self.plies, self.wins, self.losses)
+
+    def fields(self):
+        return self.game, self.code, self.turn, self.plies, self.wins, self.losses
+
+    def position(self):
+        """The ``rules.Position``."""
+        return rules_extra.from_code(self.game, self.code, self.turn)
+
+
+def grade(p):
+    """The sort key, easiest first (see the module doc)."""
+    return p.plies, -p.wins, p.losses, p.code << 1 | p.turn
+
+
+def candidates(t):
+    """Every Puzzle the open ``table.Table`` ``t`` offers, in record order."""
+    out = []
+    for i in range(t.count):
+        key, value = table_extra.record(t, i)
+        plies = value & 0x3F
+        if not value & ai.WIN or plies < SHORTEST:
+            continue
+        pos = rules_extra.from_code(t.game, key >> 1, key & 1)
+        moves = [ai.outcome(v) for _, v in ai.move_values(t, pos)]
+        wins = moves.count(1)
+        if wins <= MOST_WINS:
+            out.append(Puzzle(t.game, key >> 1, key & 1, plies, wins, moves.count(-1)))
+    return out
+
+
+def spread(items, k):
+    """At most ``k`` of ``items``, evenly spaced, the first and last among them."""
+    n = len(items)
+    if n <= k or k < 2:
+        return list(items[:k])
+    return [items[(i * (n - 1) + (k - 1) // 2) // (k - 1)] for i in range(k)]
+
+
+def mine(tables):
+    """The puzzles in file order: classic's then tactic-toe's, each easiest
+    first. ``tables``: ``{game: open table.Table}``."""
+    out = []
+    for game in sorted(tables):
+        by_plies = {}
+        for p in sorted(candidates(tables[game]), key=grade):
+            by_plies.setdefault(p.plies, []).append(p)
+        for plies in sorted(by_plies):
+            out += spread(by_plies[plies], PER_PLIES)
+    return out
+
+
+def mine_files(folder):
+    """``mine`` over the two table files in ``folder``; table.TableError or
+    OSError as opening them gives."""
+    import os
+
+    tables = {}
+    try:
+        for game in (rules.CLASSIC, rules.TACTICTOE):
+            tables[game] = table.Table(os.path.join(folder, rules.GAMES[game] + ".tbl"), game)
+        return mine(tables)
+    finally:
+        for t in tables.values():
+            t.close()
+
+
+def pack(puzzles):
+    """The bytes of a puzzles file holding ``puzzles`` (docs/puzzles.md)."""
+    body = b"".join(bytes((p.game << 7 | p.turn << 6 | p.plies, p.code >> 16, p.code >> 8 & 0xFF,
+                           p.code & 0xFF, p.wins << 4 | p.losses)) for p in puzzles)
+    return struct.pack(reader._HEADER, reader.MAGIC, reader.VERSION, 0, len(puzzles), zlib.crc32(body)) + body
+
+
+def unpack(data):
+    """The Puzzles of a puzzles file's bytes, read by the firmware's reader
+    (``reader.PuzzleError`` for a bad file)."""
+    import io
+
+    r = reader.Puzzles(io.BytesIO(data))
+    out = []
+    for i in range(len(r)):
+        pos, plies = r.get(i)
+        wins, losses = r.grade(i)
+        out.append(Puzzle(pos.game, pos.code(), pos.turn, plies, wins, losses))
+    return out
+
+
+def write(path, puzzles):
+    """Write the file whole or not at all (``outputs``); its size."""
+    data = pack(puzzles)
+    outputs.write_file(path, data)
+    return len(data)

@@ -87,7 +87,7 @@ def _heap_games(compiled_board, heapsize, games=4):
 def test_whole_firmware_plays_complete_games_in_83k(compiled_board):
     """Boot, menu, the asyncio loop, table reader and AI: four complete games
     (both games, you as X and as O, perfect AI) in an 83 KiB heap: the
-    smallest that plays, 80 KiB (`make bench`: 81152 bytes; 66 KiB before the
+    smallest that plays, 80 KiB (`make bench`: 81024 bytes; 66 KiB before the
     console's narration, 61 before the tables' background check, which runs
     through the first games), plus about 4 KiB to spare, so that a small
     change does not fail it by chance (docs/performance.md)."""

@@ -257,7 +257,8 @@ def test_make_flash_into_a_blank_pico_then_make_flash_table_and_a_game(board, tm
     pos, result = play(b, rules.CLASSIC, perfect(rules.CLASSIC, os.path.join(ROOT, "build", "classic.tbl")))
     assert result == "serial classic: draw" and pos.winner() is None
     # Nothing else said since the reset: no table or config problem.
-    said = [line for line in b.lines[n:] if line.startswith("serial ") and "classic: " not in line]
+    said = [line for line in b.lines[n:] if line.startswith("serial ") and "classic: " not in line
+            and not line.startswith("serial > ")]  # (but the narration)
     assert said == []
 
 
@@ -333,8 +334,8 @@ def test_the_one_file_uf2_boots_on_the_emulated_pico_and_plays(board, tmp_path):
     assert r.returncode == 0, r.stdout + r.stderr
     b = board(None, uf2=(str(path),))
     start_game(b, rules.TACTICTOE)
-    # Nothing to say at power-on: board.json valid, both tables opened.
-    assert [line for line in b.lines if line.startswith("serial ")] == []
+    # Nothing to say at power-on but the narration: board.json valid, both tables opened.
+    assert [line for line in b.lines if line.startswith("serial ") and not line.startswith("serial > ")] == []
     pos, result = play(b, rules.TACTICTOE, perfect(rules.TACTICTOE, os.path.join(ROOT, "build", "tactictoe.tbl")))
     assert result == "serial tactictoe: X wins"
     assert pos.winner() == rules.X and len(pos._undo) == 13  # X wins in 13

@@ -539,6 +539,23 @@ def test_a_narration_that_fails_never_stops_the_game(tables):
     assert len([line for line in b.log if line.startswith("error")]) == 1
 
 
+def test_a_refused_extra_key_shows_solid_red_for_at_least_400_ms(tables):
+    b = Board(tables)
+    for cell in (3, 0, 6, 3):  # classic, you are X, easy, no hints: nothing to take back yet
+        b.press(cell)
+    red = b.app.colours["error"]
+    b.hw.held = 1 << UNDO_K
+    run = best = 0
+    for t in range(100):  # the key's LED as the hardware took it, every 10 ms of the board's clock
+        if t == 10:
+            b.hw.held = 0  # the tap, refused at its release
+        b.run(10)
+        run = run + 10 if b.cell(UNDO_K) == bytes(red) else 0
+        best = max(best, run)
+    assert b.said[-1] == "Nothing to take back."
+    assert 400 <= best <= 480, best
+
+
 def test_the_same_lines_object_while_nothing_changes(tables):
     b = Board(tables)
     first = b.app.text(b.now)

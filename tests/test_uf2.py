@@ -252,7 +252,8 @@ def test_the_uf2_boots_on_the_emulated_pico(tmp_path, tables_dir):
             b.type("import os; print('FILES', sorted(os.listdir()), sorted(os.listdir('lib/tactictoe')),"
                    " open('board.json').read() == %r)\r\n" % f.read())
         line = b.wait(lambda x: x.startswith("serial FILES "), 3000, "the listing")
-        console = [x for x in b.lines if x.startswith("serial ") and not x.startswith("serial > ")]  # (its narration aside)
+        # (its narration aside)
+        console = [x for x in b.lines if x.startswith("serial ") and not x.startswith("serial > ")]
     finally:
         b.close()
     names = sorted(n for n, _ in picofs.board_files("pico-matrix", tables_dir=tables_dir))

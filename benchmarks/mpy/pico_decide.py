@@ -103,3 +103,14 @@ def fallback(game, seed=1, out=print):
     finally:
         t.close()
     out("END")
+
+
+def fallback_at(game, positions, out=print):
+    """Time the fallback on given positions, (xside, oside, turn) each: the
+    host picks those where its search looks at the most positions.
+    "P xside oside turn move us" each."""
+    for x, o, turn in positions:
+        pos = rules.Position(game, x, o, turn)
+        fb, us, _ = _timed(_fallback, pos, None, ai.Rng(1))
+        out("P %d %d %d %d %d" % (x, o, turn, fb, us))
+    out("END")

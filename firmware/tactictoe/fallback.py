@@ -21,9 +21,10 @@ from . import rules
 # wins score higher, as with the table's values.
 
 _WIN = const(100)
-_DEEPEST = const(13)  # tactic-toe plies: X's win after an edge opening is at most 11 away
+_DEEPEST = const(20)  # plies of the stack: the horizon plus forced replies
 _BUDGET = const(2000)  # positions one tactic-toe decision may look at (see docs/performance.md)
-_SLOTS = const(6)  # work array entries a ply of the stack takes (see _score)
+_SLOTS = const(7)
+_EXTEND = 1  # work array entries a ply of the stack takes (see _score)
 
 # The cells in the order the search tries them: the centre and the corners
 # lie on more lines, so good moves come early and alpha-beta cuts more.
@@ -35,6 +36,27 @@ _ORDER = b"\x04\x00\x02\x06\x08\x01\x03\x05\x07"
 _OPENINGS = (b"\x00\x02\x06\x08", b"\x01\x03\x05\x07")
 
 
+def _thirds():
+    """A tactic-toe side's one winning cell, by two of its slots: entry
+    ``a << 4 | b`` is the cell that completes a line with cells a and b,
+    15 when none does (so ``free >> 15 & 1`` is 0). Made from rules.LINES
+    at import: 256 bytes."""
+    t = bytearray(b"\x0f" * 256)
+    for line in rules.LINES:
+        for a in range(9):
+            for b in range(9):
+                rest = line & ~(1 << a | 1 << b)
+                if a != b and line >> a & line >> b & 1:
+                    c = 0
+                    while rest >> c != 1:
+                        c += 1
+                    t[a << 4 | b] = c
+    return bytes(t)
+
+
+_THIRD = _thirds()
+
+
 def _marks(game, side):
     """The 9-bit mask of a side's cells (rules.side_mask, inlined here)."""
     if game:
@@ -42,21 +64,17 @@ def _marks(game, side):
     return side
 
 
-def _staying(game, side):
-    """The cells of a side that stay when it places its next mark (in
-    tactic-toe a third mark's owner loses its oldest)."""
-    if game and side & 0xF != 0xF:
-        return (1 << (side >> 4 & 0xF) | 1 << (side & 0xF)) & 0x1FF
-    return _marks(game, side)
-
-
-def _wins(stay, free):
-    """The cells of ``free`` that complete a line with ``stay``, a mask."""
+def _wins(game, side, free):
+    """The cells of ``free`` where ``side`` completes a line by moving, a
+    mask. In tactic-toe that is the line of the two marks that stay (a
+    third mark's owner loses its oldest), so one cell at most."""
+    if game:
+        return 1 << _THIRD[side >> 4 if side & 0xF == 0xF else side & 0xFF] & free
     wins = rules._WINS
     out = 0
     for c in range(9):
         if free >> c & 1:
-            m = stay | 1 << c
+            m = side | 1 << c
             if wins[m >> 3] >> (m & 7) & 1:
                 out |= 1 << c
     return out
@@ -65,42 +83,51 @@ def _wins(stay, free):
 def _score(game, me, other, depth, alpha, beta, work):
     """The score (see above) of the position one ply into the decision:
     ``me`` to move, ``other`` just moved (and made no line), looking
-    ``depth`` plies into the decision (a win on ply ``depth`` is seen);
-    exact between ``alpha`` and ``beta``, else only a bound on that side.
-    ``work[0]`` is the positions left to look at: when it runs out the
-    result is meaningless (the caller checks ``work[0]``).
+    ``depth`` plies into the decision (a win on ply ``depth`` is seen), and
+    further along replies that are forced (a block, the only move that does
+    not lose at once): those don't count; exact between ``alpha`` and
+    ``beta``, else only a bound on that side. ``work[0]`` is the positions
+    left to look at: when it runs out the result is meaningless (the
+    caller checks ``work[0]``).
 
     A stack of the nodes on the current line of play, _SLOTS entries each
     from work[1]: the mover's side, the other side, the moves still to try
-    (a 9-bit mask), alpha, beta and the best score so far."""
+    (a 9-bit mask), alpha, beta, the best score so far and the plies the
+    search may still look at."""
     place = rules.side_place
     order = _ORDER
     k = 0  # the ply of the current node, 0 = the position given
+    left = depth - 1  # plies the search may still look at from the node
     v = -1  # the value of a node just settled, or -1 while none is
     ret = False  # True when v is the settled node's score, to hand up
     while True:
-        if not ret:  # a new node: me, other, alpha, beta and k are set
-            left = work[0] - 1
-            work[0] = left
+        if not ret:  # a new node: me, other, alpha, beta, k and left are set
+            n = work[0] - 1
+            work[0] = n
             free = ~(_marks(game, me) | _marks(game, other)) & 0x1FF
             ply = k + 1
-            if left <= 0:
+            if n <= 0:
                 return 0  # out of budget: the caller drops this search
             if not free:
                 v, ret = 0, True  # a full classic board
-            elif _wins(_staying(game, me), free):
+            elif _wins(game, me, free):
                 v, ret = _WIN - ply - 1, True
-            elif ply + 2 > depth:
-                v, ret = 0, True  # the horizon: unknown counts as even
             else:
                 # A cell where the opponent would complete a line must be
                 # taken now: every other move loses on its next ply, and
-                # with two such cells every move does.
-                threat = _wins(_staying(game, other), free)
+                # with two such cells every move does. In tactic-toe the
+                # mark the mover loses may be the one in the way: lost too.
+                threat = _wins(game, other, free)
                 if threat:
                     free = threat
                     if threat & (threat - 1):
                         alpha = beta = ply + 2 - _WIN  # settled just below
+                    else:
+                        left += _EXTEND  # a forced reply: not counted
+                elif game and me & 0xF != 0xF and _wins(game, other, 1 << (me >> 8)):
+                    alpha = beta = ply + 2 - _WIN
+                if (left < 2 or k + 1 >= _DEEPEST) and alpha < beta:
+                    alpha = beta = 0  # the horizon: unknown counts as even
                 # Mate-distance bounds: with no win now, the mover wins in
                 # ply + 3 at best, and loses in ply + 2 at worst.
                 if beta > _WIN - ply - 3:
@@ -117,6 +144,7 @@ def _score(game, me, other, depth, alpha, beta, work):
                     work[i + 3] = alpha
                     work[i + 4] = beta
                     work[i + 5] = -1000
+                    work[i + 6] = left
         else:  # hand the settled node's score to its parent
             if k == 0:
                 return v
@@ -142,32 +170,88 @@ def _score(game, me, other, depth, alpha, beta, work):
                 work[i + 2] = free & ~(1 << c)
                 me, other = work[i + 1], place(game, work[i], c)
                 alpha, beta = -work[i + 4], -work[i + 3]
+                left = work[i + 6] - 1
                 k += 1
 
 
-def _root(game, me, other, moves, depth, work):
-    """The best score at ``depth`` and the moves that reach it."""
+def _image(game, side, k):
+    """A side with every mark moved by symmetry ``k`` (rules._IMAGES)."""
+    t = rules._IMAGES
+    k <<= 4
+    if game:
+        return t[k + (side >> 8)] << 8 | t[k + (side >> 4 & 0xF)] << 4 | t[k + (side & 0xF)]
+    out = 0
+    for c in range(9):
+        if side >> c & 1:
+            out |= 1 << t[k + c]
+    return out
+
+
+def _search(game, turn, me, other, free, work):
+    """The best moves of the position (``me`` to move, ``other`` its
+    opponent, ``free`` the empty cells, none of them a win on the spot),
+    a list in cell order.
+
+    Moves that lead to the same position up to symmetry are searched once
+    and kept or dropped together. Deeper and deeper searches (tactic-toe;
+    classic goes to the end of the game at once) while the budget lasts:
+    a search that runs out of it is dropped, and the last complete one
+    stands. Each search tries the moves in the order of the last one's
+    scores, best first; a move it proved lost is not searched again."""
     place = rules.side_place
-    best, picks = -1000, []  # type: tuple[int, list]
-    for c in moves:
-        # A move only needs to be told apart from the best so far: a score
-        # at or below best - 1 is enough to drop it.
-        s = -_score(game, other, place(game, me, c), depth, -1000, 1 - best if picks else 1000, work)
-        if s > best:
-            best, picks = s, [c]
-        elif s == best:
-            picks.append(c)
-    return best, picks
+    cells = []
+    keys = []
+    for c in range(9):
+        if free >> c & 1:
+            side = place(game, me, c)
+            cells.append(c)
+            keys.append(rules.canonical(game, other, side) if turn else rules.canonical(game, side, other))
+    kinds = []  # one cell of each kind of move, the first in _ORDER
+    for c in _ORDER:
+        if free >> c & 1:
+            key = keys[cells.index(c)]
+            if key not in [keys[cells.index(d)] for d in kinds]:
+                kinds.append(c)
+    scores = [0] * len(kinds)
+    work[0] = _BUDGET if game else 30000
+    depth = 2 if game else len(cells)
+    while True:
+        now = list(scores)
+        best = -1000
+        for j in range(len(kinds)):
+            if scores[j] < 50 - _WIN:
+                continue  # proved lost: lost at any depth
+            # A move only needs to be told apart from the best so far: a
+            # score at or below best - 1 is enough to drop it.
+            s = -_score(game, other, place(game, me, kinds[j]), depth, -1000, 1 - best if best > -1000 else 1000, work)
+            now[j] = s
+            if s > best:
+                best = s
+        if work[0] <= 0:
+            break  # out of budget: the last complete search stands
+        scores = now
+        if best > _WIN - 50 or best < 50 - _WIN or not game or depth >= _DEEPEST:
+            break  # a win or a loss is as near as it can be
+        # The next search tries the best first: their scores cut the most.
+        order = sorted(range(len(kinds)), key=lambda j: -scores[j])
+        kinds = [kinds[j] for j in order]
+        scores = [scores[j] for j in order]
+        depth += 1
+    best = max(scores)
+    good = [keys[cells.index(kinds[j])] for j in range(len(kinds)) if scores[j] == best]
+    return [c for c in cells if keys[cells.index(c)] in good]
 
 
 def move(pos, rng):
     """The perfect level's move when its table can't be used.
 
-    Classic: the whole game tree is searched (540 positions at most once
-    a mark is down), so it never loses a drawn position or misses a win.
-    Tactic-toe: deeper and deeper searches while the budget lasts; as X it
-    opens on an edge, the only winning opening, and from there sees its
-    whole win (docs/performance.md has its record against the table)."""
+    The position is searched as its canonical image (rules.canonical) and
+    the moves mapped back, so mirror images play alike. Classic: the whole
+    game tree is searched (540 positions at most once a mark is down), so
+    it never loses a drawn position or misses a win. Tactic-toe: deeper
+    and deeper searches while the budget lasts; as X it opens on an edge,
+    the only winning opening (docs/firmware.md has its record against
+    the table)."""
     moves = pos.legal_moves()
     if not moves:
         raise rules.IllegalMove("the game is over")
@@ -176,24 +260,17 @@ def move(pos, rng):
         return rng.choice(_OPENINGS[game])
     me, other = pos.sides[pos.turn], pos.sides[pos.turn ^ 1]
     free = pos.legal_mask()
-    wins = _wins(_staying(game, me), free)
+    wins = _wins(game, me, free)
     if wins:  # saves a search
         return rng.choice([c for c in moves if wins >> c & 1])
+    x, o = pos.sides
+    code = rules.canonical(game, x, o)
+    k = 0
+    while rules.encode(game, _image(game, x, k), _image(game, o, k)) != code:
+        k += 1
     work = array("h", bytes(2 + 2 * _SLOTS * _DEEPEST))
-    work[0] = _BUDGET
-    if game == rules.TACTICTOE:
-        depth = 2
-    else:
-        depth = len(moves)  # to the end of the game, in one search
-    picks = moves
-    while depth <= _DEEPEST:
-        best, found = _root(game, me, other, moves, depth, work)
-        if work[0] <= 0:
-            break  # out of budget: the last complete search stands
-        picks = found
-        if best > _WIN - 50 or best < 50 - _WIN or game == rules.CLASSIC:
-            break  # a win or a loss is as near as it can be
-        # The next search tries these first: their scores cut the most.
-        moves = found + [c for c in moves if c not in found]
-        depth += 1
-    return rng.choice(picks)
+    t = rules._IMAGES
+    me, other = _image(game, me, k), _image(game, other, k)
+    best = _search(game, pos.turn, me, other, ~(_marks(game, me) | _marks(game, other)) & 0x1FF, work)
+    # Back through the symmetry, in the canonical image's cell order.
+    return rng.choice([c for b in best for c in range(9) if t[16 * k + c] == b])

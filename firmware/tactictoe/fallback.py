@@ -24,7 +24,9 @@ _WIN = const(100)
 _DEEPEST = const(20)  # plies of the stack: the horizon plus forced replies
 _BUDGET = const(2000)  # positions one tactic-toe decision may look at (see docs/performance.md)
 _SLOTS = const(7)
-_EXTEND = 1  # work array entries a ply of the stack takes (see _score)
+_EXTEND = 1
+_LO = -1
+_HI = 1  # work array entries a ply of the stack takes (see _score)
 
 # The cells in the order the search tries them: the centre and the corners
 # lie on more lines, so good moves come early and alpha-beta cuts more.
@@ -55,6 +57,21 @@ def _thirds():
 
 
 _THIRD = _thirds()
+
+
+def _firsts():
+    """Entry ``m`` is the first cell of the 9-bit mask ``m`` in _ORDER (the
+    move the search tries next): 512 bytes, made at import."""
+    t = bytearray(512)
+    for m in range(1, 512):
+        for c in _ORDER:
+            if m >> c & 1:
+                t[m] = c
+                break
+    return bytes(t)
+
+
+_FIRST = _firsts()
 
 
 def _marks(game, side):
@@ -95,7 +112,8 @@ def _score(game, me, other, depth, alpha, beta, work):
     (a 9-bit mask), alpha, beta, the best score so far and the plies the
     search may still look at."""
     place = rules.side_place
-    order = _ORDER
+    first = _FIRST
+    third = _THIRD
     k = 0  # the ply of the current node, 0 = the position given
     left = depth - 1  # plies the search may still look at from the node
     v = -1  # the value of a node just settled, or -1 while none is
@@ -104,28 +122,35 @@ def _score(game, me, other, depth, alpha, beta, work):
         if not ret:  # a new node: me, other, alpha, beta, k and left are set
             n = work[0] - 1
             work[0] = n
-            free = ~(_marks(game, me) | _marks(game, other)) & 0x1FF
-            ply = k + 1
             if n <= 0:
                 return 0  # out of budget: the caller drops this search
+            ply = k + 1
+            # A cell where the opponent would complete a line must be taken
+            # now: every other move loses on its next ply, and with two such
+            # cells every move does.
+            if game:  # _marks and _wins inlined: this runs for every node
+                free = ~(1 << (me >> 8) | 1 << (me >> 4 & 0xF) | 1 << (me & 0xF)
+                         | 1 << (other >> 8) | 1 << (other >> 4 & 0xF) | 1 << (other & 0xF)) & 0x1FF
+                win = 1 << third[me >> 4 if me & 0xF == 0xF else me & 0xFF] & free
+                threat = 1 << third[other >> 4 if other & 0xF == 0xF else other & 0xFF]
+                # The mark the mover loses may be the one in the way: lost.
+                lost = me & 0xF != 0xF and threat == 1 << (me >> 8)
+                threat &= free
+            else:
+                free = ~(me | other) & 0x1FF
+                win = _wins(game, me, free)
+                threat = _wins(game, other, free)
+                lost = threat & (threat - 1)
             if not free:
                 v, ret = 0, True  # a full classic board
-            elif _wins(game, me, free):
+            elif win:
                 v, ret = _WIN - ply - 1, True
             else:
-                # A cell where the opponent would complete a line must be
-                # taken now: every other move loses on its next ply, and
-                # with two such cells every move does. In tactic-toe the
-                # mark the mover loses may be the one in the way: lost too.
-                threat = _wins(game, other, free)
-                if threat:
+                if lost:
+                    alpha = beta = ply + 2 - _WIN  # settled just below
+                elif threat:
                     free = threat
-                    if threat & (threat - 1):
-                        alpha = beta = ply + 2 - _WIN  # settled just below
-                    else:
-                        left += _EXTEND  # a forced reply: not counted
-                elif game and me & 0xF != 0xF and _wins(game, other, 1 << (me >> 8)):
-                    alpha = beta = ply + 2 - _WIN
+                    left += 1  # a forced reply: not counted
                 if (left < 2 or k + 1 >= _DEEPEST) and alpha < beta:
                     alpha = beta = 0  # the horizon: unknown counts as even
                 # Mate-distance bounds: with no win now, the mover wins in
@@ -164,11 +189,13 @@ def _score(game, me, other, depth, alpha, beta, work):
             if not free:
                 v, ret = work[i + 5], True
             else:
-                for c in order:
-                    if free >> c & 1:
-                        break
+                c = first[free]
                 work[i + 2] = free & ~(1 << c)
-                me, other = work[i + 1], place(game, work[i], c)
+                me, other = work[i + 1], work[i]
+                if game and other & 0xF != 0xF:  # rules.side_place inlined
+                    other = (other << 4 | c) & 0xFFF
+                else:
+                    other = place(game, other, c)
                 alpha, beta = -work[i + 4], -work[i + 3]
                 left = work[i + 6] - 1
                 k += 1
@@ -219,18 +246,18 @@ def _search(game, turn, me, other, free, work):
         now = list(scores)
         best = -1000
         for j in range(len(kinds)):
-            if scores[j] < 50 - _WIN:
+            if scores[j] < 0:
                 continue  # proved lost: lost at any depth
             # A move only needs to be told apart from the best so far: a
             # score at or below best - 1 is enough to drop it.
-            s = -_score(game, other, place(game, me, kinds[j]), depth, -1000, 1 - best if best > -1000 else 1000, work)
+            s = -_score(game, other, place(game, me, kinds[j]), depth, -1, 1, work)
             now[j] = s
             if s > best:
                 best = s
         if work[0] <= 0:
             break  # out of budget: the last complete search stands
         scores = now
-        if best > _WIN - 50 or best < 50 - _WIN or not game or depth >= _DEEPEST:
+        if best > 0 or best < 0 or not game or depth >= _DEEPEST:
             break  # a win or a loss is as near as it can be
         # The next search tries the best first: their scores cut the most.
         order = sorted(range(len(kinds)), key=lambda j: -scores[j])
@@ -238,6 +265,9 @@ def _search(game, turn, me, other, free, work):
         scores = [scores[j] for j in order]
         depth += 1
     best = max(scores)
+    if best > 0:
+        best = 1
+        scores = [1 if x > 0 else x for x in scores]
     good = [keys[cells.index(kinds[j])] for j in range(len(kinds)) if scores[j] == best]
     return [c for c in cells if keys[cells.index(c)] in good]
 

@@ -22,7 +22,7 @@ from . import rules
 
 _WIN = const(100)
 _DEEPEST = const(20)  # plies of the stack: the horizon plus forced replies
-_BUDGET = const(2000)  # positions one tactic-toe decision may look at (see docs/performance.md)
+_BUDGET = const(350)  # positions one tactic-toe decision may look at (see docs/performance.md)
 _SLOTS = const(7)
 _EXTEND = 1
 _LO = -1
@@ -39,39 +39,19 @@ _OPENINGS = (b"\x00\x02\x06\x08", b"\x01\x03\x05\x07")
 
 
 def _thirds():
-    """A tactic-toe side's one winning cell, by two of its slots: entry
-    ``a << 4 | b`` is the cell that completes a line with cells a and b,
-    15 when none does (so ``free >> 15 & 1`` is 0). Made from rules.LINES
-    at import: 256 bytes."""
+    """A tactic-toe side's one winning cell, by two of its cells ``a << 4 |
+    b``: the cell that completes a line with a and b, 15 when none does
+    (and ``free >> 15 & 1`` is 0). Made from rules.LINES at import."""
     t = bytearray(b"\x0f" * 256)
     for line in rules.LINES:
-        for a in range(9):
-            for b in range(9):
-                rest = line & ~(1 << a | 1 << b)
-                if a != b and line >> a & line >> b & 1:
-                    c = 0
-                    while rest >> c != 1:
-                        c += 1
-                    t[a << 4 | b] = c
-    return bytes(t)
+        a, b, c = [c for c in range(9) if line >> c & 1]
+        t[a << 4 | b] = t[b << 4 | a] = c
+        t[a << 4 | c] = t[c << 4 | a] = b
+        t[b << 4 | c] = t[c << 4 | b] = a
+    return t
 
 
 _THIRD = _thirds()
-
-
-def _firsts():
-    """Entry ``m`` is the first cell of the 9-bit mask ``m`` in _ORDER (the
-    move the search tries next): 512 bytes, made at import."""
-    t = bytearray(512)
-    for m in range(1, 512):
-        for c in _ORDER:
-            if m >> c & 1:
-                t[m] = c
-                break
-    return bytes(t)
-
-
-_FIRST = _firsts()
 
 
 def _marks(game, side):
@@ -112,17 +92,18 @@ def _score(game, me, other, depth, alpha, beta, work):
     (a 9-bit mask), alpha, beta, the best score so far and the plies the
     search may still look at."""
     place = rules.side_place
-    first = _FIRST
+    order = _ORDER
     third = _THIRD
     k = 0  # the ply of the current node, 0 = the position given
     left = depth - 1  # plies the search may still look at from the node
     v = -1  # the value of a node just settled, or -1 while none is
     ret = False  # True when v is the settled node's score, to hand up
+    n = work[0]
     while True:
         if not ret:  # a new node: me, other, alpha, beta, k and left are set
-            n = work[0] - 1
-            work[0] = n
+            n -= 1
             if n <= 0:
+                work[0] = n
                 return 0  # out of budget: the caller drops this search
             ply = k + 1
             # A cell where the opponent would complete a line must be taken
@@ -172,6 +153,7 @@ def _score(game, me, other, depth, alpha, beta, work):
                     work[i + 6] = left
         else:  # hand the settled node's score to its parent
             if k == 0:
+                work[0] = n
                 return v
             k -= 1
             i = 1 + _SLOTS * k
@@ -189,13 +171,21 @@ def _score(game, me, other, depth, alpha, beta, work):
             if not free:
                 v, ret = work[i + 5], True
             else:
-                c = first[free]
+                for c in order:
+                    if free >> c & 1:
+                        break
                 work[i + 2] = free & ~(1 << c)
                 me, other = work[i + 1], work[i]
-                if game and other & 0xF != 0xF:  # rules.side_place inlined
+                if not game:
+                    other |= 1 << c
+                elif other & 0xF != 0xF:  # rules.side_place inlined
                     other = (other << 4 | c) & 0xFFF
+                elif other & 0xF0 != 0xF0:
+                    other = other & 0xFF0 | c
+                elif other & 0xF00 != 0xF00:
+                    other = other & 0xF0F | c << 4
                 else:
-                    other = place(game, other, c)
+                    other = c << 8 | 0xFF
                 alpha, beta = -work[i + 4], -work[i + 3]
                 left = work[i + 6] - 1
                 k += 1
@@ -241,15 +231,17 @@ def _search(game, turn, me, other, free, work):
                 kinds.append(c)
     scores = [0] * len(kinds)
     work[0] = _BUDGET if game else 30000
-    depth = 2 if game else len(cells)
+    if not game:  # to the end of the game, in one search: exact
+        return _best(game, me, other, cells, keys, kinds, scores, len(cells), work)
+    depth = 2
     while True:
+        # Only the outcome first (a window around a draw cuts the most):
+        # a score above 0 is a win, below 0 a loss, in neither case exact.
         now = list(scores)
         best = -1000
         for j in range(len(kinds)):
             if scores[j] < 0:
                 continue  # proved lost: lost at any depth
-            # A move only needs to be told apart from the best so far: a
-            # score at or below best - 1 is enough to drop it.
             s = -_score(game, other, place(game, me, kinds[j]), depth, -1, 1, work)
             now[j] = s
             if s > best:
@@ -257,17 +249,44 @@ def _search(game, turn, me, other, free, work):
         if work[0] <= 0:
             break  # out of budget: the last complete search stands
         scores = now
-        if best > 0 or best < 0 or not game or depth >= _DEEPEST:
-            break  # a win or a loss is as near as it can be
+        done = depth
+        if best or depth >= _DEEPEST:
+            break  # a win, or every move loses: nearer than any deeper search
         # The next search tries the best first: their scores cut the most.
         order = sorted(range(len(kinds)), key=lambda j: -scores[j])
         kinds = [kinds[j] for j in order]
         scores = [scores[j] for j in order]
-        depth += 1
+        depth += 1 if depth > 2 else 3
+    scores = [1 if x > 0 else -1 if x < 0 else 0 for x in scores]
+    if max(scores) == 0 or depth == 2 and work[0] <= 0:
+        return _pick(cells, keys, kinds, scores)
+    # A win: the fastest; every move loses: the slowest; both exact at the
+    # same depth, if the budget lasts.
+    w = max(scores)
+    return _best(game, me, other, cells, keys, kinds, [x if x == w else -1000 for x in scores], done, work, scores)
+
+
+def _best(game, me, other, cells, keys, kinds, scores, depth, work, rough=None):
+    """_pick after searching the moves whose ``scores`` are above -1000 to
+    ``depth`` with every score exact; the ``rough`` scores if the budget
+    runs out."""
+    place = rules.side_place
+    best = -1000
+    exact = list(scores)
+    for j in range(len(kinds)):
+        if scores[j] > -1000:
+            # A move only needs to be told apart from the best so far: a
+            # score at or below best - 1 is enough to drop it.
+            s = -_score(game, other, place(game, me, kinds[j]), depth, -1000, 1 - best if best > -1000 else 1000, work)
+            exact[j] = s
+            if s > best:
+                best = s
+    return _pick(cells, keys, kinds, rough if work[0] <= 0 else exact)
+
+
+def _pick(cells, keys, kinds, scores):
+    """The cells of the moves of the same kind as the best scored."""
     best = max(scores)
-    if best > 0:
-        best = 1
-        scores = [1 if x > 0 else x for x in scores]
     good = [keys[cells.index(kinds[j])] for j in range(len(kinds)) if scores[j] == best]
     return [c for c in cells if keys[cells.index(c)] in good]
 

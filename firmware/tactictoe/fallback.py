@@ -22,11 +22,10 @@ from . import rules
 
 _WIN = const(100)
 _DEEPEST = const(20)  # plies of the stack: the horizon plus forced replies
-_BUDGET = const(350)  # positions one tactic-toe decision may look at (see docs/performance.md)
-_SLOTS = const(7)
-_EXTEND = 1
-_LO = -1
-_HI = 1  # work array entries a ply of the stack takes (see _score)
+# Positions one tactic-toe decision may look at: about 0.2 ms each on a
+# Pico, so a decision takes under 100 ms (docs/performance.md).
+_BUDGET = const(350)
+_SLOTS = const(7)  # work array entries a ply of the stack takes (see _score)
 
 # The cells in the order the search tries them: the centre and the corners
 # lie on more lines, so good moves come early and alpha-beta cuts more.
@@ -91,7 +90,6 @@ def _score(game, me, other, depth, alpha, beta, work):
     from work[1]: the mover's side, the other side, the moves still to try
     (a 9-bit mask), alpha, beta, the best score so far and the plies the
     search may still look at."""
-    place = rules.side_place
     order = _ORDER
     third = _THIRD
     k = 0  # the ply of the current node, 0 = the position given
@@ -230,7 +228,7 @@ def _search(game, turn, me, other, free, work):
             if key not in [keys[cells.index(d)] for d in kinds]:
                 kinds.append(c)
     scores = [0] * len(kinds)
-    work[0] = _BUDGET if game else 30000
+    work[0] = _BUDGET if game else 30000  # classic: never runs out
     if not game:  # to the end of the game, in one search: exact
         return _best(game, me, other, cells, keys, kinds, scores, len(cells), work)
     depth = 2
@@ -256,9 +254,9 @@ def _search(game, turn, me, other, free, work):
         order = sorted(range(len(kinds)), key=lambda j: -scores[j])
         kinds = [kinds[j] for j in order]
         scores = [scores[j] for j in order]
-        depth += 1 if depth > 2 else 3
+        depth += 1 if depth > 2 else 3  # 2, then 5 on: fewer rounds
     scores = [1 if x > 0 else -1 if x < 0 else 0 for x in scores]
-    if max(scores) == 0 or depth == 2 and work[0] <= 0:
+    if not max(scores):  # a draw as far as it sees (or no search done)
         return _pick(cells, keys, kinds, scores)
     # A win: the fastest; every move loses: the slowest; both exact at the
     # same depth, if the budget lasts.
@@ -307,19 +305,18 @@ def move(pos, rng):
     game = pos.game
     if not pos.occupied():
         return rng.choice(_OPENINGS[game])
-    me, other = pos.sides[pos.turn], pos.sides[pos.turn ^ 1]
-    free = pos.legal_mask()
-    wins = _wins(game, me, free)
-    if wins:  # saves a search
-        return rng.choice([c for c in moves if wins >> c & 1])
     x, o = pos.sides
     code = rules.canonical(game, x, o)
-    k = 0
+    k = 0  # the symmetry that takes the position to its canonical image
     while rules.encode(game, _image(game, x, k), _image(game, o, k)) != code:
         k += 1
-    work = array("h", bytes(2 + 2 * _SLOTS * _DEEPEST))
-    t = rules._IMAGES
-    me, other = _image(game, me, k), _image(game, other, k)
-    best = _search(game, pos.turn, me, other, ~(_marks(game, me) | _marks(game, other)) & 0x1FF, work)
+    me, other = _image(game, pos.sides[pos.turn], k), _image(game, pos.sides[pos.turn ^ 1], k)
+    free = ~(_marks(game, me) | _marks(game, other)) & 0x1FF
+    best = _wins(game, me, free)
+    if best:  # saves a search
+        best = [c for c in range(9) if best >> c & 1]
+    else:
+        best = _search(game, pos.turn, me, other, free, array("h", bytes(2 + 2 * _SLOTS * _DEEPEST)))
     # Back through the symmetry, in the canonical image's cell order.
+    t = rules._IMAGES
     return rng.choice([c for b in best for c in range(9) if t[16 * k + c] == b])

@@ -10,7 +10,9 @@ emulator's own speed, is wall time.
   the host checks the board chose the very moves the firmware chooses on
   the host);
 * the fallback (the perfect level without its table) on the positions of one
-  perfect-against-perfect game of each;
+  perfect-against-perfect game of each, and on the positions (one of each
+  kind up to symmetry) where the host's run of it looks at the most
+  positions, the first of them with the module's import;
 * power-on to the first frame of the menu (self-test included);
 * the game loop: frames per second, and the share of the time the CPU is
   busy, idle in the menu, in play waiting for a press (hints off and on);
@@ -49,6 +51,7 @@ from tactictoe import rules  # noqa: E402
 DECIDE = os.path.join(ROOT, "benchmarks", "mpy", "pico_decide.py")
 SEEDS = range(1, 9)  # games per kind and game for the decision figures
 QUICK_SEEDS = range(1, 3)
+HARDEST = 12  # positions the fallback's hardest figure times
 MENU_CELL = {rules.CLASSIC: 3, rules.TACTICTOE: 5}  # where the menu offers each game
 
 
@@ -212,6 +215,61 @@ def bench_fallback(chip, game):
     out = chip.exec("import pico_decide\npico_decide.fallback(%d)\n" % game, 600000, 500)
     return _median_worst([int(w[4]) / 1000 for w in (line.split() for line in out.splitlines())
                           if w and w[0] == "F"])
+
+
+def hardest(game, count=HARDEST):
+    """The ``count`` positions, one of each kind up to symmetry, where the
+    host's fallback looks at the most positions (its work array's count),
+    most first: [(xside, oside, turn)], and how many kinds there are."""
+    from host_tools import solver
+    from tactictoe import fallback
+
+    sol = solver.solve(game)
+    codes = sol.sides.codes
+    real = fallback.array
+    made = []
+
+    def spy(kind, data):  # the decision's work array: work[0] counts down
+        made.append(real(kind, data))
+        return made[-1]
+
+    fallback.array = spy
+    seen = {}
+    try:
+        for i in range(sol.positions):
+            if sol.terminal[i]:
+                continue
+            pos = rules.Position(game, codes[sol.x[i]], codes[sol.o[i]], int(sol.turn[i]))
+            key = (pos.canonical(), pos.turn)
+            if key in seen:
+                continue
+            del made[:]
+            fallback.move(pos, FirstPick())
+            start = fallback._BUDGET if game == rules.TACTICTOE else 30000
+            seen[key] = (start - made[0][0] if made else 0, tuple(pos.sides) + (pos.turn,))
+    finally:
+        fallback.array = real
+    ranked = sorted(seen.values(), key=lambda v: -v[0])
+    return [p for _, p in ranked[:count]], len(seen)
+
+
+class FirstPick:
+    """An rng stand-in: the first move the fallback may pick."""
+
+    def choice(self, seq):
+        return seq[0]
+
+
+def bench_fallback_hardest(chip, game):
+    positions, kinds = hardest(game)
+    out = chip.exec("import pico_decide\npico_decide.fallback_at(%d, %r)\n" % (game, positions), 600000, 500)
+    us = [int(w[5]) for w in (line.split() for line in out.splitlines()) if w and w[0] == "P"]
+    if len(us) != len(positions):
+        raise RuntimeError("%s: the board timed %d of %d positions" % (rules.GAMES[game], len(us), len(positions)))
+    fig = _median_worst([u / 1000 for u in us])
+    fig["first"] = us[0] / 1000
+    fig["kinds"] = kinds
+    return fig
 
 
 # --- power-on and the loop ------------------------------------------------------------
@@ -652,6 +710,11 @@ def main(argv=None):
                     figs["fallback_" + name] = f
                     rows.append(("%s fallback decision (no table), median / worst of %d" % (name, f["count"]),
                                  "%.0f ms / %.0f ms" % (f["median"], f["worst"])))
+                    h = bench_fallback_hardest(chip, game)
+                    figs["fallback_hardest_" + name] = h
+                    rows.append(("%s fallback decision, the %d positions of %d kinds where it searches most,"
+                                 " median / worst (the first, importing fallback)" % (name, h["count"], h["kinds"]),
+                                 "%.0f ms / %.0f ms (%.0f ms)" % (h["median"], h["worst"], h["first"])))
             if "loop" in parts:
                 chip.soft_reset()  # a fresh start for each
                 fr = bench_frame(chip)

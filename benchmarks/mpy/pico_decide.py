@@ -107,8 +107,15 @@ def fallback(game, seed=1, out=print):
 
 def fallback_at(game, positions, out=print):
     """Time the fallback on given positions, (xside, oside, turn) each: the
-    host picks those where its search looks at the most positions.
+    host picks those where its search looks at the most positions. The
+    first decision imports ``fallback`` afresh, as a board's first one does.
     "P xside oside turn move us" each."""
+    import sys
+    import tactictoe
+
+    sys.modules.pop("tactictoe.fallback", None)
+    if hasattr(tactictoe, "fallback"):
+        delattr(tactictoe, "fallback")
     for x, o, turn in positions:
         pos = rules.Position(game, x, o, turn)
         fb, us, _ = _timed(_fallback, pos, None, ai.Rng(1))

@@ -66,14 +66,12 @@ def _wins(game, side, free):
     third mark's owner loses its oldest), so one cell at most."""
     if game:
         return 1 << _THIRD[side >> 4 if side & 0xF == 0xF else side & 0xFF] & free
-    wins = rules._WINS
     out = 0
-    for c in range(9):
-        if free >> c & 1:
-            m = side | 1 << c
-            if wins[m >> 3] >> (m & 7) & 1:
-                out |= 1 << c
-    return out
+    for line in rules.LINES:
+        line &= ~side
+        if not line & (line - 1):  # one cell of the line left
+            out |= line
+    return out & free
 
 
 def _score(game, me, other, depth, alpha, beta, work):
@@ -129,7 +127,7 @@ def _score(game, me, other, depth, alpha, beta, work):
                     alpha = beta = ply + 2 - _WIN  # settled just below
                 elif threat:
                     free = threat
-                    left += 1  # a forced reply: not counted
+                    left += game  # tactic-toe: a forced reply is not counted
                 if (left < 2 or k + 1 >= _DEEPEST) and alpha < beta:
                     alpha = beta = 0  # the horizon: unknown counts as even
                 # Mate-distance bounds: with no win now, the mover wins in
@@ -229,9 +227,7 @@ def _search(game, turn, me, other, free, work):
                 kinds.append(c)
     scores = [0] * len(kinds)
     work[0] = _BUDGET if game else 30000  # classic: never runs out
-    if not game:  # to the end of the game, in one search: exact
-        return _best(game, me, other, cells, keys, kinds, scores, len(cells), work)
-    depth = 2
+    depth = 2 if game else len(cells)  # classic: to the end of the game
     while True:
         # Only the outcome first (a window around a draw cuts the most):
         # a score above 0 is a win, below 0 a loss, in neither case exact.
@@ -248,7 +244,7 @@ def _search(game, turn, me, other, free, work):
             break  # out of budget: the last complete search stands
         scores = now
         done = depth
-        if best or depth >= _DEEPEST:
+        if best or not game or depth >= _DEEPEST:
             break  # a win, or every move loses: nearer than any deeper search
         # The next search tries the best first: their scores cut the most.
         order = sorted(range(len(kinds)), key=lambda j: -scores[j])

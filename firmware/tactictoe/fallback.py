@@ -23,7 +23,9 @@ from . import rules
 _WIN = const(100)
 _DEEPEST = const(20)  # plies of the stack: the horizon plus forced replies
 # Positions one tactic-toe decision may look at: about 0.2 ms each on a
-# Pico, so a decision takes under 100 ms (docs/performance.md).
+# Pico, so a decision (its first with the import) takes under 100 ms. That
+# sees wins of up to 9 plies and losses of up to 10; longer tactic-toe
+# traps and wins are beyond it (docs/firmware.md counts them).
 _BUDGET = const(350)
 _SLOTS = const(7)  # work array entries a ply of the stack takes (see _score)
 
@@ -78,11 +80,11 @@ def _score(game, me, other, depth, alpha, beta, work):
     """The score (see above) of the position one ply into the decision:
     ``me`` to move, ``other`` just moved (and made no line), looking
     ``depth`` plies into the decision (a win on ply ``depth`` is seen), and
-    further along replies that are forced (a block, the only move that does
-    not lose at once): those don't count; exact between ``alpha`` and
-    ``beta``, else only a bound on that side. ``work[0]`` is the positions
-    left to look at: when it runs out the result is meaningless (the
-    caller checks ``work[0]``).
+    in tactic-toe further along replies that are forced (a block, the only
+    move that does not lose at once): those don't count; exact between
+    ``alpha`` and ``beta``, else only a bound on that side. ``work[0]`` is
+    the positions left to look at: when it runs out the result is
+    meaningless (the caller checks ``work[0]``).
 
     A stack of the nodes on the current line of play, _SLOTS entries each
     from work[1]: the mover's side, the other side, the moves still to try

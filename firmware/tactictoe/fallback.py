@@ -221,7 +221,7 @@ def _search(game, turn, me, other, free, work):
             side = place(game, me, c)
             cells.append(c)
             keys.append(rules.canonical(game, other, side) if turn else rules.canonical(game, side, other))
-    kinds = []  # one cell of each kind of move, the first in _ORDER
+    kinds = []  # type: list  # one cell of each kind of move, the first in _ORDER
     for c in _ORDER:
         if free >> c & 1:
             key = keys[cells.index(c)]

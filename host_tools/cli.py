@@ -1,6 +1,6 @@
 """``python -m host_tools``: the host tools, one subcommand each: solve and
-inspect tables, mine puzzles from them, run the virtual board (sim), build and serve it in a browser
-(web), put the game on a board (flash, uf2, circuitpy), and draw the docs'
+inspect tables, mine puzzles and the fallback's book from them, run the virtual board (sim), build and
+serve it in a browser (web), put the game on a board (flash, uf2, circuitpy), and draw the docs'
 pictures (screens, hardware, sim-picture, web-picture).
 
 Errors a user can cause (a bad path, a corrupt table, an illegal move) print
@@ -130,6 +130,32 @@ def cmd_solve(args):
     print("bytes:       %d" % size)
     print("empty board: X to move, %s" % describe(start))
     print("written:     %s" % out)
+    return 0
+
+
+def cmd_fallback_book(args):
+    from host_tools import fallback_book
+
+    out = args.module
+    _check_output(out)
+    for game in rules.GAMES:  # each table as inspect opens it, with its messages
+        path = os.path.join(args.tables, game + ".tbl")
+        with _open_table(path) as t:
+            if rules.GAMES[t.game] != game:
+                raise UserError("%s: table is for %s, expected %s" % (path, rules.GAMES[t.game], game))
+    try:
+        books = fallback_book.make_files(args.tables)
+    except table.TableError as e:
+        raise UserError("%s: %s" % (args.tables, e))
+    try:
+        with reported(UserError, "cannot rewrite %s" % out):
+            fallback_book.write(out, books)
+    except fallback_book.BookError as e:
+        raise UserError("%s: %s" % (out, e))
+    for game in (rules.CLASSIC, rules.TACTICTOE):
+        print("%-10s %d positions, %d bytes" % (rules.GAMES[game] + ":", len(books[game]),
+                                                len(fallback_book.pack(books[game]))))
+    print("rewritten: %s" % out)
     return 0
 
 
@@ -464,6 +490,13 @@ def build_parser():
                     help="where the tables are (default build)")
     pz.add_argument("-o", "--output", required=True, metavar="PATH", help="puzzles file to write")
     pz.set_defaults(func=cmd_puzzles)
+    fb = sub.add_parser("fallback-book", help="make the no-table fallback's book (the positions its search gets"
+                        " wrong or is slow in) from both tables and the search, in fallback.py")
+    fb.add_argument("--tables", default=os.path.join("build"), metavar="FOLDER",
+                    help="where the tables are (default build)")
+    fb.add_argument("--module", default=os.path.join("firmware", "tactictoe", "fallback.py"), metavar="PATH",
+                    help="the fallback.py whose BOOKS it rewrites (default firmware/tactictoe/fallback.py)")
+    fb.set_defaults(func=cmd_fallback_book)
     i = sub.add_parser("inspect", help="show a table's header and a position's values")
     i.add_argument("table", metavar="PATH")
     i.add_argument("--moves", default="", metavar="1,4,0", help="moves from the empty board (cells 0-8)")

@@ -1,7 +1,8 @@
 """The perfect level without its table (fallback.move), judged by
 the solved table: classic and tactic-toe in every reachable position,
-tactic-toe as X against every reply O can make, mirror images, and seeded
-games against the table-driven perfect player, on CPython and under the
+tactic-toe as X against every reply O can make, mirror images, the book
+against what the tables and the search make, and seeded games against the
+table-driven perfect player, on CPython and under the
 real MicroPython Unix port."""
 
 import io
@@ -12,13 +13,14 @@ import sys
 import pytest
 from hypothesis import given, settings, strategies as st
 
+from host_tools import cli
 from tactictoe import ai
 from tactictoe import rules
 from tactictoe import fallback
 from tactictoe import rules_extra
 from tactictoe import table
 from tactictoe.rules import CLASSIC, TACTICTOE, O, X, Position
-from conftest import HANG_S, CPYTHON, FIRMWARE, MICROPYTHON, MPY_SCRIPTS
+from conftest import HANG_S, CPYTHON, FIRMWARE, MICROPYTHON, MPY_SCRIPTS, PACKAGE
 from test_ai import Oracle, _decide, _immediate_wins, compiled_firmware, midgame  # noqa: F401 (a fixture)
 
 
@@ -120,16 +122,6 @@ def test_tactictoe_fallback_as_x_wins_against_every_reply(table_files):
     assert x_positions > 50  # the walk really covered O's replies
 
 
-# What tactic-toe's budget leaves beyond the search, over every reachable
-# position with a move to make (116,074), as docs/firmware.md states it:
-# drawn positions where a move it may pick loses (each such move loses in
-# 12 plies or more), and won positions where a move it may pick does not
-# win (each such position wins in 11 plies or more). Per position up to
-# symmetry (14,518 kinds with the side to move): 73 and 56.
-DRAWN_IT_MAY_LOSE = 584
-WON_IT_MAY_NOT_WIN = 448
-
-
 def _canonical_frame(pos):
     """The symmetry (a rules_extra.SYMMETRIES cell map) that takes ``pos``
     to its canonical image."""
@@ -143,15 +135,16 @@ def _canonical_frame(pos):
 
 def test_tactictoe_fallback_in_every_reachable_position(solutions):
     """Every tactic-toe position with a move to make, against the solver's
-    values: mirror images may pick the same moves (up to the symmetry); it
-    keeps every win of 9 plies or fewer, and picks only fastest winning
-    moves wherever it keeps a win; from a
-    drawn position it never picks a move that loses within 10 plies; and
-    what is beyond its budget (longer traps and wins) is counted exactly."""
+    values: mirror images may pick the same moves (up to the symmetry);
+    from a drawn position it never picks a losing move, and from a won one
+    only the fastest winning moves (the search within its budget, the book
+    beyond it). Without the book, what the search alone gets wrong is
+    exactly the book's tactic-toe positions: losses of 12 plies or more from
+    a draw, wins of 11 plies or more."""
     oracle = Oracle(solutions[TACTICTOE])
     kinds = {}
-    drawn_lost = won_missed = 0
-    kinds_drawn_lost, kinds_won_missed = set(), set()
+    bad = []
+    in_book = set()
     for i, pos in oracle.positions():
         got = picks(pos)
         sym = _canonical_frame(pos)
@@ -160,23 +153,69 @@ def test_tactictoe_fallback_in_every_reachable_position(solutions):
         assert kinds.setdefault(key, seen) == seen, str(pos.sides)
         vals = oracle.values(i)
         value = oracle.value[i]
-        if ai.outcome(value) == 0:
-            losing = [vals[c] for c in got if ai.outcome(vals[c]) < 0]
-            if losing:
-                assert min(losing) >= 12, str(pos.sides)  # a loss in 12 plies or more
-                drawn_lost += 1
-                kinds_drawn_lost.add(key)
-        elif ai.outcome(value) == 1:
-            if any(ai.outcome(vals[c]) < 1 for c in got):
-                assert value & 63 >= 11, str(pos.sides)
-                won_missed += 1
-                kinds_won_missed.add(key)
+        top = max(map(ai.score, vals.values()))
+        if ai.outcome(value) == 0 and any(ai.outcome(vals[c]) < 0 for c in got):
+            bad.append(("drawn, may lose", pos.sides, pos.turn))
+        elif ai.outcome(value) == 1 and any(ai.score(vals[c]) != top for c in got):
+            bad.append(("won, may not win fastest", pos.sides, pos.turn))
+        if fallback.book(TACTICTOE, *key):
+            in_book.add(key)
+            rng = AllPicks()
+            fallback.move(pos, rng, use_book=False)
+            alone = [sym[c] for c in rng.seen]
+            if ai.outcome(value) == 0:
+                assert min(vals[sym.index(c)] for c in alone if ai.outcome(vals[sym.index(c)]) < 0) >= 12
             else:
-                top = max(map(ai.score, vals.values()))
-                assert all(ai.score(vals[c]) == top for c in got), str(pos.sides)
+                assert ai.outcome(value) == 1 and value & 63 >= 11
+    assert bad == []
     assert len(kinds) == 14518
-    assert (drawn_lost, won_missed) == (DRAWN_IT_MAY_LOSE, WON_IT_MAY_NOT_WIN)
-    assert (len(kinds_drawn_lost), len(kinds_won_missed)) == (73, 56)
+    assert len(in_book) == 129  # 73 drawn, 56 won (docs/firmware.md)
+
+
+def test_the_book_is_what_the_tables_and_the_search_make(table_files, tmp_path, capsys):
+    """``python -m host_tools fallback-book`` from the tables leaves the
+    committed fallback.py as it is, byte for byte, and makes its BOOKS again
+    from an empty one: the book can't drift from the tables or the search
+    (change either, and this fails until the book is made again)."""
+    with open(os.path.join(PACKAGE, "fallback.py"), "rb") as f:
+        committed = f.read()
+    start = committed.index(b"BOOKS = (\n")
+    end = committed.index(b"\n)\n", start) + 3
+    out = tmp_path / "fallback.py"
+    for text in (committed, committed[:start] + b'BOOKS = (\n    b"",\n    b"",\n)\n' + committed[end:]):
+        out.write_bytes(text)
+        assert cli.main(["fallback-book", "--tables", os.path.dirname(table_files[CLASSIC]), "--module", str(out)]) == 0
+        assert "tactictoe: 129 positions, 645 bytes" in capsys.readouterr().out
+        assert out.read_bytes() == committed
+    for game, count in ((CLASSIC, 15), (TACTICTOE, 129)):
+        b = fallback.BOOKS[game]
+        keys = [b[i] << 17 | b[i + 1] << 9 | b[i + 2] << 1 | b[i + 3] >> 7 for i in range(0, len(b), 5)]
+        assert keys == sorted(set(keys)) and len(keys) == count  # binary search needs them sorted, once each
+        for key in keys:
+            assert fallback.book(game, key >> 1, key & 1)
+        assert not fallback.book(game, 0x123456 if game else 0x3FFFF, 0)
+
+
+def test_fallback_book_errors_are_one_line(table_files, tmp_path, capsys):
+    """A file without a BOOKS block, or not text, is refused in one line
+    and left as it was."""
+    tables = os.path.dirname(table_files[CLASSIC])
+    for data, says in ((b"x = 1\n", "no BOOKS = ( ... ) block to rewrite"), (b"\xff\xfe", "not UTF-8 text")):
+        path = tmp_path / "fallback.py"
+        path.write_bytes(data)
+        assert cli.main(["fallback-book", "--tables", tables, "--module", str(path)]) == 1
+        err = capsys.readouterr().err
+        assert says in err and err.count("\n") == 1 and str(path) in err
+        assert path.read_bytes() == data
+
+
+def test_classic_book_holds_every_position_of_two_marks(solutions):
+    """The classic positions where the search looks at the most positions
+    (one or two marks) are all in the book, so none is searched."""
+    oracle = Oracle(solutions[CLASSIC])
+    for i, pos in oracle.positions():
+        marks = bin(pos.sides[0] | pos.sides[1]).count("1")
+        assert bool(fallback.book(CLASSIC, pos.canonical(), pos.turn)) == (1 <= marks <= 2), str(pos.sides)
 
 
 def test_tactictoe_fallback_keeps_the_draw_after_the_opening():
@@ -291,9 +330,9 @@ def _games_on(cmd, env, path, side, first, count, *extra):
     (TACTICTOE, "x", (), {"X"}),  # the fallback wins every game as X
     (CLASSIC, "x", (), {"-"}),  # and draws every classic game
     (CLASSIC, "o", (), {"-"}),
-    # As O after X's corner opening, a draw: the perfect X's long traps
-    # catch it in some games, so only the port's agreement is checked.
-    (TACTICTOE, "o", ("200", "board", "0"), None),
+    # As O after X's corner opening, a draw: the book holds the long traps
+    # its search can't see, so the perfect X never wins.
+    (TACTICTOE, "o", ("200", "board", "0"), {"-"}),
 ])
 def test_micropython_fallback_games(table_files, game, side, extra, want):
     """Seeded games against the table under MicroPython: the results above,
@@ -305,10 +344,7 @@ def test_micropython_fallback_games(table_files, game, side, extra, want):
                    path, side, 1, 12, *extra)
     assert len(mp) == 12
     assert mp == cp
-    if want is not None:
-        assert {g[2] for g in mp} == want
-    else:
-        assert {g[2] for g in mp} <= {"-", "X"}
+    assert {g[2] for g in mp} == want
 
 
 @pytest.mark.parametrize("game, moves", [(CLASSIC, "4"), (CLASSIC, "0,4,8"), (TACTICTOE, "1,0"), (TACTICTOE, "0,4,8")])

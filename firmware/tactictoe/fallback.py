@@ -1,6 +1,7 @@
 """The perfect level's move when its table can't be used (missing,
-corrupt, failed during play): an alpha-beta search. Loaded only then; the
-easy and medium levels are ``simple_ai``.
+corrupt, failed during play): a small book of the positions the search
+gets wrong or is slow in (``BOOKS``), else an alpha-beta search.
+Loaded only then; the easy and medium levels are ``simple_ai``.
 """
 
 from array import array
@@ -53,6 +54,7 @@ def _thirds():
 
 
 _THIRD = _thirds()
+del _thirds  # its code runs once: let its RAM go
 
 
 def _marks(game, side):
@@ -287,16 +289,86 @@ def _pick(cells, keys, kinds, scores):
     return [c for c in cells if keys[cells.index(c)] in good]
 
 
-def move(pos, rng):
-    """The perfect level's move when its table can't be used.
+# The book: the moves of the positions where the search is wrong or slow
+# (host_tools/fallback_book.py says which), made from the tables and the
+# search by ``python -m host_tools fallback-book``, which rewrites BOOKS
+# below (don't edit it by hand; tests/test_fallback.py checks it is what
+# the tables and the search make). One bytes object a game, records of 5
+# bytes sorted by position: the canonical position24 (3 bytes), then turn
+# << 15 | the moves, a 9-bit mask of the canonical image's cells (2
+# bytes), both big-endian.
+BOOKS = (
+    # classic: 15 positions, 75 bytes
+    (
+        b"\x00\x00\x01\x80\x10\x00\x00\x04\x81\x52\x00\x00\x06\x00\x35\x00\x00\x09\x00\x34\x00\x00\x12\x00\x0d"
+        b"\x00\x00\x48\x01\x10\x00\x00\x60\x01\x00\x00\x00\x90\x01\x11\x00\x01\x00\x81\x45\x00\x01\x02\x00\xef"
+        b"\x00\x01\x08\x01\x6d\x00\x02\x01\x00\xef\x00\x02\x04\x01\x6d\x00\x04\x80\x01\xd7\x00\x10\x20\x01\x01"
+    ),
+    # tactictoe: 129 positions, 645 bytes
+    (
+        b"\x01\x54\x83\x00\x04\x01\x74\x86\x00\x0c\x02\x31\x45\x81\x00\x02\x31\x5f\x80\x40\x02\x34\x15\x80\x40"
+        b"\x02\x34\x56\x01\x00\x02\x34\x61\x80\x20\x02\x35\x46\x01\x00\x02\x37\x15\x80\x40\x02\x38\x46\x00\x20"
+        b"\x02\x41\x63\x80\x80\x02\x41\x65\x80\x80\x02\x64\x31\x00\x80\x02\x73\x1f\x80\x40\x02\x74\x31\x80\x40"
+        b"\x02\x75\x31\x80\x40\x02\x78\x46\x00\x02\x02\x83\x51\x00\x80\x02\x84\x51\x00\x80\x02\xf1\x3f\x00\x20"
+        b"\x04\x13\x27\x01\x00\x04\x28\x61\x80\x80\x04\x28\x65\x80\x08\x04\x51\x23\x01\x00\x04\x53\x61\x01\x00"
+        b"\x04\x53\x62\x00\x02\x04\x57\x23\x01\x00\x05\x14\x28\x80\x80\x05\x41\x32\x80\x80\x05\x43\x28\x00\x82"
+        b"\x05\x43\x82\x00\x82\x05\x61\x32\x80\x80\x05\x63\x82\x00\x02\x05\x64\x82\x00\x02\x05\x67\x82\x00\x02"
+        b"\x05\xf4\x8f\x00\x40\x08\x14\x25\x80\x80\x08\x14\x37\x80\x40\x08\x14\x57\x80\x08\x08\x25\x67\x00\x02"
+        b"\x08\x25\x76\x00\x08\x10\x52\x43\x80\x40\x10\x52\x47\x80\x40\x10\x53\x47\x80\x40\x10\x53\x48\x00\x40"
+        b"\x10\x54\x38\x00\x40\x10\x54\x7f\x80\x40\x10\x57\x48\x00\x40\x10\x63\x42\x01\x00\x10\x68\x32\x80\x80"
+        b"\x10\x82\x47\x80\x20\x10\x84\x73\x00\x20\x13\x20\x54\x00\x80\x13\x20\x56\x00\x80\x13\x20\x6f\x81\x20"
+        b"\x13\x27\x05\x81\x40\x13\x27\x06\x81\x20\x13\x45\x06\x00\x80\x13\x45\x60\x00\x80\x13\x60\x2f\x81\x80"
+        b"\x13\x65\x02\x81\x80\x13\x67\x02\x81\x00\x13\x68\x02\x80\x80\x13\xf0\x5f\x01\x00\x13\xf2\xff\x80\x20"
+        b"\x13\xf5\x6f\x00\x80\x13\xf6\x5f\x00\x05\x14\x07\x83\x80\x04\x14\x32\x05\x00\x40\x14\x35\x27\x00\x01"
+        b"\x14\x37\x05\x00\x44\x14\x62\x7f\x80\x01\x14\x63\x27\x80\x01\x14\x65\x27\x80\x01\x14\x67\x20\x81\x00"
+        b"\x14\x67\x23\x81\x00\x14\x68\x27\x80\x01\x16\x03\x78\x00\x24\x16\x03\x87\x00\x04\x16\x07\x38\x00\x24"
+        b"\x16\x30\x24\x00\x80\x16\x30\x2f\x81\x20\x16\x35\x02\x81\x00\x16\x37\x02\x81\x20\x16\x38\x02\x80\x20"
+        b"\x16\x50\x24\x00\x80\x16\x50\x43\x81\x00\x16\x53\x42\x00\x01\x16\x54\x32\x00\x01\x16\x54\x3f\x81\x01"
+        b"\x16\x57\x38\x00\x05\x16\x57\x42\x00\x01\x16\x57\x43\x81\x01\x16\x58\x43\x80\x01\x16\x80\x74\x80\x28"
+        b"\x16\x82\x70\x80\x20\x16\x82\x74\x80\x28\x16\x83\x74\x80\x20\x16\x85\x74\x80\x08\x16\x87\x03\x00\x24"
+        b"\x16\x87\x30\x00\x04\x16\x87\x40\x00\x04\x16\x87\x42\x00\x01\x16\x87\x4f\x80\x28\x17\x30\x68\x80\x20"
+        b"\x17\x34\x68\x80\x20\x17\x36\x05\x01\x00\x17\x36\x8f\x80\x20\x17\x38\x65\x00\x04\x40\x16\x23\x00\x20"
+        b"\x40\x26\x13\x00\x20\x40\x27\x13\x00\x20\x40\x28\x16\x80\x20\x40\x28\x71\x80\x60\x40\x52\x81\x00\x80"
+        b"\x40\x58\x73\x80\x40\x41\x30\x62\x80\x20\x41\x30\x65\x00\x04\x41\x32\x05\x01\x00\x41\x32\x65\x00\x01"
+        b"\x41\x36\x02\x80\x20\x41\x36\x2f\x80\x20\x41\x37\x62\x80\x20\x41\x38\x05\x00\x80\x41\x62\x7f\x80\x01"
+        b"\x41\x63\x27\x80\x01\x41\x65\x27\x80\x01\x41\x68\x27\x80\x01\x41\xf0\x7f\x00\x44"
+    ),
+)
 
-    The position is searched as its canonical image (rules.canonical) and
-    the moves mapped back, so mirror images play alike. Classic: the whole
-    game tree is searched (540 positions at most once a mark is down), so
-    it never loses a drawn position or misses a win. Tactic-toe: deeper
-    and deeper searches while the budget lasts; as X it opens on an edge,
-    the only winning opening (docs/firmware.md has its record against
-    the table)."""
+
+def book(game, code, turn):
+    """The moves the book gives the canonical position ``code`` (position24)
+    with ``turn`` to move, a 9-bit mask of its cells; 0 when it has none.
+    A binary search of BOOKS[game] (its records: above)."""
+    b = BOOKS[game]
+    key = code << 1 | turn
+    lo, hi = 0, len(b) // 5
+    while lo < hi:
+        mid = (lo + hi) >> 1
+        i = 5 * mid
+        k = b[i] << 17 | b[i + 1] << 9 | b[i + 2] << 1 | b[i + 3] >> 7
+        if k < key:
+            lo = mid + 1
+        elif k > key:
+            hi = mid
+        else:
+            return (b[i + 3] << 8 | b[i + 4]) & 0x1FF
+    return 0
+
+
+def move(pos, rng, use_book=True):
+    """The perfect level's move when its table can't be used
+    (``use_book=False``: the search's alone, for the host's book maker).
+
+    The position is looked up in the book, else searched, as its canonical
+    image (rules.canonical), and the moves mapped back, so mirror images
+    play alike. Classic: the book holds every position of up to two marks
+    (where the search takes longest); elsewhere the whole game tree is
+    searched (130 positions at most), so it never loses a drawn position
+    or misses a win. Tactic-toe: deeper and deeper searches while the
+    budget lasts, and the book holds the drawn and won positions where
+    they would pick a losing or a not winning move; as X it opens on an
+    edge, the only winning opening (docs/firmware.md)."""
     moves = pos.legal_moves()
     if not moves:
         raise rules.IllegalMove("the game is over")
@@ -310,8 +382,9 @@ def move(pos, rng):
         k += 1
     me, other = _image(game, pos.sides[pos.turn], k), _image(game, pos.sides[pos.turn ^ 1], k)
     free = ~(_marks(game, me) | _marks(game, other)) & 0x1FF
-    best = _wins(game, me, free)
-    if best:  # saves a search
+    # The book's moves, else the immediate wins (they save a search).
+    best = use_book and book(game, code, pos.turn) or _wins(game, me, free)
+    if best:
         best = [c for c in range(9) if best >> c & 1]
     else:
         best = _search(game, pos.turn, me, other, free, array("h", bytes(2 + 2 * _SLOTS * _DEEPEST)))

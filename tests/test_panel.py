@@ -205,7 +205,7 @@ def test_take_back_gives_the_game_played_without_the_moves_taken_back(game, ops)
     the moves that stayed: the position (tactic-toe's removed marks back in
     place, in their order), the ply count, the result, and so the
     repetition draws still to come."""
-    m = panel.PanelMatch(game, match.TWO, panel.ring())
+    m = match.Match(game, match.TWO, match.ring())
     kept = []
     most = 0
     for op, n in ops:
@@ -217,7 +217,7 @@ def test_take_back_gives_the_game_played_without_the_moves_taken_back(game, ops)
             moves = [c for c in m.pos.legal_moves() if not wins(m.pos, c)] or m.pos.legal_moves()
             m.play(moves[n % len(moves)])
             kept.append(moves[n % len(moves)])
-            assert 1 <= m.back <= panel.UNDO_PLIES and m.back <= m.plies
+            assert 1 <= m.back <= match.UNDO_PLIES and m.back <= m.plies
         elif n <= m.back:
             m.undo(n)
             del kept[len(kept) - n:]
@@ -234,7 +234,7 @@ def test_take_back_in_long_tactic_toe_games(seed):
     """The same, in games of hundreds of plies: take-backs across the
     64-ply window the repetition count keeps, down to the deepest allowed."""
     rng = ai.Rng(seed)
-    m = panel.PanelMatch(rules.TACTICTOE, match.TWO, panel.ring())
+    m = match.Match(rules.TACTICTOE, match.TWO, match.ring())
     kept = []
     while m.result is None and m.plies < 200:
         if m.back and rng.bits16() % 12 == 0:
@@ -266,7 +266,7 @@ def wins(pos, cell):
 
 @given(moves=st.lists(st.integers(0, 8), max_size=40))
 def test_push_then_take_back_is_the_position_before(moves):
-    m = panel.PanelMatch(rules.TACTICTOE, match.TWO, panel.ring())
+    m = match.Match(rules.TACTICTOE, match.TWO, match.ring())
     for n in moves:
         if m.result is not None:
             break

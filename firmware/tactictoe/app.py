@@ -1,4 +1,5 @@
-"""The game flow: power-on self-test, the menu, play and results.
+"""The game flow: power-on self-test, the menu, play and results, the
+trainer and take-backs.
 
 A state machine driven by ``update(now, event)`` (time in ms, one key event
 or 0) and drawn by ``frame(now)``. No hardware and no asyncio in here, so the
@@ -29,7 +30,12 @@ OVER = const(4)
 PICK_GAME = const(0)
 PICK_MODE = const(1)
 _PICK_LEVEL = const(2)
-_PICK_HINTS = const(3)
+_PICK_HINTS = const(3)  # the help while playing: none, the trainer, hints and the trainer
+
+# The help setting (the menu's last screen)
+HELP_OFF = const(0)
+HELP_TRAINER = const(1)  # a move that throws away a win or a draw is shown at once
+HELP_HINTS = const(2)  # every move's outcome glows, and the trainer
 
 WALK_MS = const(60)  # self-test: each pixel in turn...
 RGB_MS = const(150)  # ...then all red, green, blue (a second in all: boot to the menu
@@ -42,6 +48,7 @@ _DRAW_HINT_LOW = const(32)  # ...between these levels (a losing one: 22, steady)
 _DRAW_HINT_HIGH = const(128)
 OVER_GUARD_MS = const(800)  # a tap this soon after the end (which came as the key went down) does not skip it
 _DEMO_PAUSE_MS = const(2500)
+UNDO_TAP_MS = const(700)  # the second tap of a double tap on the newest mark comes within this
 
 WHITE = (255, 255, 255)
 _RGB = ((255, 0, 0), (0, 255, 0), (0, 0, 255))
@@ -67,7 +74,14 @@ class App:
         self.game = rules.TACTICTOE
         self.mode = YOU_X
         self.level = ai.PERFECT
-        self.hints = False
+        self.help = HELP_OFF
+        self.hints = False  # every move's outcome glows (HELP_HINTS)
+        self.trainer = False  # a blunder is shown at once, and can be taken back (HELP_TRAINER, HELP_HINTS)
+        self.blunder = 0  # the trainer caught one: the mask of the moves that kept the better outcome
+        self.lesson = ""  # ...what it says of it
+        self.caught = None  # ...and (the move, its value, the best value)
+        self._armed = -1  # a mark tapped once: a second tap within UNDO_TAP_MS takes back
+        self._armed_until = 0
         self.state = _SELFTEST
         self.t0 = 0  # when the current state began
         self.screen = PICK_GAME
@@ -125,10 +139,13 @@ class App:
         self.match = None
         self.notices = []
         self.refused = -1
+        self.blunder = 0
+        self._armed = -1
 
     def busy(self):
-        """True while the board is making its move."""
-        return self.state == PLAY and self.match.ai_turn()
+        """True while the board is making its move (not while it waits
+        after the trainer caught a blunder)."""
+        return self.state == PLAY and self.match.ai_turn() and not self.blunder
 
     def update(self, now, event=0):
         """Advance to ``now`` and handle ``event`` (a keys event, or 0)."""
@@ -185,10 +202,10 @@ class App:
                     (6, TWO, c["menu"], FULL), (8, DEMO, WHITE, 160)]
         if self.screen == _PICK_LEVEL:
             return [(6, ai.EASY, c["menu"], 64), (7, ai.MEDIUM, c["menu"], 140), (8, ai.PERFECT, c["menu"], FULL)]
-        return [(3, False, _GREY, FULL), (5, True, c["win"], FULL)]
+        return [(3, HELP_OFF, _GREY, FULL), (4, HELP_TRAINER, c["menu"], FULL), (5, HELP_HINTS, c["win"], FULL)]
 
     def _setting(self):
-        return (self.game, self.mode, self.level, self.hints)[self.screen]
+        return (self.game, self.mode, self.level, self.help)[self.screen]
 
     def _menu_tap(self, now, cell):
         for opt_cell, value, _, _ in self.menu_options():
@@ -204,7 +221,9 @@ class App:
         elif self.screen == _PICK_LEVEL:
             self.level = value
         else:
-            self.hints = value
+            self.help = value
+            self.hints = value == HELP_HINTS
+            self.trainer = value != HELP_OFF
         self.sounds.append("move")
         nxt = self.screen + 1
         if nxt == _PICK_LEVEL and self.mode == TWO:
@@ -230,6 +249,8 @@ class App:
             gc.collect()  # a quiet moment: tidy the heap before a game
         self.match = Match(self.game, self.mode, self._ring)
         self.refused = -1
+        self.blunder = 0
+        self._armed = -1
         if self.match.ai_turn():
             self.ai_at = now + self.think_ms
 
@@ -239,18 +260,63 @@ class App:
 
     def _play(self, now, event):
         m = self.match
+        cell = event & CELL
+        if self.blunder:  # the trainer caught one: take it back, or play on
+            if event & PRESS:
+                if cell == m.newest():
+                    self._tap_back(now, cell)
+                else:
+                    self.blunder = 0
+                    self._armed = -1
+                    self.ai_at = now + self.think_ms
+                    self.log("> Playing on.")
+            return
         if m.ai_turn():  # presses during the board's turn are ignored
             if now >= self.ai_at:
                 self._move(now, self._ai_move())
             return
         if event & PRESS:  # a move as the cell goes down: lit a frame later
-            cell = event & CELL
+            if cell < 9 and m.pos.occupied() >> cell & 1 and cell == m.newest() and self.undo_plies():
+                self._tap_back(now, cell)  # the newest mark, tapped twice: take back
+                return
             try:
                 m.pos.check_move(cell)
             except rules.IllegalMove:
                 self._refuse(now, cell)
                 return
             self._move(now, cell)
+
+    def _tap_back(self, now, cell):
+        # A tap on the newest mark: the first arms, a second soon after takes back.
+        if self._armed == cell and now < self._armed_until:
+            self._take_back(now, self.undo_plies())
+            return
+        self._armed, self._armed_until = cell, now + UNDO_TAP_MS
+        self.sounds.append("move")
+        self.log("> Tap %d again to take back %s." % (cell, "that move" if self.undo_plies() == 1 else
+                                                       "your move and the board's reply"))
+
+    def undo_plies(self):
+        """How many plies a take-back would take back now: 2 (your move
+        and the board's reply), 1 (two players, or your move while the
+        board thinks or after the trainer caught it), or 0 (none: the
+        menu, the start, the end, the demo)."""
+        m = self.match
+        if self.state != PLAY or m.result is not None or self.mode == DEMO:
+            return 0
+        plies = 1 if self.mode == TWO or m.ai_turn() else 2
+        return plies if m.back >= plies else 0
+
+    def _take_back(self, now, plies):
+        m = self.match
+        m.undo(plies)
+        self.blunder = 0
+        self._armed = -1
+        self.refused = -1
+        self.sounds.append("move")
+        self.log("%s: take back %d" % (rules.GAMES[m.game], plies))
+        if m.ai_turn():
+            self.ai_at = now + self.think_ms
 
     def _ai_move(self):
         pos = self.match.pos
@@ -276,14 +342,18 @@ class App:
 
     def _move(self, now, cell):
         m = self.match
+        verdict = self._judge(cell)
         # The console narrates the game: a maker can follow it over USB, and
         # a script driving the simulator can too.
         self.log("%s: %s %d" % (rules.GAMES[m.game], rules.PLAYERS[m.pos.turn], cell))
         m.play(cell)
         self.refused = -1
+        self._armed = -1
         if m.result is None:
             self.sounds.append("move")
-            if m.ai_turn():
+            if verdict is not None:
+                self._caught(now, cell, verdict)
+            elif m.ai_turn():
                 self.ai_at = now + self.think_ms
             return
         self.state, self.t0 = OVER, now
@@ -293,6 +363,32 @@ class App:
         else:
             self.sounds.append("win")
             self.log("%s: %s wins" % (rules.GAMES[m.game], rules.PLAYERS[m.result]))
+
+    # --- the trainer -------------------------------------------------------------
+
+    def _judge(self, cell):
+        """The trainer's verdict on the person's move ``cell``: None, or
+        ``ai.verdict``'s (value, best, mask) when it throws away a win or a draw."""
+        m = self.match
+        table = self.tables.get(self.game)
+        if not self.trainer or table is None or m.mode == TWO or m.ai_turn():
+            return None
+        try:
+            return ai.verdict(table, m.pos, cell)
+        except (table_mod.TableError, OSError) as e:
+            self._table_failed(e)
+            return None
+
+    def _caught(self, now, cell, verdict):
+        # Shown at once: the better moves glow in the player's colour and the
+        # board waits: take back (tap the mark twice) or play on (any other key).
+        value, best, mask = verdict
+        self.blunder = mask
+        self.caught = (cell, value, best)
+        self.lesson = ai.lesson(rules.PLAYERS[self.match.pos.turn ^ 1], cell, value, best, mask)
+        self.sounds.append("refused")
+        self.log("> " + self.lesson)
+        self.log("> Tap %d twice to take it back, or any other key to play on." % cell)
 
     def hint_outcomes(self):
         """Per cell: -1, 0 or 1 for the mover if hints are showing, else None."""
@@ -382,6 +478,18 @@ class App:
                 cv.fill(free, self.colours["draw"], pulse(t, 1400, 30) >> 1)
             return
         colour = self._mark_colour(mover)
+        if self._armed >= 0 and now < self._armed_until:  # tapped once: what a second tap takes back blinks white
+            for ago in range(self.undo_plies()):
+                if blink(now - self._armed_until, 120):
+                    cv.set(m.newest(ago), WHITE)
+        if self.blunder:  # the trainer caught one: the move blinks red, the better ones glow
+            mine = self._mark_colour(mover ^ 1)
+            if not blink(t, 400):
+                cv.set(m.newest(), self.colours["error"])
+            for c in range(9):
+                if self.blunder >> c & 1:
+                    cv.set(c, mine, pulse(t, 800, 96))
+            return
         if m.ai_turn():  # thinking: a light runs round the empty cells
             if self.tables.get(self.game) is None and self.level == ai.PERFECT:
                 colour = WHITE  # the fallback AI, not the perfect one

@@ -1,4 +1,5 @@
-"""One game in progress: who plays each side, the position, and how it ended.
+"""One game in progress: who plays each side, the position, how it ended,
+and the take-backs.
 
 Knows nothing of LEDs, keys or time; ``app`` drives it.
 """
@@ -18,6 +19,7 @@ DEMO = const(3)  # the board plays itself
 
 REPEAT_DRAW = const(3)  # a tactic-toe position seen this often is a draw...
 REPEAT_WINDOW = const(64)  # ...within this many plies (bounded memory)
+UNDO_PLIES = const(256)  # how many plies a game can take back in a row
 
 
 def line_of(mask):
@@ -28,28 +30,40 @@ def line_of(mask):
     return 0
 
 
-def ring():
-    """Storage for a match's repetition memory; the app makes one and
-    reuses it for every match, so a new game allocates almost nothing."""
-    return array("i", bytes(4 * REPEAT_WINDOW))
+def ring(undo_plies=UNDO_PLIES):
+    """Storage for a match's history; the app makes one and reuses it for
+    every match, so a new game allocates almost nothing."""
+    return array("i", bytes(4 * (REPEAT_WINDOW + undo_plies)))
+
+
+def _key(pos):
+    # Both sides and the mover in one int, +1 (0 marks an empty slot).
+    return ((pos.sides[0] << 12 | pos.sides[1]) << 1 | pos.turn) + 1
 
 
 class Match:
-    """:param ring: from ``ring()``, reused (it is cleared here)."""
+    """:param ring_: from ``ring()``, reused (it is cleared here).
+    :param start: a ``rules.Position`` to start from (a puzzle), else the
+        empty board.
 
-    def __init__(self, game, mode, ring_=None):
+    The ring holds the position after each ply: the last REPEAT_WINDOW
+    count tactic-toe's repetitions, the UNDO_PLIES before them keep that
+    count exact after a take-back (``undo``)."""
+
+    def __init__(self, game, mode, ring_=None, start=None):
         self.game = game
         self.mode = mode
         self.pos = rules.Position(game)
+        if start is not None:
+            self.pos.sides[0], self.pos.sides[1], self.pos.turn = start.sides[0], start.sides[1], start.turn
         self.result = None  # None while playing; X, O, or -1 for a draw
         self.line = 0  # the winning line's mask
         self.plies = 0
-        # The last REPEAT_WINDOW position keys (+1, so 0 is an empty slot),
-        # a ring: a game that goes on for hours must not eat the heap.
+        self.back = 0  # plies that can be taken back now
         if ring_ is None:
             ring_ = ring()
         else:
-            for i in range(REPEAT_WINDOW):
+            for i in range(len(ring_)):
                 ring_[i] = 0
         self._recent = ring_
         self._count()
@@ -68,24 +82,71 @@ class Match:
         self.pos.push(cell)
         self.pos.clear_stack()
         self.plies += 1
+        if self.back < len(self._recent) - REPEAT_WINDOW:
+            self.back += 1
+        n = self._count()
         winner = self.pos.winner()
         if winner is not None:
             self.result = winner
             self.line = line_of(self.pos.mask(winner))
         elif self.pos.is_over():  # a full classic board
             self.result = -1
-        elif self._count() >= REPEAT_DRAW:
+        elif n >= REPEAT_DRAW:
             self.result = -1
 
     def _count(self):
-        """Record the position; how often it has now been seen (tactic-toe)."""
+        """Record the position; how often it has now been seen within
+        REPEAT_WINDOW plies (tactic-toe; 0 in classic)."""
+        key = _key(self.pos)
+        recent = self._recent
+        size = len(recent)
+        recent[self.plies % size] = key
         if self.game != rules.TACTICTOE:
             return 0
-        key = (self.pos.code() << 1 | self.pos.turn) + 1
-        recent = self._recent
-        recent[self.plies % REPEAT_WINDOW] = key
         n = 0
-        for k in recent:
-            if k == key:
+        for i in range(REPEAT_WINDOW):
+            if recent[(self.plies - i) % size] == key:
                 n += 1
         return n
+
+    def undo(self, plies):
+        """Take back the last ``plies`` moves (at most ``back``), the marks
+        tactic-toe removed back in place; a finished game goes on again."""
+        if not 0 <= plies <= self.back:
+            raise ValueError("can take back %d plies, not %d" % (self.back, plies))
+        recent = self._recent
+        size = len(recent)
+        for _ in range(plies):
+            recent[self.plies % size] = 0
+            self.plies -= 1
+            self.back -= 1
+        key = recent[self.plies % size] - 1
+        pos = self.pos
+        pos.sides[0] = key >> 13
+        pos.sides[1] = key >> 1 & 0xFFF
+        pos.turn = key & 1
+        self.result = None
+        self.line = 0
+
+    def newest(self, ago=0):
+        """The cell of the move made ``ago`` plies before the last one
+        (0: the last move), or -1 if it can't be taken back."""
+        if ago >= self.back:
+            return -1
+        recent = self._recent
+        size = len(recent)
+        after = recent[(self.plies - ago) % size] - 1
+        before = recent[(self.plies - ago - 1) % size] - 1
+        mover = before & 1
+        shift = 1 if mover else 13
+        side, was = after >> shift & 0xFFF, before >> shift & 0xFFF
+        if self.game == rules.TACTICTOE:  # the newest filled slot
+            if side & 0xF != 0xF:
+                return side & 0xF
+            return side >> 4 & 0xF if side & 0xF0 != 0xF0 else side >> 8
+        added = side & ~was
+        cell = 0
+        while added > 1:
+            added >>= 1
+            cell += 1
+        return cell

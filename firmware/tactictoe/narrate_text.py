@@ -27,13 +27,13 @@ _REFUSED = const(3)
 GAMES = ("Classic", "Tactic-toe")  # by rules.CLASSIC, rules.TACTICTOE
 LEVELS = ("Easy", "Medium", "Perfect")  # by ai.EASY, MEDIUM, PERFECT
 # Each menu screen: its question, then (option, what it means) by value.
-QUESTIONS = ("Choose a game:", "Who plays?", "Board's level:", "Show hints?")
+QUESTIONS = ("Choose a game:", "Who plays?", "Board's level:", "Play with help?")
 OPTIONS = (
     (("Classic", "3 in a row wins"), ("Tactic-toe", "Old marks vanish")),
     (("You are X", "You move first"), ("You are O", "Board moves 1st"), ("Two players", "Take turns"),
      ("Demo", "Board vs board")),
     (("Easy", "Sees 1-move wins"), ("Medium", "Blocks your wins"), ("Perfect", "Never loses")),
-    (("Hints off", "Just play"), ("Hints on", "Best moves glow")),
+    (("No help", "Just play"), ("Trainer", "Shows blunders"), ("Hints+trainer", "Best moves glow")),
 )
 # What hints look like (app.App._draw_board), in the mover's colour.
 HINTS = "Hints: a fast bright pulse wins, a slow dim breath draws, a faint steady glow loses."

@@ -9,13 +9,11 @@ and cells 9 + j of the canvas light them by role.
 
 from micropython import const
 
-from array import array
-
 from . import rules
 from .app import MENU, OVER, OVER_GUARD_MS, PICK_GAME, PICK_MODE, PLAY, WALK_MS, WHITE, App
 from .frames import Canvas, pulse
 from .keys import CELL, LONG, PRESS, TAP, TURN, Keys
-from .match import DEMO, REPEAT_WINDOW, TWO, YOU_X, Match
+from .match import DEMO, TWO, YOU_X
 
 # Roles of the extra keys (cfg["extra"][j]["role"]), in this order.
 ROLES = ("menu", "hint", "undo", "select")
@@ -26,60 +24,6 @@ SELECT_KEY = const(3)  # the encoder's switch: choose the option it picked
 
 _SELFTEST = const(0)  # app's states and menu screens
 _PICK_LEVEL = const(2)
-
-UNDO_PLIES = const(32)  # how many plies a game can take back in a row
-
-
-class PanelMatch(Match):
-    """A ``match.Match`` whose moves can be taken back (``undo``), the
-    oldest marks tactic-toe removed included. Its ring holds the position
-    after each ply (``ring(UNDO_PLIES)``): the last REPEAT_WINDOW count
-    repetitions, the UNDO_PLIES before them keep that count exact after a
-    take-back."""
-
-    def __init__(self, game, mode, ring_):
-        for i in range(len(ring_)):  # (Match clears only the first REPEAT_WINDOW)
-            ring_[i] = 0
-        self.back = 0  # plies that can be taken back now
-        Match.__init__(self, game, mode, ring_)
-
-    def play(self, cell):
-        Match.play(self, cell)
-        if self.back < len(self._recent) - REPEAT_WINDOW:
-            self.back += 1
-
-    def _count(self):
-        # The position after each ply, classic's too (match.Match counts
-        # tactic-toe's only): both sides and the mover, +1 (0 is empty).
-        # For tactic-toe this is Match's key.
-        pos = self.pos
-        key = (pos.sides[0] << 12 | pos.sides[1]) << 1 | pos.turn
-        recent = self._recent
-        size = len(recent)
-        recent[self.plies % size] = key + 1
-        if self.game != rules.TACTICTOE:
-            return 0
-        n = 0
-        for i in range(REPEAT_WINDOW):
-            if recent[(self.plies - i) % size] == key + 1:
-                n += 1
-        return n
-
-    def undo(self, plies):
-        """Take back the last ``plies`` moves (at most ``back``; never after
-        the game's end)."""
-        recent = self._recent
-        size = len(recent)
-        for _ in range(plies):
-            recent[self.plies % size] = 0
-            self.plies -= 1
-            self.back -= 1
-        key = recent[self.plies % size] - 1
-        pos = self.pos
-        pos.sides[0] = key >> 13
-        pos.sides[1] = key >> 1 & 0xFFF
-        pos.turn = key & 1
-
 
 class PanelKeys(Keys):
     """``keys.Keys`` for up to 16 keys (the grid's 9, then the extra keys;
@@ -108,11 +52,6 @@ class PanelKeys(Keys):
                 q.pop(i)
 
 
-def ring(undo_plies=UNDO_PLIES):
-    """Storage for a ``PanelMatch``: made once, reused by every match."""
-    return array("i", bytes(4 * (REPEAT_WINDOW + undo_plies)))
-
-
 class PanelApp(App):
     """``app.App`` for a board with extra keys (``cfg["extra"]``), an
     encoder (``cfg["encoder"]``) or a screen (``cfg["screen"]``): the same
@@ -127,7 +66,6 @@ class PanelApp(App):
         self.roles = bytes(ROLES.index(e["role"]) if e.get("role") in ROLES else 255 for e in extra)
         self.dial = cfg.get("encoder") is not None
         self.canvas = Canvas(9 + len(extra))
-        self._ring = ring()
         self.pick = -1  # the option the encoder picked (its index), -1: the current setting
         self.flip = False  # the hint key was pressed this move: the menu's hints setting turned over
         self.score = [0] * 6  # this power-on's: against the board you, board, draws; two players X, O, draws
@@ -171,7 +109,7 @@ class PanelApp(App):
         elif role == UNDO_KEY:
             plies = self.undo_plies()
             if plies:
-                self._take_back(plies)
+                self._take_back(now, plies)
             else:
                 self._refuse(now, key)
         elif role == SELECT_KEY:
@@ -209,7 +147,7 @@ class PanelApp(App):
             return self.game
         if s == PICK_MODE:
             return self.mode
-        return self.level if s == _PICK_LEVEL else self.hints
+        return self.level if s == _PICK_LEVEL else self.help
 
     def _menu_tap(self, now, cell):
         screen = self.screen
@@ -224,12 +162,6 @@ class PanelApp(App):
 
     # --- play ----------------------------------------------------------------
 
-    def _new_match(self, now):
-        App._new_match(self, now)
-        # App made a plain Match; this one, on the same ring, can take back.
-        self.match = PanelMatch(self.game, self.mode, self._ring)
-        self.flip = False
-
     def _move(self, now, cell):
         self.flip = False
         App._move(self, now, cell)
@@ -241,23 +173,13 @@ class PanelApp(App):
                 i = 2 if m.result < 0 else (0 if m.result == (rules.X if self.mode == YOU_X else rules.O) else 1)
             self.score[i] += 1
 
-    def undo_plies(self):
-        """How many plies the take-back key would take back now: 2 (your
-        move and the board's reply), 1 (two players, or your move while the
-        board thinks), or 0 (none: the menu, the start, the end, the demo)."""
-        m = self.match
-        if self.state != PLAY or m.result is not None or self.mode == DEMO:
-            return 0
-        plies = 1 if self.mode == TWO or m.ai_turn() else 2
-        return plies if m.back >= plies else 0
-
-    def _take_back(self, plies):
-        m = self.match
-        m.undo(plies)
+    def _new_match(self, now):
+        App._new_match(self, now)
         self.flip = False
-        self.refused = -1
-        self.sounds.append("move")
-        self.log("%s: take back %d" % (rules.GAMES[m.game], plies))
+
+    def _take_back(self, now, plies):
+        App._take_back(self, now, plies)
+        self.flip = False
 
     def hints_possible(self):
         """True when the hint key can show hints: your move, with a table."""

@@ -58,6 +58,7 @@ class Words:
             result = m.result
             key |= (3 if result is None else result + 1) << 13 | m.pos.turn << 15 | m.ai_turn() << 16
             key |= (a.hint_outcomes() is not None) << 17 | a.hints_possible() << 18 | (a.undo_plies() > 0) << 19
+            key |= (a.blunder != 0) << 20
         return key
 
     def _make(self):
@@ -124,6 +125,19 @@ class Words:
     def _play(self):
         a = self.app
         m = a.match
+        if a.blunder:  # the trainer caught a move: "X on 2:", "O wins in 3", "Better: 4", "Undo: try again"
+            cell, value, _ = a.caught
+            mover = rules.PLAYERS[m.pos.turn ^ 1]
+            if ai.outcome(value) < 0:
+                what = "%s wins in %d" % (rules.PLAYERS[m.pos.turn], (value & 0x3F) // 2)
+            else:
+                what = "Only draws now"
+            better = ""
+            for c in range(9):
+                if a.blunder >> c & 1:
+                    better += " %d" % c
+            return ["%s on %d:" % (mover, cell), what, "Better:" + better,
+                    "Undo: try again" if self._soft else "2x tap %d: undo" % cell]
         mover = rules.PLAYERS[m.pos.turn]
         if a.mode == TWO:
             turn = "%s to move" % mover

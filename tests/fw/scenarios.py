@@ -161,7 +161,7 @@ def menu_screens(folder):
     log("level", b.show())
     b.press(LEVEL_CELL[ai.MEDIUM])
     p = b.picture()
-    check(p[3] in "Ww" and p[5] in "Ww" and p.count(".") == 7, "hints screen: " + p)
+    check(p[3] in "Ww" and p[4] in "Mm" and p[5] in "Ww" and p.count(".") == 6, "help screen: " + p)
     check(max(b.leds()[5]) > max(b.leds()[3]), "'on' is the brighter option")
     log("hints", b.show())
     b.hold(0, b.cfg["timing"]["long_press_ms"] + 100)

@@ -14,6 +14,7 @@ import gc
 
 from . import ai
 from . import rules
+from . import score as score_mod
 from . import table as table_mod
 from .frames import ALL, CORNERS, CROSS, FULL, Canvas, blink, pulse
 from .keys import CELL, LONG, PRESS, TAP
@@ -30,7 +31,12 @@ OVER = const(4)
 PICK_GAME = const(0)
 PICK_MODE = const(1)
 _PICK_LEVEL = const(2)
+PICK_SCORE = const(4)  # from the first screen's score key: keep it, or reset it
 _PICK_HINTS = const(3)  # the help while playing: none, the trainer, hints and the trainer
+
+# The first screen's choices besides the two games (rules.CLASSIC, rules.TACTICTOE)
+PUZZLES = const(2)
+SCORE = const(3)
 
 # The help setting (the menu's last screen)
 HELP_OFF = const(0)
@@ -50,6 +56,9 @@ OVER_GUARD_MS = const(800)  # a tap this soon after the end (which came as the k
 _DEMO_PAUSE_MS = const(2500)
 UNDO_TAP_MS = const(700)  # the second tap of a double tap on the newest mark comes within this
 
+_NAMES = ("classic", "tactic-toe")  # by game, as a person says them
+_LEVEL_NAMES = ("easy", "medium", "perfect")  # by ai level
+
 WHITE = (255, 255, 255)
 _RGB = ((255, 0, 0), (0, 255, 0), (0, 0, 255))
 _GREY = (70, 70, 70)
@@ -60,9 +69,11 @@ class App:
     :param tables: ``{game: table.Table or None}`` for both games.
     :param problems: ``{game: message}`` for tables that could not be used.
     :param rng: an ``ai.Rng``; seed it for repeatable play.
-    :param log: where console messages go."""
+    :param log: where console messages go.
+    :param score: a ``score.Score``, loaded (else one in RAM only).
+    :param puzzles: a ``puzzles.Puzzles``, or None if there are none."""
 
-    def __init__(self, cfg, tables, problems=None, rng=None, log=print):
+    def __init__(self, cfg, tables, problems=None, rng=None, log=print, score=None, puzzles=None):
         self.colours = cfg["colours"]
         self.timing = cfg["timing"]
         self.tables = tables
@@ -97,6 +108,12 @@ class App:
         self._options = None
         self._options_of = -1
         self._ring = ring()
+        self.score = score if score is not None else score_mod.Score(None, log)
+        self.puzzles = puzzles
+        self.puzzle = -1  # the puzzle being played (its index), or -1
+        self.plies = 0  # ...the plies it is won in
+        self.solved = False  # ...and, once it is over, how it went
+        self._before = (0, 0)  # the game and mode the menu had before the puzzles
 
     # --- flow ----------------------------------------------------------------
 
@@ -141,6 +158,9 @@ class App:
         self.refused = -1
         self.blunder = 0
         self._armed = -1
+        if self.puzzle >= 0:  # the menu's own game and mode again
+            self.puzzle = -1
+            self.game, self.mode = self._before
 
     def busy(self):
         """True while the board is making its move (not while it waits
@@ -196,7 +216,10 @@ class App:
     def _build_options(self):
         c = self.colours
         if self.screen == PICK_GAME:
-            return [(3, rules.CLASSIC, c["x"], FULL), (5, rules.TACTICTOE, c["o"], FULL)]
+            return [(3, rules.CLASSIC, c["x"], FULL), (5, rules.TACTICTOE, c["o"], FULL),
+                    (1, PUZZLES, c["win"], FULL), (7, SCORE, WHITE, 96)]
+        if self.screen == PICK_SCORE:
+            return [(3, 0, _GREY, FULL), (5, 1, c["error"], FULL)]
         if self.screen == PICK_MODE:
             return [(0, YOU_X, c["x"], FULL), (2, YOU_O, c["o"], FULL),
                     (6, TWO, c["menu"], FULL), (8, DEMO, WHITE, 160)]
@@ -205,7 +228,7 @@ class App:
         return [(3, HELP_OFF, _GREY, FULL), (4, HELP_TRAINER, c["menu"], FULL), (5, HELP_HINTS, c["win"], FULL)]
 
     def _setting(self):
-        return (self.game, self.mode, self.level, self.help)[self.screen]
+        return (self.game, self.mode, self.level, self.help, 0)[self.screen]
 
     def _menu_tap(self, now, cell):
         for opt_cell, value, _, _ in self.menu_options():
@@ -213,6 +236,28 @@ class App:
                 break
         else:
             self._refuse(now, cell)
+            return
+        if self.screen == PICK_GAME and value == SCORE:
+            self.screen, self.t0 = PICK_SCORE, now
+            self.sounds.append("move")
+            return
+        if self.screen == PICK_SCORE:
+            if value:
+                self.score.reset()
+                self.score.save()
+                self.log("> The score is reset: every count is back to 0.")
+            self.screen, self.t0 = PICK_GAME, now
+            self.sounds.append("move")
+            return
+        if self.screen == PICK_GAME and value == PUZZLES:
+            if not self.puzzles_ready():
+                self._refuse(now, cell)
+                return
+            self._before = (self.game, self.mode)
+            self.puzzle = 0
+            self.think_ms = self.timing["think_ms"]
+            self.sounds.append("move")
+            self._show_notices(now, PLAY)
             return
         if self.screen == PICK_GAME:
             self.game = value
@@ -247,7 +292,8 @@ class App:
         self.match = None
         if hasattr(gc, "mem_free"):  # a board's small heap (not CPython's)
             gc.collect()  # a quiet moment: tidy the heap before a game
-        self.match = Match(self.game, self.mode, self._ring)
+        start = self._pose() if self.puzzle >= 0 else None
+        self.match = Match(self.game, self.mode, self._ring, start)
         self.refused = -1
         self.blunder = 0
         self._armed = -1
@@ -269,7 +315,6 @@ class App:
                     self.blunder = 0
                     self._armed = -1
                     self.ai_at = now + self.think_ms
-                    self.log("> Playing on.")
             return
         if m.ai_turn():  # presses during the board's turn are ignored
             if now >= self.ai_at:
@@ -320,7 +365,7 @@ class App:
 
     def _ai_move(self):
         pos = self.match.pos
-        if self.level != ai.PERFECT:
+        if self.level != ai.PERFECT and self.puzzle < 0:  # (a puzzle's board defends perfectly)
             return ai.choose_move(pos, self.level, None, self.rng)
         table = self.tables.get(self.game)
         if table is not None:
@@ -353,6 +398,8 @@ class App:
             self.sounds.append("move")
             if verdict is not None:
                 self._caught(now, cell, verdict)
+                if self.puzzle >= 0:  # a move that lets the win go fails the puzzle
+                    self._puzzle_over(now, False)
             elif m.ai_turn():
                 self.ai_at = now + self.think_ms
             return
@@ -363,15 +410,98 @@ class App:
         else:
             self.sounds.append("win")
             self.log("%s: %s wins" % (rules.GAMES[m.game], rules.PLAYERS[m.result]))
+        if self.puzzle >= 0:
+            self._puzzle_over(now, m.result == self._you())
+        elif self.mode != DEMO:
+            s = self.score
+            if self.mode == TWO:
+                s.record_two(m.game, m.result)
+            else:
+                s.record(m.game, self.level, score_mod.DRAWN if m.result < 0 else
+                         score_mod.WON if m.result == self._you() else score_mod.LOST)
+            s.save()
+
+    def _you(self):
+        return rules.X if self.mode == YOU_X else rules.O
+
+    def score_text(self, game):
+        """The score in words: for ``game`` as it was just played (its
+        level, or two players), or (-1) all of it."""
+        s = self.score
+        if game < 0:
+            w = d = lost = 0
+            for g in (rules.CLASSIC, rules.TACTICTOE):
+                for level in (ai.EASY, ai.MEDIUM, ai.PERFECT):
+                    won, drawn, lo = s.games(g, level)
+                    w, d, lost = w + won, d + drawn, lost + lo
+            return "Your score against the board: won %d, drew %d, lost %d; puzzles solved: %d of %d." % (
+                w, d, lost, s.solved_count(), self._puzzle_count())
+        name = _NAMES[game]
+        if self.mode == TWO:
+            x, o, d = s.two(game)
+            return "Score, %s for two: X won %d, O won %d, %d drawn." % (name, x, o, d)
+        w, d, lost = s.games(game, self.level)
+        return "Score, %s against the %s board: you won %d, drew %d, lost %d." % (
+            name, _LEVEL_NAMES[self.level], w, d, lost)
+
+    # --- puzzles ---------------------------------------------------------------
+
+    def _puzzle_count(self):
+        return len(self.puzzles) if self.puzzles is not None else 0
+
+    def puzzles_ready(self):
+        """True if the puzzles can be played: their file and a table (to
+        defend and to judge) are here."""
+        if self.puzzles is None or not len(self.puzzles):
+            return False
+        return self.tables.get(rules.CLASSIC) is not None or self.tables.get(rules.TACTICTOE) is not None
+
+    def _pose(self):
+        # The easiest puzzle not solved yet (whose table is here), turned by
+        # a random symmetry: the game and mode for it, and its position.
+        p = self.puzzles
+        i = first = -1
+        easiest = 64
+        for j in range(len(p)):
+            pos, plies = p.get(j)
+            if self.tables.get(pos.game) is None:
+                continue
+            if first < 0:
+                first = j
+            if plies < easiest and not self.score.solved(j):
+                i, easiest = j, plies
+        if i < 0:
+            i = first
+            self.log("> Every puzzle is solved! Here they are again from the first.")
+        pos, plies = p.get(i)
+        k = self.rng.bits16() & 7
+        pos.sides[0] = rules.transform(pos.game, pos.sides[0], k)
+        pos.sides[1] = rules.transform(pos.game, pos.sides[1], k)
+        self.puzzle, self.plies = i, plies
+        self.game = pos.game
+        self.mode = YOU_X if pos.turn == rules.X else YOU_O
+        return pos
+
+    def _puzzle_over(self, now, solved):
+        # Solved or failed: remembered at once.
+        self.state, self.t0 = OVER, now
+        self.solved = solved
+        s = self.score
+        if solved:
+            s.solve(self.puzzle)
+        else:
+            s.fail(self.puzzle)
+        s.save()
 
     # --- the trainer -------------------------------------------------------------
 
     def _judge(self, cell):
-        """The trainer's verdict on the person's move ``cell``: None, or
-        ``ai.verdict``'s (value, best, mask) when it throws away a win or a draw."""
+        """The trainer's verdict on the person's move ``cell`` (every move
+        of a puzzle is judged): None, or ``ai.verdict``'s (value, best,
+        mask) when it throws away a win or a draw."""
         m = self.match
         table = self.tables.get(self.game)
-        if not self.trainer or table is None or m.mode == TWO or m.ai_turn():
+        if not (self.trainer or self.puzzle >= 0) or table is None or m.mode == TWO or m.ai_turn():
             return None
         try:
             return ai.verdict(table, m.pos, cell)
@@ -386,15 +516,13 @@ class App:
         self.blunder = mask
         self.caught = (cell, value, best)
         self.lesson = ai.lesson(rules.PLAYERS[self.match.pos.turn ^ 1], cell, value, best, mask)
-        self.sounds.append("refused")
-        self.log("> " + self.lesson)
-        self.log("> Tap %d twice to take it back, or any other key to play on." % cell)
+        self.sounds.append("refused")  # (the narration says it: narrate_text)
 
     def hint_outcomes(self):
         """Per cell: -1, 0 or 1 for the mover if hints are showing, else None."""
         m = self.match
         table = self.tables.get(self.game)
-        if not (self.hints and table is not None and m is not None and self.state == PLAY
+        if not (self.hints and table is not None and m is not None and self.state == PLAY and self.puzzle < 0
                 and m.result is None and not m.ai_turn()):
             return None
         key = m.pos.code() << 1 | m.pos.turn
@@ -439,7 +567,7 @@ class App:
         current = self._setting()
         for cell, value, colour, level in self.menu_options():
             cv.set(cell, colour, pulse(now - self.t0, 900, level // 4) * level >> 8 if value == current else level)
-            if self.screen == PICK_GAME and self.tables.get(value) is None:
+            if self.screen == PICK_GAME and value < PUZZLES and self.tables.get(value) is None:
                 cv.set(cell + 3, self.colours["error"], 96)  # below it: no perfect table
 
     def _mark_colour(self, player):
@@ -450,7 +578,7 @@ class App:
         m = self.match
         pos = m.pos
         mover = pos.turn
-        over = self.state == OVER
+        over = self.state == OVER and m.result is not None  # (not a failed puzzle: its better moves show)
         oldest_x, oldest_o = pos.vanishing(rules.X), pos.vanishing(rules.O)
         for c in range(9):
             p = pos.piece_at(c)

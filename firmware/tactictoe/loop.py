@@ -58,8 +58,10 @@ def print_error(e):
 WALK_RECORDS = 16
 
 
-def build(hw, cfg, tables, problems, config_problem, rng=None, log=print):
-    """The game for ``startup.power_on()``'s results, started at time 0."""
+def build(hw, cfg, tables, problems, config_problem, rng=None, log=print, score=None, puzzles=None):
+    """The game for ``startup.power_on()``'s results, started at time 0,
+    with the board's ``score.Score`` (else one in RAM only) and
+    ``puzzles.Puzzles`` (or None)."""
     from . import ai
 
     if not (cfg.get("extra") or cfg.get("encoder") or cfg.get("screen")):
@@ -74,7 +76,7 @@ def build(hw, cfg, tables, problems, config_problem, rng=None, log=print):
 
         sequencer = Sequencer(hw.tone)
     timing = cfg["timing"]
-    app = App(cfg, tables, problems, rng or ai.Rng(), log)
+    app = App(cfg, tables, problems, rng or ai.Rng(), log, score, puzzles)
     app.start(0, config_problem)
     walk = None
     if any(t is not None for t in tables.values()):

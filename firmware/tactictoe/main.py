@@ -35,7 +35,15 @@ def boot(folder="", rng=None, log=print):
         return None
     from . import loop
 
-    return loop.build(*parts, rng=rng, log=log)
+    from . import puzzles as puzzles_mod
+    from .score import Score
+
+    score = Score((folder + "/" if folder else "") + "score.bin", log)
+    score.load()
+    puzzles, problem = puzzles_mod.load(folder)
+    if problem:
+        log("puzzles: %s; the menu's puzzles are off" % problem)
+    return loop.build(*parts, rng=rng, log=log, score=score, puzzles=puzzles)
 
 
 def _hold_screen():

@@ -68,13 +68,14 @@ class Narrator:
         # What the narration depends on, in one small int (no allocation).
         a = self.app
         m = a.match
-        key = a.state | a.screen << 3 | a.game << 5 | a.mode << 6 | a.level << 8
-        key |= (a.tables.get(0) is None) << 10 | (a.tables.get(1) is None) << 11
+        key = a.state | a.screen << 3 | a.game << 6 | a.mode << 7 | a.level << 9
+        key |= (a.tables.get(0) is None) << 11 | (a.tables.get(1) is None) << 12
         if a.state == _NOTICE:
-            key |= (a.notices[0][0] == CORNERS) << 12
+            key |= (a.notices[0][0] == CORNERS) << 13
         elif a.state >= _PLAY and m is not None:
             result = m.result
-            key |= (3 if result is None else result + 1) << 12 | m.ai_turn() << 14 | (m.plies & 0x3FF) << 15
+            key |= (3 if result is None else result + 1) << 13 | m.ai_turn() << 15 | (m.plies & 0x3FF) << 16
+            key |= (a.blunder != 0) << 26 | (a.puzzle >= 0) << 27
         return key
 
     def picked(self):
@@ -83,7 +84,7 @@ class Narrator:
         if self.panel:
             return a.picked()
         s = a.screen
-        current = a.game if s == 0 else a.mode if s == 1 else a.level if s == 2 else a.hints
+        current = a.game if s == 0 else a.mode if s == 1 else a.level if s == 2 else a.help if s == 3 else 0
         options = a.menu_options()
         for i in range(len(options)):
             if options[i][1] == current:

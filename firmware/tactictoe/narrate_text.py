@@ -27,13 +27,15 @@ _REFUSED = const(3)
 GAMES = ("Classic", "Tactic-toe")  # by rules.CLASSIC, rules.TACTICTOE
 LEVELS = ("Easy", "Medium", "Perfect")  # by ai.EASY, MEDIUM, PERFECT
 # Each menu screen: its question, then (option, what it means) by value.
-QUESTIONS = ("Choose a game:", "Who plays?", "Board's level:", "Play with help?")
+QUESTIONS = ("Choose a game:", "Who plays?", "Board's level:", "Play with help?", "Your score:")
 OPTIONS = (
-    (("Classic", "3 in a row wins"), ("Tactic-toe", "Old marks vanish")),
+    (("Classic", "3 in a row wins"), ("Tactic-toe", "Old marks vanish"), ("Puzzles", "Win in N moves"),
+     ("Score", "See or reset it")),
     (("You are X", "You move first"), ("You are O", "Board moves 1st"), ("Two players", "Take turns"),
      ("Demo", "Board vs board")),
     (("Easy", "Sees 1-move wins"), ("Medium", "Blocks your wins"), ("Perfect", "Never loses")),
     (("No help", "Just play"), ("Trainer", "Shows blunders"), ("Hints+trainer", "Best moves glow")),
+    (("Keep it", "Back to the menu"), ("Reset it", "Every count to 0")),
 )
 # What hints look like (app.App._draw_board), in the mover's colour.
 HINTS = "Hints: a fast bright pulse wins, a slow dim breath draws, a faint steady glow loses."
@@ -82,6 +84,8 @@ def _hold(a):
 def _menu(n):
     a = n.app
     s = a.screen
+    if s == 4:  # the score screen
+        _say(a, a.score_text(-1))
     parts = []
     for cell, value, _, _ in a.menu_options():
         name, meaning = OPTIONS[s][int(value)]
@@ -100,7 +104,11 @@ def _choice(n):
     s = a.screen
     cell, value, _, _ = a.menu_options()[n.picked()]
     note = ""
-    if a.tables.get(value if s == 0 else a.game) is None and (s == 0 or s == 2 and value == 2 or s == 3 and value):
+    if s == 0 and value == 2:
+        if not a.puzzles_ready():
+            note = " (none on this board)"
+    elif s < 4 and a.tables.get(value if s == 0 else a.game) is None and (
+            s == 0 and value < 2 or s == 2 and value == 2 or s == 3 and value):
         note = " (no table: a weaker board, no hints)"
     return "Pulsing now: key %d, %s%s." % (cell, _low(OPTIONS[s][int(value)][0]), note)
 
@@ -120,7 +128,13 @@ def _game(n, m):
     over = a.state == _OVER
     moved = ""
     if m is not n.match:
-        _say(a, "New game of %s: %s." % (_low(GAMES[m.game]), _who(a)))
+        if a.puzzle >= 0:
+            moves = (a.plies + 1) // 2
+            _say(a, "Puzzle %d of %d, %s: you are %s; win in %d move%s. The board defends as well as it can." % (
+                a.puzzle + 1, len(a.puzzles), _low(GAMES[m.game]), rules.PLAYERS[pos.turn], moves,
+                "" if moves == 1 else "s"))
+        else:
+            _say(a, "New game of %s: %s." % (_low(GAMES[m.game]), _who(a)))
     elif m.plies == n.plies + 1:  # one move since the last narration: whose, where
         player = 1 - pos.turn
         before = n.masks >> 9 * (1 - player) & 0x1FF
@@ -139,6 +153,10 @@ def _game(n, m):
         return
     if moved:
         _say(a, moved + ".")
+    if a.blunder:  # the trainer caught the move
+        _say(a, a.lesson)
+        _say(a, "Tap %d twice to take it back, or any other key to play on." % a.caught[0])
+        return
     mover = rules.PLAYERS[pos.turn]
     if a.mode == _DEMO:
         _say(a, "%s is thinking." % mover)
@@ -166,6 +184,19 @@ def _name(a, player):
 
 
 def _over(a, m, moved):
+    if a.puzzle >= 0:
+        if moved:
+            _say(a, moved + ".")
+        if a.solved:
+            _say(a, "Puzzle %d solved!" % (a.puzzle + 1))
+        else:
+            if a.blunder:
+                _say(a, a.lesson)
+            _say(a, "Puzzle %d failed." % (a.puzzle + 1))
+        _say(a, "Puzzles solved: %d of %d." % (a.score.solved_count(), len(a.puzzles)))
+        _say(a, "Tap any key for %s; hold one %s for the menu." % (
+            "the next puzzle" if a.solved else "another try", _hold(a)))
+        return
     if m.result < 0:
         result = "a draw (the same position 3 times)" if m.game == rules.TACTICTOE else "a draw"
     elif a.mode >= _TWO:
@@ -186,13 +217,10 @@ def _over(a, m, moved):
 
 
 def _score(a):
-    # This power-on's score (panel.PanelApp keeps one), or "".
-    s = getattr(a, "score", None)
-    if s is None or a.mode == _DEMO:
+    # The score kept on the board, for the game as just played, or "".
+    if a.mode == _DEMO:
         return ""
-    if a.mode == _TWO:
-        return "Score since power-on: X %d, O %d, draws %d." % (s[3], s[4], s[5])
-    return "Score since power-on: you %d, the board %d, draws %d." % (s[0], s[1], s[2])
+    return a.score_text(a.game)
 
 
 def _refusal(a, key):
@@ -204,5 +232,7 @@ def _refusal(a, key):
             return "Nothing to take back."
         return "That key does nothing now."
     if a.state == _MENU:
+        if a.screen == 0 and key == 1:
+            return "No puzzles here: they need puzzles.bin and a table on the board (make flash)."
         return "Key %d is not an option here: tap a lit key." % key
     return "Key %d can't be played now: tap a free key." % key

@@ -9,11 +9,10 @@ and cells 9 + j of the canvas light them by role.
 
 from micropython import const
 
-from . import rules
-from .app import MENU, OVER, OVER_GUARD_MS, PICK_GAME, PICK_MODE, PLAY, WALK_MS, WHITE, App
+from .app import MENU, OVER, OVER_GUARD_MS, PICK_GAME, PICK_MODE, PICK_SCORE, PLAY, WALK_MS, WHITE, App
 from .frames import Canvas, pulse
 from .keys import CELL, LONG, PRESS, TAP, TURN, Keys
-from .match import DEMO, TWO, YOU_X
+from .match import DEMO, TWO
 
 # Roles of the extra keys (cfg["extra"][j]["role"]), in this order.
 ROLES = ("menu", "hint", "undo", "select")
@@ -68,7 +67,6 @@ class PanelApp(App):
         self.canvas = Canvas(9 + len(extra))
         self.pick = -1  # the option the encoder picked (its index), -1: the current setting
         self.flip = False  # the hint key was pressed this move: the menu's hints setting turned over
-        self.score = [0] * 6  # this power-on's: against the board you, board, draws; two players X, O, draws
         self._words = None
 
     # --- events --------------------------------------------------------------
@@ -96,7 +94,7 @@ class PanelApp(App):
             if state != MENU:
                 self.to_menu(now)
             elif self.screen > PICK_GAME:
-                screen = self.screen - 1
+                screen = self.screen - 1 if self.screen != PICK_SCORE else PICK_GAME
                 if screen == _PICK_LEVEL and self.mode == TWO:
                     screen -= 1
                 self.screen, self.t0, self.pick = screen, now, -1
@@ -147,6 +145,8 @@ class PanelApp(App):
             return self.game
         if s == PICK_MODE:
             return self.mode
+        if s == PICK_SCORE:
+            return 0  # keep it
         return self.level if s == _PICK_LEVEL else self.help
 
     def _menu_tap(self, now, cell):
@@ -165,13 +165,6 @@ class PanelApp(App):
     def _move(self, now, cell):
         self.flip = False
         App._move(self, now, cell)
-        m = self.match
-        if self.state == OVER and self.mode != DEMO:
-            if self.mode == TWO:
-                i = 5 if m.result < 0 else 3 + m.result
-            else:
-                i = 2 if m.result < 0 else (0 if m.result == (rules.X if self.mode == YOU_X else rules.O) else 1)
-            self.score[i] += 1
 
     def _new_match(self, now):
         App._new_match(self, now)

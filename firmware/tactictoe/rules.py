@@ -182,6 +182,19 @@ def canonical_c(x, o):
     return best
 
 
+def transform(game, side, k):
+    """``side`` under symmetry ``k`` (0-7; 0 is the identity)."""
+    t = _IMAGES
+    k <<= 4
+    if game == TACTICTOE:  # each slot maps through the table (an empty slot stays 15)
+        return t[k + (side >> 8)] << 8 | t[k + (side >> 4 & 0xF)] << 4 | t[k + (side & 0xF)]
+    out = 0
+    for c in range(9):
+        if side >> c & 1:
+            out |= 1 << t[k + c]
+    return out
+
+
 # --- positions --------------------------------------------------------------
 
 

@@ -67,13 +67,13 @@ class Score:
     """The score, in RAM between ``load()`` and ``save()``.
 
     :param str path: the score file (MicroPython; CircuitPython too when
-        boot.py has made the drive writable).
+        boot.py has made the drive writable); None keeps it in RAM only.
     :param log: called with each line to show on the console.
     """
 
     def __init__(self, path="score.bin", log=print):
         self.path = path
-        self._tmp = path + ".tmp"
+        self._tmp = path + ".tmp" if path else None  # (path None: a score in RAM only)
         self._log = log
         self._buf = bytearray(SIZE)  # the record itself: the counters live in it
         self._body = memoryview(self._buf)[:_CRC]
@@ -125,6 +125,10 @@ class Score:
         at = _TWO + 6 * game
         return self._get(at), self._get(at + 2), self._get(at + 4)
 
+    def saves(self):
+        """How many times it was saved (wrapping at 65536): a change says the score changed."""
+        return self._get(_SAVES)
+
     def solve(self, i):
         self._buf[_SOLVED + (i >> 3)] |= 1 << (i & 7)
 
@@ -170,6 +174,8 @@ class Score:
 
     def load(self):
         """Read the saved score (an empty one when there is none). Never raises."""
+        if self.path is None:
+            return
         try:
             nvm = self._pick()
             why = self._load_file() if nvm is None else self._load_nvm(nvm)
@@ -189,6 +195,8 @@ class Score:
         c = crc32(self._body) & 0xFFFFFFFF
         for k in range(4):
             b[_CRC + k] = (c >> (8 * k)) & 0xFF
+        if self.path is None:
+            return False  # in RAM only: nothing to write, nothing to say
         try:
             nvm = self._pick()
             error = self._save_file() if nvm is None else self._save_nvm(nvm)

@@ -48,17 +48,17 @@ class Words:
         # Everything the lines depend on, in one small int (no allocation).
         a = self.app
         m = a.match
-        key = a.state | a.screen << 3 | a.game << 5 | a.mode << 6 | a.level << 8 | a.hints << 10
-        key |= (a.tables.get(0) is None) << 11 | (a.tables.get(1) is None) << 12
+        key = a.state | a.screen << 3 | a.game << 6 | a.mode << 7 | a.level << 9 | a.help << 11
+        key |= (a.tables.get(0) is None) << 13 | (a.tables.get(1) is None) << 14
         if a.state == MENU:
-            key |= a.picked() << 13
+            key |= a.picked() << 15 | (a.score.saves() & 0xFF) << 17  # (the score screen: a reset)
         elif a.state == NOTICE:
-            key |= (a.notices[0][0] == CORNERS) << 13
+            key |= (a.notices[0][0] == CORNERS) << 15
         elif m is not None:
             result = m.result
-            key |= (3 if result is None else result + 1) << 13 | m.pos.turn << 15 | m.ai_turn() << 16
-            key |= (a.hint_outcomes() is not None) << 17 | a.hints_possible() << 18 | (a.undo_plies() > 0) << 19
-            key |= (a.blunder != 0) << 20
+            key |= (3 if result is None else result + 1) << 15 | m.pos.turn << 17 | m.ai_turn() << 18
+            key |= (a.hint_outcomes() is not None) << 19 | a.hints_possible() << 20 | (a.undo_plies() > 0) << 21
+            key |= (a.blunder != 0) << 22 | (a.puzzle >= 0) << 23 | a.solved << 24
         return key
 
     def _make(self):
@@ -86,8 +86,18 @@ class Words:
         value = a.menu_options()[i][1]
         name, meaning = OPTIONS[a.screen][i]
         last = "Turn dial, press" if a.dial else "Tap a lit key"
+        if a.screen == 4:  # the score: all games against the board, and the puzzles
+            w = d = lost = 0
+            for g in (rules.CLASSIC, rules.TACTICTOE):
+                for level in (ai.EASY, ai.MEDIUM, ai.PERFECT):
+                    won, drawn, lo = a.score.games(g, level)
+                    w, d, lost = w + won, d + drawn, lost + lo
+            return ["W%d D%d L%d" % (w, d, lost), "Puzzles %d/%d" % (a.score.solved_count(), a._puzzle_count()),
+                    "> " + name, meaning]
         if a.screen == PICK_GAME:
-            if a.tables.get(value) is None:
+            if value == 2 and not a.puzzles_ready():
+                last = "None here"
+            elif value < 2 and a.tables.get(value) is None:
                 last = "No table: weaker"
         elif a.tables.get(a.game) is None:
             if a.screen == _PICK_LEVEL and value == ai.PERFECT:
@@ -112,15 +122,13 @@ class Words:
         return "You %s vs %s" % ("X" if a.mode == YOU_X else "O", LEVELS[a.level])
 
     def _score(self):
-        # This power-on's score, for the mode being played.
+        # The score kept on the board, for the game and level being played.
         a = self.app
-        s = a.score
         if a.mode == DEMO:
             return ""
         if a.mode == TWO:
-            return "X:%d O:%d Draw:%d" % (s[3], s[4], s[5])
-        text = "You: W%d L%d D%d" % (s[0], s[1], s[2])
-        return text if len(text) <= WIDTH else text[5:]
+            return "X%d O%d Draw%d" % a.score.two(a.game)
+        return "W%d D%d L%d" % a.score.games(a.game, a.level)
 
     def _play(self):
         a = self.app
@@ -139,6 +147,9 @@ class Words:
             return ["%s on %d:" % (mover, cell), what, "Better:" + better,
                     "Undo: try again" if self._soft else "2x tap %d: undo" % cell]
         mover = rules.PLAYERS[m.pos.turn]
+        if a.puzzle >= 0:
+            return ["Puzzle %d/%d" % (a.puzzle + 1, len(a.puzzles)), "%s: win in %d" % (mover, (a.plies + 1) // 2),
+                    "Board thinking" if m.ai_turn() else "Your move (%s)" % mover]
         if a.mode == TWO:
             turn = "%s to move" % mover
         elif a.mode == DEMO:
@@ -154,6 +165,15 @@ class Words:
     def _over(self):
         a = self.app
         m = a.match
+        if a.puzzle >= 0:
+            solved = "Solved %d/%d" % (a.score.solved_count(), len(a.puzzles))
+            if a.solved:
+                return ["Puzzle solved!", solved, "", "Tap: next one"]
+            better = "Better:"
+            for c in range(9):
+                if a.blunder >> c & 1:
+                    better += " %d" % c
+            return ["Puzzle failed", better if a.blunder else "", solved, "Tap: try again"]
         if m.result < 0:
             result = "Draw (repeated)" if m.game == rules.TACTICTOE else "Draw"
         elif a.mode in (TWO, DEMO):

@@ -84,18 +84,18 @@ def test_the_encoder_picks_options_clockwise_forward(board):
     b.press(SELECT)  # you are X
     shows(b, ("Board's level:", "> Perfect", "Never loses", "Turn dial, press", "Back"))
     b.press(SELECT)
-    shows(b, ("Show hints?", "> Hints off", "Just play", "Turn dial, press", "Back"))
+    shows(b, ("Play with help?", "> No help", "Just play", "Turn dial, press", "Back"))
     b.press(SELECT)
 
 
 def test_tactictoe_won_through_the_keys(board, table_files):
     b = board
     b.wait(lambda line: line.startswith("frame ") and line.split()[2] == "xxx/xxx/xxx", 5000, "the game")
-    shows(b, ("Tactic-toe", "You X vs Perfect", "Your move (X)", "You: W0 L0 D0", "Menu  Hint"))
+    shows(b, ("Tactic-toe", "You X vs Perfect", "Your move (X)", "You: W0 D0 L0", "Menu  Hint"))
     pos, result = play(b, rules.TACTICTOE, perfect(rules.TACTICTOE, table_files[rules.TACTICTOE]))
     assert result == "serial tactictoe: X wins"
     assert pos.winner() == rules.X and len(pos._undo) == 13
-    shows(b, ("You win!", "You X vs Perfect", "You: W1 L0 D0", "Press: again", "Menu"))
+    shows(b, ("You win!", "You X vs Perfect", "You: W1 D0 L0", "Press: again", "Menu"))
 
 
 def test_function_keys_hint_take_back_and_menu(board):
@@ -109,15 +109,15 @@ def test_function_keys_hint_take_back_and_menu(board):
     b.tap(4)
     b.serial("classic: X 4", 2000)
     b.wait(lambda line: line.startswith("serial classic: O "), 20000, "the board's reply")
-    shows(b, ("Classic", "You X vs Perfect", "Your move (X)", "You: W1 L0 D0", "Menu  Hint  Undo"))
+    shows(b, ("Classic", "You X vs Perfect", "Your move (X)", "You: W0 D0 L0", "Menu  Hint  Undo"))
     assert b.chip.pixels[UNDO][:3] != (0, 0, 0)  # lit: a take-back is possible
     b.press(HINT)
     shows(b, ("Your move (X)", "Fast: X wins", "Slow: draw", "Faint: X loses", "Menu  Hide  Undo"))
     b.press(HINT)
-    shows(b, ("Classic", "You X vs Perfect", "Your move (X)", "You: W1 L0 D0", "Menu  Hint  Undo"))
+    shows(b, ("Classic", "You X vs Perfect", "Your move (X)", "You: W0 D0 L0", "Menu  Hint  Undo"))
     b.press(UNDO)
     b.serial("classic: take back 2", 2000)
-    shows(b, ("Classic", "You X vs Perfect", "Your move (X)", "You: W1 L0 D0", "Menu  Hint"))
+    shows(b, ("Classic", "You X vs Perfect", "Your move (X)", "You: W0 D0 L0", "Menu  Hint"))
     b.run(500)
     assert b.chip.frame == before and b.chip.pixels[UNDO][:3] == (0, 0, 0)
 
@@ -126,7 +126,7 @@ def test_classic_drawn_through_the_keys(board, table_files):
     b = board
     pos, result = play(b, rules.CLASSIC, perfect(rules.CLASSIC, table_files[rules.CLASSIC]))
     assert result == "serial classic: draw" and pos.winner() is None
-    shows(b, ("Draw", "You X vs Perfect", "You: W1 L0 D1", "Press: again", "Menu"))
+    shows(b, ("Draw", "You X vs Perfect", "You: W0 D1 L0", "Press: again", "Menu"))
     assert [f for f in b.lines if f.startswith("fault")] == []
 
 

@@ -355,7 +355,7 @@ def test_the_encoder_picks_and_select_confirms(tables):
     b = Board(tables)
     a = b.app
     assert a.screen == app.PICK_GAME and a.game == rules.TACTICTOE
-    b.turn(1)  # tactic-toe -> classic (round the two)
+    b.turn(-1)  # tactic-toe -> classic (the dial goes classic, tactic-toe, puzzles, score, round)
     assert a.menu_options()[a.picked()][1] == rules.CLASSIC and a.game == rules.TACTICTOE  # not chosen yet
     b.run(450)  # the pulse of the picked option, on cell 3 (classic) now
     seen = set()
@@ -446,13 +446,17 @@ def test_the_screen_speaks_a_game_through(tables):
     a = b.app
     assert b.hw.lines == ("Choose a game:", "> Tactic-toe", "Old marks vanish", "Turn dial, press", "")
     b.turn(1)
+    assert b.hw.lines[1:3] == ("> Puzzles", "Win in N moves")
+    b.turn(1)
+    assert b.hw.lines[1:3] == ("> Score", "See or reset it")
+    b.turn(1)
     assert b.hw.lines[1] == "> Classic"
     b.press(3)
     assert b.hw.lines[:2] == ("Who plays?", "> You are X") and b.hw.lines[4] == "Back"
     b.press(0)
     b.press(6)  # easy
     b.press(3)  # hints off
-    assert b.hw.lines == ("Classic", "You X vs Easy", "Your move (X)", "You: W0 L0 D0", "Menu  Hint")
+    assert b.hw.lines == ("Classic", "You X vs Easy", "Your move (X)", "You: W0 D0 L0", "Menu  Hint")
     b.press(HINT_K)
     assert b.hw.lines == ("Your move (X)", "Fast: X wins", "Slow: draw", "Faint: X loses", "Menu  Hide")
     b.press(4)
@@ -462,21 +466,23 @@ def test_the_screen_speaks_a_game_through(tables):
         if a.state == app.PLAY:
             b.press(a.match.pos.legal_moves()[0])
     assert b.hw.lines[0] in ("You win!", "Board wins", "Draw")
-    assert b.hw.lines[1:] == ("You X vs Easy", "You: W%d L%d D%d" % tuple(a.score[:3]), "Press: again", "Menu")
-    assert sum(a.score[:3]) == 1
+    score = a.score.games(rules.CLASSIC, ai.EASY)
+    assert b.hw.lines[1:] == ("You X vs Easy", "You: W%d D%d L%d" % score, "Press: again", "Menu")
+    assert sum(score) == 1
 
 
 def test_the_console_narrates_the_dial_the_keys_and_the_score(tables):
     """The narration ("> " lines) on a board with a dial and function keys:
     the dial's pick alone when only it changed, the Menu key, the hint key,
-    take back, a refused key, the result and this power-on's score."""
+    take back, a refused key, the result and the score."""
     b = Board(tables)
     a = b.app
-    assert b.said[-3:] == ["Choose a game: key 3 classic (3 in a row wins), key 5 tactic-toe (old marks vanish).",
+    assert b.said[-3:] == ["Choose a game: key 3 classic (3 in a row wins), key 5 tactic-toe (old marks vanish),"
+                           " key 1 puzzles (win in N moves), key 7 score (see or reset it).",
                            "Pulsing now: key 5, tactic-toe.",
                            "Turn the dial and press it, or tap a lit key, to choose; hold any key 1.5 s to start over."]
     n = len(b.said)
-    b.turn(1)
+    b.turn(-1)
     b.run(40)
     assert b.said[n:] == ["Pulsing now: key 3, classic."]  # the pick alone: the rest is the same
     b.press(SELECT_K)
@@ -503,9 +509,10 @@ def test_the_console_narrates_the_dial_the_keys_and_the_score(tables):
         b.wait_human()
         if a.state == app.PLAY:
             b.press(a.match.pos.legal_moves()[0])
-    result = {0: "you win", 1: "the board wins", 2: "a draw"}[a.score[:3].index(1)]
+    score = a.score.games(rules.CLASSIC, ai.EASY)
+    result = {0: "you win", 1: "a draw", 2: "the board wins"}[score.index(1)]
     assert b.said[-3].endswith(": %s!" % result)
-    assert b.said[-2:] == ["Score since power-on: you %d, the board %d, draws %d." % tuple(a.score[:3]),
+    assert b.said[-2:] == ["Score, classic against the easy board: you won %d, drew %d, lost %d." % score,
                            "Press the dial or tap a key to play again; hold one 1.5 s for the menu."]
 
 
@@ -582,8 +589,8 @@ def test_a_missing_table_is_said_in_words(tables):
     b.run(20)
     assert b.hw.lines[1:4] == ("> Perfect", "Never loses", "No table: weaker")
     b.press(8)
-    assert b.hw.lines[1:4] == ("> Hints off", "Just play", "Turn dial, press")
-    b.turn(1)
+    assert b.hw.lines[1:4] == ("> No help", "Just play", "Turn dial, press")
+    b.turn(2)
     assert b.hw.lines[1:4] == ("> Hints on", "Best moves glow", "No table: none")
     b.press(SELECT_K)  # a notice before the game, in words too
     assert b.app.state == app.NOTICE and b.hw.lines[:2] == ("Tactic-toe table", "missing or bad:")
@@ -649,5 +656,5 @@ def test_the_same_flow_and_screens_under_micropython_allocating_nothing_per_fram
                           capture_output=True, text=True, env=dict(os.environ, PYTHONPATH=FIRMWARE), timeout=HANG_S)
     assert here.returncode == 0, here.stderr
     assert [line for line in out if line not in allocs] == here.stdout.splitlines()
-    assert "Classic|You X vs Medium|Board thinking|You: W0 L0 D0|Menu        Undo" in out
+    assert "Classic|You X vs Medium|Board thinking|You: W0 D0 L0|Menu        Undo" in out
     assert "log classic: take back 2" in out and out[-1] == "done"

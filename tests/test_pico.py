@@ -82,11 +82,13 @@ def test_the_console_narrates_and_a_refused_cell_shows_solid_red(board, image, t
     least 400 ms of the chip's clock, on the frames decoded from the pin."""
     b = board(copy(image, tmp_path))
     for line in ("Testing the lights.",
-                 "Choose a game: key 3 classic (3 in a row wins), key 5 tactic-toe (old marks vanish).",
+                 ("Choose a game: key 3 classic (3 in a row wins), key 5 tactic-toe (old marks vanish),"
+     " key 1 puzzles (win in N moves), key 7 score (see or reset it)."),
                  "Pulsing now: key 5, tactic-toe.", "Tap a lit key to choose; hold any key 1.5 s to start over."):
         b.serial("> " + line, 4000)
     for cell, said in ((3, "Who plays? key 0 you are X (you move first), key 2 you are O"),
-                       (6, "Show hints? key 3 hints off (just play), key 5 hints on (best moves glow)."),
+                       (6, ("Play with help? key 3 no help (just play), key 4 trainer (shows blunders),"
+     " key 5 hints on (best moves glow).")),
                        (3, "New game of classic: two players, X starts.")):
         b.tap(cell)
         b.serial("> " + said, 2000)

@@ -83,7 +83,8 @@ def test_the_console_narrates_every_screen_a_game_and_its_result(live, table_fil
         return sim.serial("> " + text)
 
     said("Testing the lights.")
-    said("Choose a game: key 3 classic (3 in a row wins), key 5 tactic-toe (old marks vanish).")
+    said(("Choose a game: key 3 classic (3 in a row wins), key 5 tactic-toe (old marks vanish),"
+     " key 1 puzzles (win in N moves), key 7 score (see or reset it)."))
     said("Pulsing now: key 5, tactic-toe.")
     said("Tap a lit key to choose; hold any key 1.5 s to start over.")
     sim.send("tap 4")  # not an option
@@ -97,7 +98,8 @@ def test_the_console_narrates_every_screen_a_game_and_its_result(live, table_fil
     said("Board's level: key 6 easy (sees 1-move wins), key 7 medium (blocks your wins), key 8 perfect (never loses).")
     said("Pulsing now: key 8, perfect.")
     sim.send("tap 8")
-    said("Show hints? key 3 hints off (just play), key 5 hints on (best moves glow).")
+    said(("Play with help? key 3 no help (just play), key 4 trainer (shows blunders),"
+     " key 5 hints on (best moves glow)."))
     said("Pulsing now: key 3, hints off.")
     sim.send("tap 5")
     said("New game of classic: you are X against the perfect board.")

@@ -203,8 +203,8 @@ def ended(pane, how):
 
 
 def first_menu(pane):
-    # 1. game: classic (cell 3, orange) or tactic-toe (cell 5, blue)
-    colours = lit(pane, {3, 5})
+    # 1. game: classic (cell 3, orange) or tactic-toe (cell 5, blue); puzzles (1), the score (7)
+    colours = lit(pane, {1, 3, 5, 7})
     return colours and orange(colours[3]) and blue(colours[5])
 
 
@@ -243,7 +243,7 @@ def test_plays_the_board_in_80x24(pane):
     pane.wait("the second menu screen", lambda p: lit(p, {0, 2, 6, 8}))
     pane.wait("its caption", lambda p: "Who plays? key 0 you are X" in p.text())
     pane.keys("Up", "z")  # an arrow key does nothing (it is no Esc); cell 6: two players
-    pane.wait("4. hints: off | on", lambda p: lit(p, {3, 5}) and not first_menu(p))
+    pane.wait("4. help: none | trainer | hints", lambda p: lit(p, {3, 4, 5}))
     pane.keys("a")  # hints off: play, X to move, the empty cells glow orange
     pane.wait("play to start", lambda p: showing(p, lambda c: all(orange(rgb) for rgb in c)))
     pane.keys("q")  # X in cell 0; O to move: the empty cells glow blue

@@ -205,7 +205,8 @@ class Board:
         self.cell(n).click()
 
 
-GAME_SCREEN = [3, 5]
+GAME_SCREEN = [1, 3, 5, 7]  # classic, tactic-toe; puzzles, the score
+HELP_SCREEN = [3, 4, 5]  # none, the trainer, hints and the trainer
 GAME_EXTRA = "leds[3][0] > leds[3][2] && leds[5][2] > leds[5][0]"  # orange classic, blue tactic-toe
 MODE_SCREEN = [0, 2, 6, 8]
 LEVEL_SCREEN = [6, 7, 8]
@@ -222,7 +223,7 @@ def choose(board, game, level_cell=8, hints=True, game_screen=GAME_SCREEN):
     board.tap(0)
     board.wait_lit(LEVEL_SCREEN)
     board.tap(level_cell)
-    board.wait_lit(GAME_SCREEN, HINTS_EXTRA)
+    board.wait_lit(HELP_SCREEN, HINTS_EXTRA)
     board.tap(5 if hints else 3)
 
 
@@ -354,7 +355,8 @@ def test_the_caption_beside_the_board_says_what_it_shows(board):
     board.wait_lit(GAME_SCREEN, GAME_EXTRA)
     board.wait("board.caption.at(-1) === 'Tap a lit key to choose; hold any key 1.5 s to start over.'")
     assert shown() == board.page.evaluate("board.caption")
-    assert shown()[-3:] == ["Choose a game: key 3 classic (3 in a row wins), key 5 tactic-toe (old marks vanish).",
+    assert shown()[-3:] == [("Choose a game: key 3 classic (3 in a row wins), key 5 tactic-toe (old marks vanish),"
+     " key 1 puzzles (win in N moves), key 7 score (see or reset it)."),
                             "Pulsing now: key 5, tactic-toe.",
                             "Tap a lit key to choose; hold any key 1.5 s to start over."]
     assert caption.get_attribute("aria-live") == "polite"
@@ -616,7 +618,7 @@ def test_the_dial_turns_through_the_menu_options(pad):
     pad.wait_line(1, "> Two players")
     pad.key("push the dial").click()  # choose it: two players need no level
     lines = pad.wait_screen(lambda lines: lines[0] != "Who plays?")
-    assert lines[0] == "Show hints?" and lines[4] == "Back", lines
+    assert lines[0] == "Play with help?" and lines[4] == "Back", lines
     assert pad.b.errors == []
 
 
@@ -631,7 +633,7 @@ def test_a_classic_game_on_the_macropad_is_played_by_clicking_its_keys(pad, tabl
     pad.b.tap(0)  # you are X
     pad.wait_line(0, "Board's level:")
     pad.b.tap(8)  # perfect
-    pad.wait_line(0, "Show hints?")
+    pad.wait_line(0, "Play with help?")
     pad.b.tap(3)  # off
     lines = pad.wait_line(0, "Classic")
     assert lines[1] == "You X vs Perfect" and lines[2] == "Your move (X)", lines
@@ -646,7 +648,7 @@ def test_a_classic_game_on_the_macropad_is_played_by_clicking_its_keys(pad, tabl
     pad.b.wait_lit(range(9))  # an empty board again
     assert play_as_x(pad.b, rules.CLASSIC, tables[rules.CLASSIC], len(pad.b.lines())) == "classic: draw"
     lines = pad.wait_line(0, "Draw")
-    assert lines[1] == "You X vs Perfect" and lines[2] == "You: W0 L0 D1", lines
+    assert lines[1] == "You X vs Perfect" and lines[2] == "You: W0 D1 L0", lines
     assert pad.glass() == rendered(lines)
     # Menu: back to the first question
     pad.key("Menu").click()

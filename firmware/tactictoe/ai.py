@@ -140,31 +140,6 @@ def verdict(table, pos, cell):
     return value, best, mask
 
 
-def cells_text(mask):
-    """The cells of ``mask`` in words: "4", "4 or 6", "0, 4 or 6"."""
-    out = ""
-    left = _bits(mask)
-    for c in range(9):
-        if mask >> c & 1:
-            left -= 1
-            out += str(c) + ("" if not left else " or " if left == 1 else ", ")
-    return out
-
-
-def lesson(player, cell, value, best, mask):
-    """What the trainer says of ``player``'s (``"X"``, ``"O"``) move
-    ``cell`` that ``verdict`` caught, e.g. "X on 2 lets O win in 3
-    moves; 4 kept the draw." (moves: the winner's own)."""
-    other = "O" if player == "X" else "X"
-    if outcome(value) < 0:
-        n = (value & _PLIES) // 2  # a loss in d plies, counting this move: the winner moves d // 2 times
-        what = "lets %s win in %d move%s" % (other, n, "" if n == 1 else "s")
-    else:
-        what = "throws the win away: %s can hold a draw" % other
-    kept = "still won" if outcome(best) > 0 else "kept the draw"
-    return "%s on %d %s; %s %s." % (player, cell, what, cells_text(mask), kept)
-
-
 def _bits(m):
     n = 0
     while m:

@@ -32,7 +32,7 @@ PICK_GAME = const(0)
 PICK_MODE = const(1)
 _PICK_LEVEL = const(2)
 PICK_SCORE = const(4)  # from the first screen's score key: keep it, or reset it
-_PICK_HINTS = const(3)  # the help while playing: none, the trainer, hints and the trainer
+_PICK_HINTS = const(3)  # the help while playing: none, the trainer, hints
 
 # The first screen's choices besides the two games (rules.CLASSIC, rules.TACTICTOE)
 PUZZLES = const(2)
@@ -41,7 +41,7 @@ SCORE = const(3)
 # The help setting (the menu's last screen)
 HELP_OFF = const(0)
 HELP_TRAINER = const(1)  # a move that throws away a win or a draw is shown at once
-HELP_HINTS = const(2)  # every move's outcome glows, and the trainer
+HELP_HINTS = const(2)  # every move's outcome glows before you play
 
 WALK_MS = const(60)  # self-test: each pixel in turn...
 RGB_MS = const(150)  # ...then all red, green, blue (a second in all: boot to the menu
@@ -56,8 +56,6 @@ OVER_GUARD_MS = const(800)  # a tap this soon after the end (which came as the k
 _DEMO_PAUSE_MS = const(2500)
 UNDO_TAP_MS = const(700)  # the second tap of a double tap on the newest mark comes within this
 
-_NAMES = ("classic", "tactic-toe")  # by game, as a person says them
-_LEVEL_NAMES = ("easy", "medium", "perfect")  # by ai level
 
 WHITE = (255, 255, 255)
 _RGB = ((255, 0, 0), (0, 255, 0), (0, 0, 255))
@@ -87,9 +85,8 @@ class App:
         self.level = ai.PERFECT
         self.help = HELP_OFF
         self.hints = False  # every move's outcome glows (HELP_HINTS)
-        self.trainer = False  # a blunder is shown at once, and can be taken back (HELP_TRAINER, HELP_HINTS)
+        self.trainer = False  # a blunder is shown at once, and can be taken back (HELP_TRAINER)
         self.blunder = 0  # the trainer caught one: the mask of the moves that kept the better outcome
-        self.lesson = ""  # ...what it says of it
         self.caught = None  # ...and (the move, its value, the best value)
         self._armed = -1  # a mark tapped once: a second tap within UNDO_TAP_MS takes back
         self._armed_until = 0
@@ -268,7 +265,7 @@ class App:
         else:
             self.help = value
             self.hints = value == HELP_HINTS
-            self.trainer = value != HELP_OFF
+            self.trainer = value == HELP_TRAINER
         self.sounds.append("move")
         nxt = self.screen + 1
         if nxt == _PICK_LEVEL and self.mode == TWO:
@@ -424,29 +421,10 @@ class App:
     def _you(self):
         return rules.X if self.mode == YOU_X else rules.O
 
-    def score_text(self, game):
-        """The score in words: for ``game`` as it was just played (its
-        level, or two players), or (-1) all of it."""
-        s = self.score
-        if game < 0:
-            w = d = lost = 0
-            for g in (rules.CLASSIC, rules.TACTICTOE):
-                for level in (ai.EASY, ai.MEDIUM, ai.PERFECT):
-                    won, drawn, lo = s.games(g, level)
-                    w, d, lost = w + won, d + drawn, lost + lo
-            return "Your score against the board: won %d, drew %d, lost %d; puzzles solved: %d of %d." % (
-                w, d, lost, s.solved_count(), self._puzzle_count())
-        name = _NAMES[game]
-        if self.mode == TWO:
-            x, o, d = s.two(game)
-            return "Score, %s for two: X won %d, O won %d, %d drawn." % (name, x, o, d)
-        w, d, lost = s.games(game, self.level)
-        return "Score, %s against the %s board: you won %d, drew %d, lost %d." % (
-            name, _LEVEL_NAMES[self.level], w, d, lost)
-
     # --- puzzles ---------------------------------------------------------------
 
-    def _puzzle_count(self):
+    def puzzle_count(self):
+        """How many puzzles there are (0: none on this board)."""
         return len(self.puzzles) if self.puzzles is not None else 0
 
     def puzzles_ready(self):
@@ -515,7 +493,6 @@ class App:
         value, best, mask = verdict
         self.blunder = mask
         self.caught = (cell, value, best)
-        self.lesson = ai.lesson(rules.PLAYERS[self.match.pos.turn ^ 1], cell, value, best, mask)
         self.sounds.append("refused")  # (the narration says it: narrate_text)
 
     def hint_outcomes(self):

@@ -34,7 +34,7 @@ OPTIONS = (
     (("You are X", "You move first"), ("You are O", "Board moves 1st"), ("Two players", "Take turns"),
      ("Demo", "Board vs board")),
     (("Easy", "Sees 1-move wins"), ("Medium", "Blocks your wins"), ("Perfect", "Never loses")),
-    (("No help", "Just play"), ("Trainer", "Shows blunders"), ("Hints+trainer", "Best moves glow")),
+    (("No help", "Just play"), ("Trainer", "Shows blunders"), ("Hints on", "Best moves glow")),
     (("Keep it", "Back to the menu"), ("Reset it", "Every count to 0")),
 )
 # What hints look like (app.App._draw_board), in the mover's colour.
@@ -67,6 +67,65 @@ def say(n, what):
         n.match, n.plies, n.masks = m, m.plies, m.pos.mask(0) << 9 | m.pos.mask(1)
 
 
+def cells_text(mask):
+    """The cells of ``mask`` in words: "4", "4 or 6", "0, 4 or 6"."""
+    out = ""
+    left = 0
+    for c in range(9):
+        left += mask >> c & 1
+    for c in range(9):
+        if mask >> c & 1:
+            left -= 1
+            out += str(c) + ("" if not left else " or " if left == 1 else ", ")
+    return out
+
+
+def lesson(player, cell, value, best, mask):
+    """What the trainer says of ``player``'s (``"X"``, ``"O"``) move
+    ``cell`` that ``ai.verdict`` caught, e.g. "X on 2 lets O win in 3
+    moves; 4 kept the draw." (moves: the winner's own)."""
+    other = "O" if player == "X" else "X"
+    if not value & 0x40 and value:  # a loss
+        n = (value & 0x3F) // 2  # a loss in d plies, counting this move: the winner moves d // 2 times
+        what = "lets %s win in %d move%s" % (other, n, "" if n == 1 else "s")
+    else:
+        what = "throws the win away: %s can hold a draw" % other
+    kept = "still won" if best & 0x40 else "kept the draw"
+    return "%s on %d %s; %s %s." % (player, cell, what, cells_text(mask), kept)
+
+
+def score_text(a, game):
+    """The score in words: for ``game`` as it was just played (its
+    level, or two players), or (-1) all of it."""
+    s = a.score
+    if game < 0:
+        w, d, lost = totals(s)
+        return "Your score against the board: won %d, drew %d, lost %d; puzzles solved: %d of %d." % (
+            w, d, lost, s.solved_count(), a.puzzle_count())
+    name = _low(GAMES[game])
+    if a.mode == _TWO:
+        x, o, d = s.two(game)
+        return "Score, %s for two: X won %d, O won %d, %d drawn." % (name, x, o, d)
+    w, d, lost = s.games(game, a.level)
+    return "Score, %s against the %s board: you won %d, drew %d, lost %d." % (
+        name, _low(LEVELS[a.level]), w, d, lost)
+
+
+def totals(s):
+    """``(won, drawn, lost)`` against the board, every game and level, of the ``score.Score`` ``s``."""
+    w = d = lost = 0
+    for game in (0, 1):
+        for level in range(3):
+            won, drawn, lo = s.games(game, level)
+            w, d, lost = w + won, d + drawn, lost + lo
+    return w, d, lost
+
+
+def _lesson(a):
+    cell, value, best = a.caught
+    return lesson(rules.PLAYERS[a.match.pos.turn ^ 1], cell, value, best, a.blunder)
+
+
 def _say(a, line):
     a.log("> " + line)
 
@@ -85,7 +144,7 @@ def _menu(n):
     a = n.app
     s = a.screen
     if s == 4:  # the score screen
-        _say(a, a.score_text(-1))
+        _say(a, score_text(a, -1))
     parts = []
     for cell, value, _, _ in a.menu_options():
         name, meaning = OPTIONS[s][int(value)]
@@ -154,7 +213,7 @@ def _game(n, m):
     if moved:
         _say(a, moved + ".")
     if a.blunder:  # the trainer caught the move
-        _say(a, a.lesson)
+        _say(a, _lesson(a))
         _say(a, "Tap %d twice to take it back, or any other key to play on." % a.caught[0])
         return
     mover = rules.PLAYERS[pos.turn]
@@ -191,7 +250,7 @@ def _over(a, m, moved):
             _say(a, "Puzzle %d solved!" % (a.puzzle + 1))
         else:
             if a.blunder:
-                _say(a, a.lesson)
+                _say(a, _lesson(a))
             _say(a, "Puzzle %d failed." % (a.puzzle + 1))
         _say(a, "Puzzles solved: %d of %d." % (a.score.solved_count(), len(a.puzzles)))
         _say(a, "Tap any key for %s; hold one %s for the menu." % (
@@ -220,7 +279,7 @@ def _score(a):
     # The score kept on the board, for the game as just played, or "".
     if a.mode == _DEMO:
         return ""
-    return a.score_text(a.game)
+    return score_text(a, a.game)
 
 
 def _refusal(a, key):

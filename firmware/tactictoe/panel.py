@@ -58,8 +58,8 @@ class PanelApp(App):
     ``TURN | 1`` and ``TURN | 0`` for the encoder; ``text(now)`` for the
     screen."""
 
-    def __init__(self, cfg, tables, problems=None, rng=None, log=print):
-        App.__init__(self, cfg, tables, problems, rng, log)
+    def __init__(self, cfg, tables, problems=None, rng=None, log=print, score=None, puzzles=None):
+        App.__init__(self, cfg, tables, problems, rng, log, score, puzzles)
         extra = cfg.get("extra") or []
         # role of each extra key (255: a role this firmware doesn't know: dark, does nothing)
         self.roles = bytes(ROLES.index(e["role"]) if e.get("role") in ROLES else 255 for e in extra)

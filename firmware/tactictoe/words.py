@@ -15,7 +15,7 @@ from . import rules
 from .app import MENU, NOTICE, OVER, PICK_GAME, PLAY
 from .frames import CORNERS
 from .match import DEMO, TWO, YOU_X
-from .narrate_text import GAMES, LEVELS, OPTIONS, QUESTIONS
+from .narrate_text import GAMES, LEVELS, OPTIONS, QUESTIONS, totals
 from .panel import HINT_KEY, MENU_KEY, SELECT_KEY, UNDO_KEY
 
 WIDTH = const(16)  # characters a line holds
@@ -87,12 +87,7 @@ class Words:
         name, meaning = OPTIONS[a.screen][i]
         last = "Turn dial, press" if a.dial else "Tap a lit key"
         if a.screen == 4:  # the score: all games against the board, and the puzzles
-            w = d = lost = 0
-            for g in (rules.CLASSIC, rules.TACTICTOE):
-                for level in (ai.EASY, ai.MEDIUM, ai.PERFECT):
-                    won, drawn, lo = a.score.games(g, level)
-                    w, d, lost = w + won, d + drawn, lost + lo
-            return ["W%d D%d L%d" % (w, d, lost), "Puzzles %d/%d" % (a.score.solved_count(), a._puzzle_count()),
+            return ["W%d D%d L%d" % totals(a.score), "Puzzles %d/%d" % (a.score.solved_count(), a.puzzle_count()),
                     "> " + name, meaning]
         if a.screen == PICK_GAME:
             if value == 2 and not a.puzzles_ready():
@@ -128,7 +123,7 @@ class Words:
             return ""
         if a.mode == TWO:
             return "X%d O%d Draw%d" % a.score.two(a.game)
-        return "W%d D%d L%d" % a.score.games(a.game, a.level)
+        return "You: W%d D%d L%d" % a.score.games(a.game, a.level)
 
     def _play(self):
         a = self.app

@@ -141,7 +141,7 @@ def selftest(folder):
         check(b.picture() == ch * 9, "colour check %s: %s" % (ch, b.picture()))
     b.run(200)
     p = b.picture()
-    check(p[3] in "Xx" and p[5] in "Oo" and p.count(".") == 7, "game menu: " + p)
+    check(p[3] in "Xx" and p[5] in "Oo" and p[1] in "Ww" and p[7] in "Ww" and p.count(".") == 5, "game menu: " + p)
     log("selftest ok; menu", b.show())
 
 
@@ -180,11 +180,11 @@ def two_players(folder, game=rules.CLASSIC):
     p = b.picture()
     check(p[0] == "X" and p[1] == "X" and p[3] == "O" and p[4] == "O", "marks: " + p)
     check(p[2] == "x", "X to move glows in X colour: " + p)
-    red = red_run(b, 4)  # occupied: refused
+    red = red_run(b, 3)  # occupied: refused (4, the newest mark, would start a take-back's double tap)
     check(b.app.match.pos.turn == rules.X and len(rules_extra.marks(b.app.match.pos, rules.X)) == 2,
           "refused press changed the game")
     check(red >= 400, "a refused cell is solid red for at least 400 ms: %d" % red)
-    log("refused 4 solid red for", red, "ms")
+    log("refused 3 solid red for", red, "ms")
     b.press(2)
     check(b.app.state == app.OVER and b.app.match.result == rules.X, "X should have won")
     check_win_frame(b)

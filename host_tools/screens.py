@@ -107,7 +107,7 @@ def screens():
     shot("selftest", "power-on self-test: pixel walk", d.frame())
     d = Driver(tables)
     d.menu()
-    shot("menu-game", "1. game: classic | tactic-toe; puzzles, score", d.frame(_peak(d)))
+    shot("menu-game", "1. game; puzzles (top), score", d.frame(_peak(d)))
     d.tap(5)
     shot("menu-mode", "2. you X | you O | two | demo", d.frame(_peak(d)))
     d.tap(0)
@@ -146,6 +146,13 @@ def screens():
     shot("menu-no-table", "no tactic-toe table: fallback AI", d.frame(_peak(d)))
     d.menu(5, 0, 8, 3)
     shot("error", "table error pattern", d.frame(d.app.t0 + 10))
+
+    d = Driver(tables)
+    d.menu(3, 2, 8, 4)  # classic, you are O, perfect, the trainer: the board opens
+    d.run(d.app.think_ms + 20)
+    pos = d.app.match.pos
+    d.tap([c for c in pos.legal_moves() if ai.verdict(tables[rules.CLASSIC], pos, c)][0])  # a blunder
+    shot("trainer", "trainer: the better move glows", d.frame(d.app.t0 + 800 * 10 + 300))
 
     d = Driver(tables)
     d.app.notices.append((app.CORNERS, d.cfg["colours"]["notice"]))

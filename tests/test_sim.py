@@ -100,7 +100,7 @@ def test_the_console_narrates_every_screen_a_game_and_its_result(live, table_fil
     sim.send("tap 8")
     said(("Play with help? key 3 no help (just play), key 4 trainer (shows blunders),"
      " key 5 hints on (best moves glow)."))
-    said("Pulsing now: key 3, hints off.")
+    said("Pulsing now: key 3, no help.")
     sim.send("tap 5")
     said("New game of classic: you are X against the perfect board.")
     said("Your move (X): tap a free key.")

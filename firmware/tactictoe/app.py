@@ -214,7 +214,7 @@ class App:
         c = self.colours
         if self.screen == PICK_GAME:
             return [(3, rules.CLASSIC, c["x"], FULL), (5, rules.TACTICTOE, c["o"], FULL),
-                    (1, PUZZLES, c["win"], FULL), (7, SCORE, WHITE, 96)]
+                    (1, PUZZLES, c["draw"], FULL), (7, SCORE, WHITE, 96)]
         if self.screen == PICK_SCORE:
             return [(3, 0, _GREY, FULL), (5, 1, c["error"], FULL)]
         if self.screen == PICK_MODE:

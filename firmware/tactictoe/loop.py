@@ -100,7 +100,7 @@ class Runner:
         self._key_error = None
         from .narrate import Narrator  # (loaded with the loop, not by every import of this module)
 
-        self.narrator = Narrator(app)
+        self.narrator = Narrator(app)  # type: Narrator | None  # (None once it failed)
         self._narrate()  # the first screen: the self-test
 
     def _fault(self, now, e):

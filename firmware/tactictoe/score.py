@@ -73,7 +73,7 @@ class Score:
 
     def __init__(self, path="score.bin", log=print):
         self.path = path
-        self._tmp = path + ".tmp" if path else None  # (path None: a score in RAM only)
+        self._tmp = path + ".tmp" if path else ""  # (path None: a score in RAM only)
         self._log = log
         self._buf = bytearray(SIZE)  # the record itself: the counters live in it
         self._body = memoryview(self._buf)[:_CRC]

@@ -141,7 +141,7 @@ def selftest(folder):
         check(b.picture() == ch * 9, "colour check %s: %s" % (ch, b.picture()))
     b.run(200)
     p = b.picture()
-    check(p[3] in "Xx" and p[5] in "Oo" and p[1] in "Ww" and p[7] in "Ww" and p.count(".") == 5, "game menu: " + p)
+    check(p[3] in "Xx" and p[5] in "Oo" and p[1] in "Dd" and p[7] in "Ww" and p.count(".") == 5, "game menu: " + p)
     log("selftest ok; menu", b.show())
 
 

@@ -92,7 +92,7 @@ run(2000)
 while runner.walk is not None:  # the tables' background check, done
     run(100)
 alloc("menu")
-hw.detents = 1
+hw.detents = -1  # tactic-toe -> classic (the dial: classic, tactic-toe, puzzles, score)
 run(30)
 press(12)  # select: classic
 press(0)  # you are X

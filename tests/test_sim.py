@@ -125,6 +125,7 @@ def test_the_console_narrates_every_screen_a_game_and_its_result(live, table_fil
             expect += ["%s played key %s." % (who, cell), "The board (O) is thinking."]
         else:
             expect += ["%s played key %s." % (who, cell), "Your move (X): tap a free key.", hints]
+    expect.append("Score, classic against the perfect board: you won 0, drew 1, lost 0.")  # kept on its flash
     expect.append("Tap any key to play again; hold one 1.5 s for the menu.")
     assert narration == expect
 

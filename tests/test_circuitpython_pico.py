@@ -68,7 +68,7 @@ def corrupt_board(tmp_path_factory, table_files):
 
 def test_boots_to_the_menu_on_real_circuitpython(uf2_board):
     b = uf2_board
-    b.wait(lambda line: line.startswith("frame ") and line.split()[2] == ".../X.o/...", 12000, "the menu")
+    b.wait(lambda line: line.startswith("frame ") and line.split()[2] == ".D./X.o/.w.", 12000, "the menu")
     check_self_test(b)  # as on MicroPython, from the pulses PIO put on GP16
     # What the pin carried is what the neopixel library handed the PIO's TX
     # FIFO, byte for byte, the whole chain.

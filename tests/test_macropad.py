@@ -61,7 +61,7 @@ def board(tmp_path_factory, tables_dir):
 def test_boots_to_the_menu_with_its_words_on_the_screen(board):
     b = board
     assert b.chip.hardware == "macropad"
-    b.wait(lambda line: line.startswith("frame ") and line.split()[2] == ".../X.o/...", 6000, "the menu")
+    b.wait(lambda line: line.startswith("frame ") and line.split()[2] == ".D./X.o/.w.", 6000, "the menu")
     shows(b, ("Choose a game:", "> Tactic-toe", "Old marks vanish", "Turn dial, press", BLANK))
     st = b.chip.screen_state
     assert (st["on"], st["remap"], st["comrev"]) == (1, 1, 1)

@@ -49,7 +49,7 @@ def copy(src, tmp_path, name="flash.lfs"):
 
 def test_boots_to_the_menu_with_the_self_test_on_the_pin(board, image, tmp_path):
     b = board(copy(image, tmp_path))
-    b.wait(lambda line: line.startswith("frame ") and line.split()[2] == ".../X.o/...", 4000, "the menu")
+    b.wait(lambda line: line.startswith("frame ") and line.split()[2] == ".D./X.o/.w.", 4000, "the menu")
     check_self_test(b)  # decoded from the data pin's edges
     # Every bit on the wire within the WS2812 datasheet's windows, whole bytes.
     assert set(b.chip.timing) >= {"h0", "h1", "low"}
@@ -135,7 +135,7 @@ def test_records_out_of_order_are_caught_after_power_on(board, tmp_path, table_f
     img = flash_image(tmp_path / "flash.lfs", tables_dir=os.path.dirname(table_files[rules.CLASSIC]),
                       extra=[("lib/tactictoe/tactictoe.tbl", out_of_order(good, how))])
     b = board(img)
-    b.wait(lambda line: line.startswith("frame ") and line.split()[2] == ".../X.o/...", 4000, "the menu")
+    b.wait(lambda line: line.startswith("frame ") and line.split()[2] == ".D./X.o/.w.", 4000, "the menu")
     assert not [line for line in b.lines if "table" in line]  # power-on accepted it
     b.serial("tactictoe: table lib/tactictoe/tactictoe.tbl: table records out of order at record %d; its perfect"
              " level plays a minimax search instead, and hints are off" % record, 8000)

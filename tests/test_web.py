@@ -368,7 +368,7 @@ def test_the_caption_beside_the_board_says_what_it_shows(board):
     board.tap(2)  # you are O: the board moves first
     board.wait_lit(LEVEL_SCREEN)
     board.tap(6)  # easy
-    board.wait_lit(GAME_SCREEN, HINTS_EXTRA)
+    board.wait_lit(HELP_SCREEN, HINTS_EXTRA)
     board.tap(3)  # no hints
     at, line = board.wait_line("tactictoe: X ")
     board.wait("board.caption.at(-1) === 'Your move (O): tap a free key.'")

@@ -302,3 +302,91 @@ def test_puzzles_solved_and_failed_and_the_score_kept_on_the_flash(board, tables
     menu(b)
     assert _score_screen(b) == "Your score against the board: won 0, drew 0, lost 0; puzzles solved: 2 of %d." % n
     assert not [line for line in b.lines if "unreadable" in line or line.startswith("fault")]
+
+
+def test_played_on_after_a_blunder_the_loss_is_scored_and_kept(board, tables, book):
+    """The trainer catches O's blunder; any other key plays on (it is no
+    move); the board wins, and the narration says the score kept for
+    classic against the perfect board; power-cycled, the score screen says
+    the same loss."""
+    b = board
+    t = tables[rules.CLASSIC]
+    menu(b, 3, 2, 8, 4)  # classic, you are O, perfect, trainer
+    pos = rules.Position(rules.CLASSIC)
+    pos.push(board_reply(b, rules.CLASSIC, "X"))
+    said(b, "Your move (O): tap a free key.")
+    cell = [c for c in pos.legal_moves() if ai.verdict(t, pos, c)][0]
+    b.tap(cell)
+    pos.push(cell)
+    said(b, "Tap %d twice to take it back, or any other key to play on." % cell)
+    other = [c for c in pos.legal_moves()][0]
+    start = len(b.lines)
+    b.tap(other)  # plays on: not a move of O's
+    pos.push(board_reply(b, rules.CLASSIC, "X"))
+    assert not [line for line in b.lines[start:] if line.startswith("serial classic: O")]
+    while not pos.is_over():
+        move = pos.legal_moves()[0]  # lost already: no move of O's is caught again
+        b.tap(move)
+        b.serial("classic: O %d" % move, 1000)
+        pos.push(move)
+        if not pos.is_over():
+            pos.push(board_reply(b, rules.CLASSIC, "X"))
+    assert pos.winner() == rules.X
+    b.serial("classic: X wins", 2000)
+    said(b, "Score, classic against the perfect board: you won 0, drew 0, lost 1.")
+    said(b, "Tap any key to play again; hold one 1.5 s for the menu.")
+    assert len([line for line in b.lines if line.startswith("serial > Tap %d twice" % cell)]) == 1
+    b.chip.power_cycle()
+    b.wait(is_self_test, 3000, "the self-test again")
+    menu(b)
+    assert _score_screen(b) == (
+        "Your score against the board: won 0, drew 0, lost 1; puzzles solved: 0 of %d." % len(book))
+
+
+def test_a_puzzle_save_cut_before_each_of_its_flash_writes(board, tables, book, tmp_path):
+    """The first puzzle solved with the power cut before the 1st, 2nd, ...
+    flash erase or program from the winning move on, until a save gets
+    through: after each cut the board powers on with the old score (none
+    solved), never an unreadable one; then with the puzzle solved, and no
+    .tmp left on the flash."""
+    from host_tools.drive import picofs
+
+    b = board
+    n = len(book)
+    cuts = []  # (erase|program, address, bytes) of each operation a cut came before
+    chained = b.chip.on_event
+
+    def on_event(words):
+        if words[0] == "cut":
+            cuts.append(words[2:])
+        chained(words)
+
+    b.chip.on_event = on_event
+    k = 0
+    while True:
+        k += 1
+        assert k < 20, "no save got through"
+        menu(b, 1)
+        pos, plies = _pose(b, book, 1)
+        b.chip.cut_power(k)
+        _solve(b, tables, pos)
+        line = b.wait(lambda got: got == "serial > Puzzle 1 solved!" or got.startswith("power ") and
+                      got.endswith(" cut"), 5000, "the puzzle solved, or the power cut")
+        if line.startswith("serial"):
+            break
+        assert len(cuts) == k
+        b.wait(is_self_test, 3000, "the power back on")
+        menu(b)
+        assert _score_screen(b).endswith("puzzles solved: 0 of %d." % n), k
+        b.tap(3)  # keep it: back to the first screen
+    b.chip.cut_power(0)
+    said(b, "Puzzles solved: 1 of %d." % n)
+    assert k > 2 and [c[0] for c in cuts] and {c[0] for c in cuts} <= {"erase", "program"}, cuts
+    b.chip.power_cycle()
+    b.wait(is_self_test, 3000, "the self-test again")
+    menu(b)
+    assert _score_screen(b).endswith("puzzles solved: 1 of %d." % n)
+    assert not [line for line in b.lines if "unreadable" in line or line.startswith("fault")]
+    b.close()
+    files = picofs.read_image(open(str(tmp_path / "flash.lfs"), "rb").read())
+    assert "score.bin" in files and "score.bin.tmp" not in files

@@ -41,17 +41,23 @@ def caption(board):
 
 
 def double_tap(board, cell):
-    """Two taps on ``cell``, in the page, the second as soon as the key
-    scans have let the first go (a person's double tap, well within
-    700 ms)."""
+    """Two taps on ``cell`` (its key on the keyboard), the second once the
+    first was taken (the board said so) and the firmware has drawn three
+    frames since the key scans let it go, past the debounce: a person's
+    double tap, well within 700 ms, on the page's own clock."""
     board.page.evaluate("""async (n) => {
         const el = document.querySelectorAll("#grid .cell")[n];
-        for (let i = 0; i < 2; i++) {
+        const until = async (ok) => { while (!ok()) await new Promise((r) => setTimeout(r, 2)); };
+        const tap = () => {
             document.dispatchEvent(new KeyboardEvent("keydown", {key: String(n)}));
             document.dispatchEvent(new KeyboardEvent("keyup", {key: String(n)}));
-            while (el.classList.contains("held")) await new Promise((r) => setTimeout(r, 2));
-            await new Promise((r) => setTimeout(r, 40));  // released a moment, past the debounce
-        }
+        };
+        const armed = "> Tap " + n + " again to take back ";
+        tap();
+        await until(() => !el.classList.contains("held") && board.lines.some((l) => l.startsWith(armed)));
+        const seen = board.frames;
+        await until(() => board.frames >= seen + 3);
+        tap();
     }""", cell)
 
 

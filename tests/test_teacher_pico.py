@@ -16,7 +16,7 @@ import pytest
 
 from live_sim import is_self_test
 from pico_board import PicoRun, flash_image, is_menu
-from tactictoe import ai, puzzles, rules, table
+from tactictoe import ai, narrate_text, puzzles, rules, table
 
 
 @pytest.fixture(scope="module")
@@ -116,7 +116,7 @@ def test_a_blunder_is_caught_shown_and_taken_back_by_a_double_tap(board, tables)
     b.tap(cell)
     b.serial("classic: O %d" % cell, 1000)
     said(b, "You (O) played key %d." % cell)
-    said(b, ai.lesson("O", cell, value, best, mask))
+    said(b, narrate_text.lesson("O", cell, value, best, mask))
     said(b, "Tap %d twice to take it back, or any other key to play on." % cell)
     start = len(b.lines)
     b.run(1600)  # two periods of the pulse, four of the blink
@@ -266,7 +266,7 @@ def test_puzzles_solved_and_failed_and_the_score_kept_on_the_flash(board, tables
     b.serial("classic: %s %d" % (me, bad[0]), 1000)
     said(b, "You (%s) played key %d." % (me, bad[0]))
     value, best, mask = ai.verdict(tables[rules.CLASSIC], pos, bad[0])
-    said(b, ai.lesson(me, bad[0], value, best, mask))
+    said(b, narrate_text.lesson(me, bad[0], value, best, mask))
     said(b, "Puzzle 2 failed.")
     said(b, "Puzzles solved: 1 of %d." % n)
     said(b, "Tap any key for another try; hold one 1.5 s for the menu.")

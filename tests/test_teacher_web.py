@@ -8,7 +8,7 @@ its console, its caption), never on the clock.
 
 import pytest
 
-from tactictoe import ai, puzzles, rules
+from tactictoe import ai, narrate_text, puzzles, rules
 from test_web import LEVEL_SCREEN, MODE_SCREEN, Board, _Later, browser, need, site, tables  # noqa: F401
 
 MENU = [1, 3, 5, 7]  # the first screen: puzzles, classic, tactic-toe, score
@@ -87,7 +87,7 @@ def test_a_blunder_is_caught_and_taken_back_on_the_page(board, tables):  # noqa:
     better = [c for c in range(9) if mask >> c & 1]
     board.tap(cell)
     at, _ = board.wait_line("classic: O %d" % cell, at)
-    lesson = ai.lesson("O", cell, value, best, mask)
+    lesson = narrate_text.lesson("O", cell, value, best, mask)
     said(board, "Tap %d twice to take it back, or any other key to play on." % cell)
     assert caption(board)[-2:] == [lesson, "Tap %d twice to take it back, or any other key to play on." % cell]
     # While the board waits: the blunder blinks red, the better cells glow

@@ -97,8 +97,11 @@ def test_the_console_narrates_and_a_refused_cell_shows_solid_red(board, image, t
     b.serial("classic: X 4", 2000)
     b.serial("> X played key 4.", 500)
     b.serial("> O to move: tap a free key.", 500)
+    b.tap(0)
+    b.serial("classic: O 0", 2000)
+    b.serial("> X to move: tap a free key.", 500)
     start = len(b.lines)
-    b.tap(4)  # taken: refused
+    b.tap(4)  # taken (not the newest mark, 0, which a double tap would take back): refused
     b.serial("> Key 4 can't be played now: tap a free key.", 1000)
     b.run(1000)
     frames = [line.split() for line in b.lines[start:] if line.startswith("frame ")]
@@ -175,7 +178,7 @@ def test_matrix_wiring_and_buzzer_on_the_real_port(board, tmp_path, table_files)
     line = b.wait(lambda line: line.startswith("serial classic: O "), 5000, "the board's move")
     o = int(line.split()[-1])
     b.run(300)
-    b.tap(o)
+    b.tap(4)  # X's own mark (the newest, the board's, would start a take-back's double tap)
     b.wait(lambda line: line.startswith("tone ") and line.split()[2] == "196", 1000, "the refusal's grumble")
     b.wait(lambda line: line.startswith("tone ") and line.split()[2] == "0", 1000, "silence")
     free = [c for c in range(9) if c not in (4, o)]

@@ -41,8 +41,8 @@ def boot(folder="", rng=None, log=print):
     score = Score((folder + "/" if folder else "") + "score.bin", log)
     score.load()
     puzzles, problem = puzzles_mod.load(folder)
-    if problem:
-        log("puzzles: %s; the menu's puzzles are off" % problem)
+    if problem:  # (the path as the board sees it, from its root)
+        log("puzzles: %s; the menu's puzzles are off" % (problem.replace(folder + "/", "") if folder else problem))
     return loop.build(*parts, rng=rng, log=log, score=score, puzzles=puzzles)
 
 

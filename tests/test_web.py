@@ -624,9 +624,9 @@ def test_the_dial_turns_through_the_menu_options(pad):
 
 def test_a_classic_game_on_the_macropad_is_played_by_clicking_its_keys(pad, tables):
     pad.wait_line(0, "Choose a game:")
-    # The dial to Classic, pushed; then the options on their keys
+    # The dial to Classic (anticlockwise from tactic-toe), pushed; then the options on their keys
     if pad.lines()[1] != "> Classic":
-        pad.page.keyboard.press("ArrowRight")
+        pad.page.keyboard.press("ArrowLeft")
         pad.wait_line(1, "> Classic")
     pad.page.keyboard.press("ArrowDown")  # the dial's push
     pad.wait_line(0, "Who plays?")

@@ -133,16 +133,22 @@ def cmd_solve(args):
     return 0
 
 
+def _check_tables(folder):
+    """Open both tables in ``folder`` as inspect does, with its messages;
+    a table for the other game is refused."""
+    for game in rules.GAMES:
+        path = os.path.join(folder, game + ".tbl")
+        with _open_table(path) as t:
+            if rules.GAMES[t.game] != game:
+                raise UserError("%s: table is for %s, expected %s" % (path, rules.GAMES[t.game], game))
+
+
 def cmd_fallback_book(args):
     from host_tools import fallback_book
 
     out = args.module
     _check_output(out)
-    for game in rules.GAMES:  # each table as inspect opens it, with its messages
-        path = os.path.join(args.tables, game + ".tbl")
-        with _open_table(path) as t:
-            if rules.GAMES[t.game] != game:
-                raise UserError("%s: table is for %s, expected %s" % (path, rules.GAMES[t.game], game))
+    _check_tables(args.tables)
     try:
         books = fallback_book.make_files(args.tables)
     except table.TableError as e:
@@ -164,11 +170,7 @@ def cmd_puzzles(args):
 
     out = args.output
     _check_output(out)
-    for game in rules.GAMES:  # each table as inspect opens it, with its messages
-        path = os.path.join(args.tables, game + ".tbl")
-        with _open_table(path) as t:
-            if rules.GAMES[t.game] != game:
-                raise UserError("%s: table is for %s, expected %s" % (path, rules.GAMES[t.game], game))
+    _check_tables(args.tables)
     try:
         found = puzzles.mine_files(args.tables)
     except table.TableError as e:

@@ -191,19 +191,6 @@ def _score(game, me, other, depth, alpha, beta, work):
                 k += 1
 
 
-def _image(game, side, k):
-    """A side with every mark moved by symmetry ``k`` (rules._IMAGES)."""
-    t = rules._IMAGES
-    k <<= 4
-    if game:
-        return t[k + (side >> 8)] << 8 | t[k + (side >> 4 & 0xF)] << 4 | t[k + (side & 0xF)]
-    out = 0
-    for c in range(9):
-        if side >> c & 1:
-            out |= 1 << t[k + c]
-    return out
-
-
 def _search(game, turn, me, other, free, work):
     """The best moves of the position (``me`` to move, ``other`` its
     opponent, ``free`` the empty cells, none of them a win on the spot),
@@ -378,9 +365,9 @@ def move(pos, rng, use_book=True):
     x, o = pos.sides
     code = rules.canonical(game, x, o)
     k = 0  # the symmetry that takes the position to its canonical image
-    while rules.encode(game, _image(game, x, k), _image(game, o, k)) != code:
+    while rules.encode(game, rules.transform(game, x, k), rules.transform(game, o, k)) != code:
         k += 1
-    me, other = _image(game, pos.sides[pos.turn], k), _image(game, pos.sides[pos.turn ^ 1], k)
+    me, other = rules.transform(game, pos.sides[pos.turn], k), rules.transform(game, pos.sides[pos.turn ^ 1], k)
     free = ~(_marks(game, me) | _marks(game, other)) & 0x1FF
     # The book's moves, else the immediate wins (they save a search).
     best = use_book and book(game, code, pos.turn) or _wins(game, me, free)

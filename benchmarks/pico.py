@@ -124,8 +124,10 @@ class Chip:
         end = self.ms + limit_ms
         while not done():
             if self.ms >= end:
+                said = [line for line in bytes(self.out).decode(errors="replace").splitlines()
+                        if not line.startswith("P ")]  # (not the heap's samples)
                 raise RuntimeError("no %s within %d emulated ms; console:\n%s"
-                                   % (what, limit_ms, bytes(self.out[-800:]).decode(errors="replace")))
+                                   % (what, limit_ms, "\n".join(said[-12:])))
             self.run(step)
 
     def tap(self, cell, ms=sim_script.TAP_MS):
@@ -450,12 +452,12 @@ def _demo_games(chip, games=2):
 
 def _to_menu(chip, mark):
     cfg = chip.pico.cfg
-    chip.until(lambda: any(is_menu(c, cfg) for _, c in chip.frames[mark:]) or b"rror" in chip.out, 8000,
+    chip.until(lambda: any(is_menu(c, cfg) for _, c in chip.frames[mark:]) or b"rror" in chip.out, 30000,
                what="the menu")
     return b"rror" not in chip.out
 
 
-def bench_heap(image_path, period=20):
+def bench_heap(image_path, period=50):
     """The live heap (collected and read every ``period`` ms by a soft
     timer): at the menu after power-on, and its peak over power-on and
     over whole demo games."""
@@ -503,7 +505,7 @@ def fits(image_path, kib, games=2):
         chip.close()
 
 
-def smallest_heap(image_path, lo=8, hi=64):
+def smallest_heap(image_path, lo=8, hi=128):
     if not fits(image_path, hi):
         raise RuntimeError("the firmware does not play in %d KiB" % hi)
     while hi - lo > 1:

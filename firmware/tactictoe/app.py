@@ -69,8 +69,7 @@ class App:
     :param rng: an ``ai.Rng``; seed it for repeatable play.
     :param log: where console messages go.
     :param score: a ``score.Score``, loaded (else one in RAM only).
-    :param puzzles: a ``puzzles.Puzzles``; or the folder (str) whose
-        puzzles file to open when they are first wanted; or None."""
+    :param puzzles: a ``puzzles.Puzzles``, or None if there are none."""
 
     def __init__(self, cfg, tables, problems=None, rng=None, log=print, score=None, puzzles=None):
         self.colours = cfg["colours"]
@@ -107,8 +106,7 @@ class App:
         self._options_of = -1
         self._ring = ring()
         self.score = score if score is not None else score_mod.Score(None, log)
-        self.puzzles = None if isinstance(puzzles, str) else puzzles
-        self._puzzles_in = puzzles if isinstance(puzzles, str) else None  # not opened yet
+        self.puzzles = puzzles
         self.puzzle = -1  # the puzzle being played (its index), or -1
         self.plies = 0  # ...the plies it is won in
         self.solved = False  # ...and, once it is over, how it went
@@ -427,26 +425,11 @@ class App:
 
     def puzzle_count(self):
         """How many puzzles there are (0: none on this board)."""
-        self._open_puzzles()
         return len(self.puzzles) if self.puzzles is not None else 0
-
-    def _open_puzzles(self):
-        # The first time they are wanted: the file, checked (puzzles.load).
-        folder = self._puzzles_in
-        if folder is None:
-            return
-        self._puzzles_in = None
-        from . import puzzles as puzzles_mod
-
-        self.puzzles, problem = puzzles_mod.load(folder)
-        if problem:  # (the path as the board sees it, from its root)
-            where = problem.replace(folder + "/", "") if folder else problem
-            self.log("puzzles: %s; the menu's puzzles are off" % where)
 
     def puzzles_ready(self):
         """True if the puzzles can be played: their file and a table (to
         defend and to judge) are here."""
-        self._open_puzzles()
         if self.puzzles is None or not len(self.puzzles):
             return False
         return self.tables.get(rules.CLASSIC) is not None or self.tables.get(rules.TACTICTOE) is not None
@@ -455,7 +438,6 @@ class App:
         # The easiest puzzle not solved yet (whose table is here), turned by
         # a random symmetry: the game and mode for it, and its position.
         p = self.puzzles
-        assert p is not None  # (puzzles_ready() opened them)
         i = first = -1
         easiest = 64
         for j in range(len(p)):

@@ -35,13 +35,15 @@ def boot(folder="", rng=None, log=print):
         return None
     from . import loop
 
+    from . import puzzles as puzzles_mod
     from .score import Score
 
     score = Score((folder + "/" if folder else "") + "score.bin", log)
     score.load()
-    # The puzzles are opened when first wanted (the menu's key 1): a boot
-    # and a heap without them until then.
-    return loop.build(*parts, rng=rng, log=log, score=score, puzzles=folder)
+    puzzles, problem = puzzles_mod.load(folder)
+    if problem:  # (the path as the board sees it, from its root)
+        log("puzzles: %s; the menu's puzzles are off" % (problem.replace(folder + "/", "") if folder else problem))
+    return loop.build(*parts, rng=rng, log=log, score=score, puzzles=puzzles)
 
 
 def _hold_screen():

@@ -228,17 +228,22 @@ def firmware_files(cfg, compile_mpy, version=None):
     return files
 
 
+def _built(path, target):
+    """The bytes of ``path``, which ``make target`` builds (FlashError saying so)."""
+    try:
+        with open(path, "rb") as f:
+            return f.read()
+    except OSError as e:
+        raise FlashError("%s: %s (make %s builds it)" % (path, e.strerror, target))
+
+
 def table_file(game, folder=os.path.join(ROOT, "build")):
     """``(path on the board, bytes)`` of a game's table from ``folder``."""
     if game not in rules.GAMES:
         raise FlashError("no game %r (games: %s)" % (game, ", ".join(rules.GAMES)))
     name = game + ".tbl"
     path = os.path.join(folder, name)
-    try:
-        with open(path, "rb") as f:
-            data = f.read()
-    except OSError as e:
-        raise FlashError("%s: %s (make table builds it)" % (path, e.strerror))
+    data = _built(path, "table")
     # Proven right before it goes anywhere near a board: a table can pass
     # the board's checks (CRC included) and still play wrong.
     from host_tools import verify
@@ -261,11 +266,7 @@ def puzzle_file(folder=os.path.join(ROOT, "build")):
     from tactictoe import puzzles
 
     path = os.path.join(folder, puzzles.NAME)
-    try:
-        with open(path, "rb") as f:
-            data = f.read()
-    except OSError as e:
-        raise FlashError("%s: %s (make puzzles builds it)" % (path, e.strerror))
+    data = _built(path, "puzzles")
     try:
         puzzles.Puzzles(io.BytesIO(data))
     except puzzles.PuzzleError as e:

@@ -318,7 +318,7 @@ class App:
                 self._move(now, self._ai_move())
             return
         if event & PRESS:  # a move as the cell goes down: lit a frame later
-            if cell < 9 and m.pos.occupied() >> cell & 1 and cell == m.newest() and self.undo_plies():
+            if cell == m.newest() and self.undo_plies():  # (the newest mark is always on the board)
                 self._tap_back(now, cell)  # the newest mark, tapped twice: take back
                 return
             try:

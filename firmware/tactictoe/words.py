@@ -135,11 +135,7 @@ class Words:
                 what = "%s wins in %d" % (rules.PLAYERS[m.pos.turn], (value & 0x3F) // 2)
             else:
                 what = "Only draws now"
-            better = ""
-            for c in range(9):
-                if a.blunder >> c & 1:
-                    better += " %d" % c
-            return ["%s on %d:" % (mover, cell), what, "Better:" + better,
+            return ["%s on %d:" % (mover, cell), what, self._better(),
                     "Undo: try again" if self._soft else "2x tap %d: undo" % cell]
         mover = rules.PLAYERS[m.pos.turn]
         if a.puzzle >= 0:
@@ -164,11 +160,7 @@ class Words:
             solved = "Solved %d/%d" % (a.score.solved_count(), len(a.puzzles))
             if a.solved:
                 return ["Puzzle solved!", solved, "", "Tap: next one"]
-            better = "Better:"
-            for c in range(9):
-                if a.blunder >> c & 1:
-                    better += " %d" % c
-            return ["Puzzle failed", better if a.blunder else "", solved, "Tap: try again"]
+            return ["Puzzle failed", self._better() if a.blunder else "", solved, "Tap: try again"]
         if m.result < 0:
             result = "Draw (repeated)" if m.game == rules.TACTICTOE else "Draw"
         elif a.mode in (TWO, DEMO):
@@ -179,6 +171,14 @@ class Words:
             result = "Board wins"
         again = "Next game soon" if a.mode == DEMO else ("Press: again" if a.dial else "Tap: play again")
         return [result, self._who(), self._score(), again]
+
+    def _better(self):
+        # The moves the trainer says were better: "Better: 4 6".
+        out = "Better:"
+        for c in range(9):
+            if self.app.blunder >> c & 1:
+                out += " %d" % c
+        return out
 
     def _labels(self):
         # The soft keys' line: a label over each key that does something now.

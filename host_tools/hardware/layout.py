@@ -21,6 +21,46 @@ STRIP = 10.0  # the width of a common WS2812B strip
 BUTTON = 6.0
 BUTTON_OFFSET = 10.0  # pixel centre to button centre, towards the front
 
+# The kit (the case, the tiles and the PCB share these). Coordinates in mm:
+# origin at the grid's centre on the LED board's top face, x to the right,
+# y towards the back (row 0, away from the player), z up. KiCad's y runs the
+# other way (down the page, towards the front).
+BOARD_THICKNESS = 1.6  # the LED board (PCB or perfboard)
+PCB_SIZE = 110.0  # the square PCB, centred on the grid, inside the base's walls
+# Fixings: four M3 screws at the grid's four inner wall crossings, from under
+# the base, through the PCB, into the grid's pillars. They hold the board flat
+# where it is pressed, and stay clear of the Pico under the middle column.
+SCREW = 3.0  # M3
+SCREW_HOLE = 3.2  # clearance hole in the PCB
+SCREW_AT = PITCH / 2  # the holes are at (+-SCREW_AT, +-SCREW_AT)
+# Under the board (its bottom face): the Pico, upside down in two 20-pin
+# sockets, its USB socket at the back edge; the level shifter, resistors,
+# capacitors and buzzer beside it. Nothing under the board taller than this:
+UNDER_HEIGHT = 15.0
+PICO = (21.0, 51.0)  # the Pico's board, x by y
+PICO_ROW_SPACING = 17.78  # its two rows of pins, 20 each at 2.54
+PICO_CENTRE = (0.0, PCB_SIZE / 2 - PICO[1] / 2)  # under the middle column, USB end at the PCB's back edge
+SOCKET_HEIGHT = 8.5  # a 2.54 mm female header
+SWITCH_HEIGHT = 4.3  # a B3F-1000's actuator top above the board
+SWITCH_TRAVEL = 0.25  # its travel to click
+SWITCH_ACTUATOR = 3.5  # its round actuator's diameter
+
+
+def pixel_at(cell):
+    """A cell's pixel centre ``(x, y)`` in mm (x right, y to the back)."""
+    return ((cell % 3 - 1) * PITCH, (1 - cell // 3) * PITCH)
+
+
+def button_at(cell):
+    """A cell's button centre ``(x, y)`` in mm: in front of its pixel."""
+    x, y = pixel_at(cell)
+    return (x, y - BUTTON_OFFSET)
+
+
+def screws():
+    """The four screw holes ``[(x, y)]`` in mm."""
+    return [(sx * SCREW_AT, sy * SCREW_AT) for sy in (1, -1) for sx in (-1, 1)]
+
 
 def layout_values():
     """The grid's dimensions in mm, rounded as the docs print them."""

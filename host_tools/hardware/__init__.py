@@ -16,6 +16,8 @@ Where to look:
 - ``page.py``: a board's page (pin table, parts, notes, flashing);
 - ``wiring.py``: a board's wiring diagram; ``svg.py``: its drawing parts;
 - ``layout.py``: the grid's dimensions, its drawing and notes;
+- ``perfboard.py``: the hand-wired build's perfboard (a Pico with nine
+  buttons): every part on a hole, every wire, as pictures and a hole list;
 - ``bought.py``: the page of each board bought ready-made (what to buy, the
   one-file install, the keys), ``keymap.py`` its key map's picture, both
   from ``boards.BOUGHT``, which each shipped config of such a board must
@@ -26,15 +28,16 @@ Where to look:
 import os
 
 from host_tools import flash, outputs
-from host_tools.hardware import boards, bought, layout, page, wiring
+from host_tools.hardware import boards, bought, layout, page, perfboard, wiring
 from host_tools.hardware.boards import HardwareError
 
 __all__ = ["HardwareError", "board_files", "write_board", "write_all"]
 
 
 def board_files(board):
-    """``[("README.md", text), ("wiring.svg", text)]`` of one board config
-    (a shipped name or a path)."""
+    """``[("README.md", text), ("wiring.svg", text), ...]`` of one board
+    config (a shipped name or a path): with the perfboard's page and
+    pictures for a Pico with nine buttons."""
     try:
         path, cfg, _ = flash.board_config(board)
     except flash.FlashError as e:
@@ -43,7 +46,8 @@ def board_files(board):
         raise HardwareError("%s is a board bought ready-made (%s): there is no wiring to draw" % (board, cfg["board"]))
     boards.check(cfg)
     source = os.path.relpath(path, flash.ROOT) if os.path.abspath(path).startswith(flash.BOARDS) else path
-    return [("README.md", page.page(cfg, source)), ("wiring.svg", wiring.wiring_svg(cfg))]
+    return ([("README.md", page.page(cfg, source)), ("wiring.svg", wiring.wiring_svg(cfg))]
+            + perfboard.perfboard_files(cfg, source))
 
 
 def hand_wired(cfg):
@@ -58,8 +62,8 @@ def hand_wired_boards():
 
 
 def write_board(board, folder):
-    """Write ``folder/README.md`` and ``folder/wiring.svg`` for one board
-    config, both or neither; returns the files written."""
+    """Write ``folder/README.md``, ``folder/wiring.svg`` (and the perfboard's
+    files) for one board config, all or none; returns the files written."""
     return [os.path.join(folder, name) for name in outputs.write_tree(folder, board_files(board))]
 
 

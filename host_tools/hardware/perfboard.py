@@ -1,0 +1,1029 @@
+"""The hand-wired build on perfboard (``hardware/<board>/perfboard.md`` and
+its pictures): every part on a hole of a 2.54 mm board under the grid, the
+wires between them as the maker solders them, drawn from the board config
+and the grid's dimensions in ``layout.py``.
+
+The board is seen from the top (the parts side: pixels and buttons) and from
+the underside (turned over left to right: the wires, the Pico's sockets, the
+level shifter, the resistors and capacitors). Holes are named by column
+letter (A at the left of the top view) and row number (1 at the back edge,
+where the Pico's USB socket is).
+
+How it is built (so the wires are soldered where a hand reaches them):
+
+- the pixels and buttons stand on the top, soldered underneath; a wire to
+  one of their legs is soldered to that leg on the underside;
+- the resistors and capacitors lie on the underside, their legs through the
+  board and soldered on the top; a wire is soldered to the leg underneath;
+- the sockets (the Pico's two, the 74AHCT125's) sit on the underside and are
+  soldered on the top; their pins are covered underneath, so a wire to one
+  comes up through the free hole beside the pin (its "wire hole") and is
+  soldered to the pin on the top with a solder bridge. Neighbouring socket
+  pins on one net are bridged to each other the same way.
+
+Nothing is soldered on the top where the grid's walls stand or round the
+four screw holes, except the Pico's socket pins (the Pico's place is the
+kit's, ``layout.PICO_CENTRE``): the walls cross them and need notches there.
+"""
+
+import heapq
+import math
+
+from host_tools.hardware import boards, layout, parts, svg
+from host_tools.hardware.boards import HardwareError
+
+HERE = "host_tools/hardware/perfboard.py"
+
+P = 2.54  # the hole pitch
+COLS, ROWS = 42, 43  # columns A..AP, rows 1..43: 106.7 x 109.2 mm
+WIDTH, HEIGHT = COLS * P, ROWS * P
+PAD = 0.9  # a hole's copper pad, radius: a joint is about this wide
+SCREW_CLEAR = 4.0  # no joint or part within this of a screw's centre (its washer, the base's boss)
+PIXEL_BOARD = 10.0  # a single-pixel breakout board, square
+R_BODY = (6.5, 2.5)  # a 1/4 W resistor's body
+R_SPAN = 4  # its legs 4 holes apart
+C1_BODY = (8.0, 8.0)  # 470 uF, 10 V: 8 mm across, 11.5 mm tall, legs 3.5 mm apart
+C1_SPAN = 2
+C2_BODY = (5.0, 3.0)  # 100 nF disc, legs 2.54 mm apart
+C2_SPAN = 1
+DIP_BODY = (10.2, 19.3)  # a DIP-14 socket, rows 7.62 apart
+HEADER_BODY = (2.54, 50.8)  # a 20-pin female header
+
+# Wire colours by group, and the groups in the order they are soldered.
+COLOURS = {"5v": svg.RED, "gnd": svg.INK, "data": svg.DATA, "button": "#e08a00"}
+GROUPS = ("5v", "gnd", "data", "button")
+# Parts whose pins are covered underneath (sockets, capacitors standing on
+# their legs): a wire to one comes up through the hole beside the pin.
+COVERED = ("pico", "dip", "electrolytic", "ceramic")
+
+
+# --- holes ---------------------------------------------------------------------
+
+
+def hole_xy(hole):
+    """A hole ``(column, row)`` (from 0) as ``(x, y)`` in mm, layout.py's frame."""
+    c, r = hole
+    return ((c - (COLS - 1) / 2) * P, ((ROWS - 1) / 2 - r) * P)
+
+
+def hole_at(x, y):
+    """The hole at ``(x, y)`` mm, or None when that is not on a hole."""
+    c = x / P + (COLS - 1) / 2
+    r = (ROWS - 1) / 2 - y / P
+    if abs(c - round(c)) > 1e-6 or abs(r - round(r)) > 1e-6:
+        return None
+    c, r = int(round(c)), int(round(r))
+    return (c, r) if 0 <= c < COLS and 0 <= r < ROWS else None
+
+
+def column_name(c):
+    """Column letters: A..Z, then AA, AB, ..."""
+    return chr(65 + c) if c < 26 else "A" + chr(65 + c - 26)
+
+
+def hole_name(hole):
+    """``"K12"``: column letter, row number."""
+    return "%s%d" % (column_name(hole[0]), hole[1] + 1)
+
+
+def snap(v, half=False):
+    """``v`` mm to the nearest multiple of the pitch (``half``: of the pitch
+    plus a half)."""
+    if half:
+        return (math.floor(v / P) + 0.5) * P
+    return round(v / P) * P
+
+
+def walls():
+    """The grid's wall centre lines: ``[(axis, at)]``, axis "x" for a wall
+    along y at x = at."""
+    return [(axis, (i - 1.5) * layout.PITCH) for axis in ("x", "y") for i in range(4)]
+
+
+def under_wall(x, y, clear=PAD):
+    """True when a joint at ``(x, y)`` would be under a wall of the grid."""
+    half = layout.WALL / 2 + clear
+    grid = 1.5 * layout.PITCH + layout.WALL / 2
+    for axis, at in walls():
+        along, across = (y, x) if axis == "x" else (x, y)
+        if abs(across - at) < half and abs(along) < grid + clear:
+            return True
+    return False
+
+
+def near_screw(x, y, clear=SCREW_CLEAR):
+    return any(math.hypot(x - sx, y - sy) < clear for sx, sy in layout.screws())
+
+
+# --- parts ---------------------------------------------------------------------
+
+
+class Part:
+    """A part on the board: its pins on holes, its body's outline (mm) and
+    the side it stands on ("top" or "bottom")."""
+
+    def __init__(self, ref, what, side, pins, body, kind):
+        self.ref, self.what, self.side, self.pins, self.body, self.kind = ref, what, side, pins, body, kind
+
+    def hole(self, pin):
+        return self.pins[pin]
+
+
+def _place(ref, what, side, kind, centre, offsets, size, turn=False):
+    """A part whose pin ``name`` is at ``centre + offsets[name] * P``
+    (offsets as the part's own top view; mirrored for the underside, turned
+    a quarter anticlockwise with ``turn``)."""
+    cx, cy = centre
+    pins = {}
+    for name, (dx, dy) in offsets.items():
+        if turn:
+            dx, dy = -dy, dx
+        if side == "bottom":
+            dx = -dx
+        hole = hole_at(cx + dx * P, cy + dy * P)
+        if hole is None:
+            raise HardwareError("%s pin %s is off the perfboard's holes" % (ref, name))
+        pins[name] = hole
+    w, h = (size[1], size[0]) if turn else size
+    return Part(ref, what, side, pins, (cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2), kind)
+
+
+# A single-pixel breakout on four wire legs: data in at the left, out at the
+# right, 5 V behind DIN and GND in front of DOUT, so a 5 V rail and a GND
+# rail can run along each row of pixels past the data between them.
+PIXEL_PINS = {"5V": (-1.5, 1), "DIN": (-1.5, 0), "DOUT": (1.5, 0), "GND": (1.5, -1)}
+# A 6 x 6 mm button's legs 3 x 2 holes apart (they spread a little, as on a
+# breadboard); two diagonal legs are never joined inside it, so those two
+# are the switch, whichever way round it goes in.
+BUTTON_PINS = {"GND": (1.5, 1), "SIG": (-1.5, -1), "-": (-1.5, 1), "--": (1.5, -1)}
+# The 74AHCT125 in its own top view, notch at the back: 1-7 down the left,
+# 8-14 up the right.
+DIP_PINS = dict([(str(k), (-1.5, 4 - k)) for k in range(1, 8)] + [(str(k), (1.5, k - 11)) for k in range(8, 15)])
+
+
+def pico_pin_xy(n, centre):
+    """Pico pin ``n`` (1-40) seen from the top of the board, the Pico hanging
+    upside down under it, USB end at the back: pin 1 at the right, back."""
+    cx, cy = centre
+    half = layout.PICO_ROW_SPACING / 2
+    if n <= 20:
+        return (cx + half, cy + (9.5 - (n - 1)) * P)
+    return (cx - half, cy + (n - 21 - 9.5) * P)
+
+
+PICO_VBUS = 40
+PICO_GND = 18  # beside cell 1's button: one wire inside the sockets, one out to the GND rail
+RAIL_5V, RAIL_GND = 3, 38  # the columns of the 5 V rail (left) and the GND rail (right)
+
+
+class Board:
+    """The perfboard of a config: its parts, the solder bridges on the top,
+    the wire holes beside covered pins, and the wires underneath."""
+
+    def __init__(self, cfg, strict=True):
+        if cfg["board"] != "pico" or cfg["input"]["kind"] != "buttons":
+            raise HardwareError("the perfboard layout is drawn for a Pico with nine buttons")
+        boards.check(cfg)
+        self.cfg = cfg
+        self.parts = {}
+        self.snaps = []  # (what, wanted (x, y), got (x, y))
+        self.bridges = []  # (hole, hole): neighbours joined with solder on the top
+        self.wire_hole = {}  # (ref, pin) -> the hole its wire comes up through
+        self.links = []  # (group, net, (ref, pin), (ref, pin)): the wires to make
+        self.wires = []  # (group, net, (terminal, terminal), [corner holes])
+        self.failed = []
+        self._place_parts()
+        self._links()
+        self._route()
+        if strict and self.failed:
+            raise HardwareError(self.failed[0])
+
+    # --- parts
+
+    def _add(self, part):
+        self.parts[part.ref] = part
+        return part
+
+    def _place_parts(self):
+        for cell in range(9):
+            for ref, what, kind, at, pins, size in (
+                    ("P%d", "pixel, cell %d", "pixel", layout.pixel_at, PIXEL_PINS, (PIXEL_BOARD, PIXEL_BOARD)),
+                    ("S%d", "button, cell %d", "button", layout.button_at, BUTTON_PINS, (layout.BUTTON,) * 2)):
+                want = at(cell)
+                got = (snap(want[0]), snap(want[1]))
+                self.snaps.append((what % cell, want, got))
+                self._add(_place(ref % cell, what % cell, "top", kind, got, pins, size))
+        # The Pico: its rows fall on holes across; along, its pins snap.
+        cx, cy = layout.PICO_CENTRE
+        self.pico_centre = (cx, snap(cy, half=True))
+        self.snaps.append(("the Pico", layout.PICO_CENTRE, self.pico_centre))
+        pins = {}
+        for n in range(1, 41):
+            hole = hole_at(*pico_pin_xy(n, self.pico_centre))
+            if hole is None:
+                raise HardwareError("Pico pin %d is off the perfboard's holes" % n)
+            pins[str(n)] = hole
+        x0, y0 = cx - layout.PICO[0] / 2, self.pico_centre[1] - layout.PICO[1] / 2
+        self._add(Part("PICO", "Raspberry Pi Pico, upside down in two 20-pin sockets", "bottom", pins,
+                       (x0, y0, x0 + layout.PICO[0], y0 + layout.PICO[1]), "pico"))
+        self._place_shifter()
+        self._rails()
+        first = self.parts["P%d" % boards.chain(self.cfg)[0]]
+        self._add(self._search("R1", "%s resistor" % parts.RESISTOR, "resistor", R_SPAN, R_BODY,
+                               first.hole("DIN"), "2"))
+        self._add(self._search("C1", "%s capacitor" % parts.CAPACITOR, "electrolytic", C1_SPAN, C1_BODY,
+                               first.hole("5V"), "+", "-"))
+
+    def _place_shifter(self):
+        """The 74AHCT125 in cell 0's back, between its pixel and the wall:
+        its rows across the board, pins 1-7 at the front (1 at the right),
+        8-14 at the back. A bar of solder between the rows joins its GND pins
+        (1, 4, 5, 7 and the unused gates' 9, 10, 12, 13); the 100 nF sits
+        beside pin 14; the 10k pull-down hangs from pin 2's front."""
+        pixel = self.parts["P0"]
+        c0, r0 = pixel.hole("5V")  # the pixel's 5V leg: the block is drawn from it
+        front, back = r0 - 1, r0 - 4
+        x = (hole_xy((c0, 0))[0] + hole_xy((c0 + 6, 0))[0]) / 2
+        y = (hole_xy((0, front))[1] + hole_xy((0, back))[1]) / 2
+        u1 = self._add(_place("U1", "%s in a DIP-14 socket" % parts.SHIFTER, "bottom", "dip", (x, y), DIP_PINS,
+                              DIP_BODY, turn=True))
+        assert u1.hole("1") == (c0 + 6, front) and u1.hole("14") == (c0 + 6, back), "U1 turned the wrong way"
+        bar = front - 1
+        self.bridges += [((c, bar), (c + 1, bar)) for c in range(c0, c0 + 6)]
+        for pin in ("1", "4", "5", "7"):
+            c, r = u1.hole(pin)
+            self.bridges.append(((c, r), (c, bar)))
+        for pin in ("9", "10", "12", "13"):
+            c, r = u1.hole(pin)
+            self.bridges += [((c, r), (c, r + 1)), ((c, r + 1), (c, bar))]
+        # Pin 14: along its row to the 5 V wire's hole, then down to C2.
+        c14, _ = u1.hole("14")
+        five = (c14 + 1, back)
+        self.bridges += [(u1.hole("14"), five), (five, (c14 + 1, back + 1)), ((c14 + 1, back + 2), (c14, bar))]
+        self.wire_hole[("U1", "14")] = five
+        self._add(_two("C2", "100 nF capacitor", "ceramic", (c14 + 1, back + 1), (c14 + 1, back + 2), C2_BODY))
+        # Pin 1: GND comes up beside it; pin 3's output beside it; pin 2 to
+        # the pull-down's leg, which the data wire comes to.
+        for pin, beside in (("1", (1, 0)), ("3", (0, 1))):  # pin 1 along its row, pin 3 to the front
+            c, r = u1.hole(pin)
+            self.wire_hole[("U1", pin)] = (c + beside[0], r + beside[1])
+            self.bridges.append(((c, r), self.wire_hole[("U1", pin)]))
+        c, r = u1.hole("2")
+        self.bridges.append(((c, r), (c, r + 1)))
+        self._add(_two("R2", "%s resistor (pull-down)" % parts.PULL_DOWN, "resistor", (c, r + 1),
+                       (c, r + 1 + R_SPAN), R_BODY))
+
+    def used(self):
+        """Every hole a pin, a wire hole or a bridge takes."""
+        out = {h for part in self.parts.values() for h in part.pins.values()}
+        return out | set(self.wire_hole.values()) | {h for b in self.bridges for h in b}
+
+    def taken(self):
+        """Every hole a part, a wire hole or a rail takes."""
+        return self.used() | self.rail_holes["5v"] | self.rail_holes["gnd"]
+
+    def covered(self, side):
+        """The holes under the bodies on ``side`` (a body sits on them)."""
+        out = set()
+        for part in self.parts.values():
+            if part.side == side:
+                for box in _boxes(part):
+                    out |= _holes_in(box)
+        return out
+
+    def _joint_ok(self, hole, used):
+        """A joint can go on the top at ``hole``: free, clear of the walls and
+        the screws, not under a button (the pixels stand on their legs)."""
+        x, y = hole_xy(hole)
+        if hole in used or under_wall(x, y) or near_screw(x, y):
+            return False
+        return not any(_inside((x, y), p.body) for p in self.parts.values() if p.kind == "button")
+
+    def _free_beside(self, part, pin, used, under, inward=False):
+        """The hole beside ``part``'s ``pin`` for a wire: away from the
+        part's middle first (towards it with ``inward``); free, reachable
+        underneath, clear on top."""
+        c, r = part.hole(pin)
+        x, y = hole_xy((c, r))
+        x0, y0, x1, y1 = part.body
+        mx, my = (x0 + x1) / 2, (y0 + y1) / 2
+        ox = -1 if x < mx - 1e-6 else 1 if x > mx + 1e-6 else 0
+        oy = 1 if y < my - 1e-6 else -1 if y > my + 1e-6 else 0  # rows count down the board
+        if y1 - y0 > x1 - x0 + 1e-6:  # a long part: out across its rows of pins
+            oy = 0
+        elif x1 - x0 > y1 - y0 + 1e-6:
+            ox = 0
+        if inward:
+            ox, oy = -ox, -oy
+        tries = sorted(((dc, dr) for dc in (-1, 0, 1) for dr in (-1, 0, 1) if dc or dr),
+                       key=lambda d: (abs(d[0]) + abs(d[1]), -(d[0] * ox + d[1] * oy), d))
+        for dc, dr in tries:
+            h = (c + dc, r + dr)
+            if 0 <= h[0] < COLS and 0 <= h[1] < ROWS and h not in under and self._joint_ok(h, used):
+                return h
+        return None
+
+    def _search(self, ref, what, kind, span, size, target, near, other=None):
+        """The place nearest ``target`` for a two-legged part on the
+        underside, its leg ``near`` closest to it."""
+        other = other or ("2" if near == "1" else "1")
+        used = self.taken()
+        under = self.covered("bottom")
+        tc, tr = target
+        best = None
+        for c in range(COLS):
+            for r in range(ROWS):
+                score = abs(c - tc) + abs(r - tr)
+                if best is not None and score >= best[0]:
+                    continue
+                for dc, dr in ((1, 0), (-1, 0), (0, 1), (0, -1)):
+                    a, b = (c, r), (c + dc * span, r + dr * span)
+                    if not (0 <= b[0] < COLS and 0 <= b[1] < ROWS):
+                        continue
+                    if not (self._joint_ok(a, used) and self._joint_ok(b, used)) or a in under or b in under:
+                        continue
+                    part = _two(ref, what, kind, a, b, size, (near, other))
+                    if not self._body_ok(part, used):
+                        continue
+                    beside = {}
+                    if kind in COVERED:  # its legs are under it: a wire hole beside each
+                        taken = used | {a, b}
+                        for pin in (near, other):
+                            beside[pin] = self._free_beside(part, pin, taken, under | _holes_in(part.body))
+                            taken = taken | {beside[pin]}
+                        if None in beside.values():
+                            continue
+                    best = (score, part, beside)
+                    break
+        if best is None:
+            raise HardwareError("no room on the perfboard for %s" % ref)
+        for pin, hole in best[2].items():
+            self.wire_hole[(ref, pin)] = hole
+            self.bridges.append((best[1].hole(pin), hole))
+        return best[1]
+
+    def _body_ok(self, part, used):
+        x0, y0, x1, y1 = part.body
+        if x0 < -WIDTH / 2 or y0 < -HEIGHT / 2 or x1 > WIDTH / 2 or y1 > HEIGHT / 2:
+            return False
+        if any(_box_distance(part.body, s) < SCREW_CLEAR for s in layout.screws()):
+            return False
+        if (_holes_in(part.body) - set(part.pins.values())) & used:
+            return False
+        return not any(other.side == "bottom" and _overlap(part.body, box)
+                       for other in self.parts.values() for box in [other.body] + _boxes(other))
+
+    # --- wires
+
+    def _pico_hole(self, pin, inside):
+        """A wire hole of Pico ``pin``: inside its sockets (towards cell 1)
+        or outside."""
+        key = ("PICO", "%d%s" % (pin, "i" if inside else ""))
+        if key not in self.wire_hole:
+            pico = self.parts["PICO"]
+            hole = self._free_beside(pico, str(pin), self.taken(), self.covered("bottom"), inward=inside)
+            if hole is None:
+                raise HardwareError("Pico pin %d: no free hole beside it for its wire" % pin)
+            self.wire_hole[key] = hole
+            self.bridges.append((pico.hole(str(pin)), hole))
+        return key
+
+    def _rails(self):
+        """The bare 5 V and GND rails underneath: along each row of pixels
+        (5 V behind the data, GND in front of it), tied together by a rail
+        down the left (5 V) and the right (GND). The top row's rails stop at
+        the Pico's sockets: cell 1 is fed from the Pico inside them, cell 2's
+        5 V and cell 0's GND by a wire."""
+        px = [self.parts["P%d" % c] for c in range(9)]
+        r5 = [px[3 * k].hole("5V")[1] for k in range(3)]
+        rg = [px[3 * k].hole("GND")[1] for k in range(3)]
+        c5 = [p.hole("5V")[0] for p in px[:3]]
+        cg = [p.hole("GND")[0] for p in px[:3]]
+        self.rails = [
+            ("5v", [(c5[0], r5[0]), (RAIL_5V, r5[0]), (RAIL_5V, r5[2]), (c5[2], r5[2])]),
+            ("5v", [(RAIL_5V, r5[1]), (c5[2], r5[1])]),
+            ("gnd", [(cg[2], rg[0]), (RAIL_GND, rg[0]), (RAIL_GND, rg[2]), (cg[0], rg[2])]),
+            ("gnd", [(cg[0], rg[1]), (RAIL_GND, rg[1])]),
+        ]
+        self.rail_holes = {"5v": set(), "gnd": set()}
+        for group, corners in self.rails:
+            self.rail_holes[group] |= set(_cells(corners))
+
+    def _links(self):
+        """The wires the config asks for, each between two terminals (a pin,
+        or ``("rail", group)``: the nearest hole of that rail): the data
+        through the shifter, the 330R and the pixels in chain order; a wire
+        from each button to its GPIO; the power the rails don't reach."""
+        cfg = self.cfg
+        chain = boards.chain(cfg)
+        five, gnd = ("rail", "5v"), ("rail", "gnd")
+        links = [("5v", "5 V", self._pico_hole(PICO_VBUS, True), ("P1", "5V")),
+                 ("5v", "5 V", self._pico_hole(PICO_VBUS, False), five),
+                 ("5v", "5 V", ("U1", "14"), five), ("5v", "5 V", ("C1", "+"), five),
+                 ("5v", "5 V", ("P2", "5V"), five),
+                 ("gnd", "GND", self._pico_hole(PICO_GND, True), ("S1", "GND")),
+                 ("gnd", "GND", ("S1", "GND"), ("P1", "GND")),
+                 ("gnd", "GND", self._pico_hole(PICO_GND, False), gnd),
+                 ("gnd", "GND", ("U1", "1"), gnd), ("gnd", "GND", ("R2", "2"), gnd),
+                 ("gnd", "GND", ("C1", "-"), gnd), ("gnd", "GND", ("P0", "GND"), gnd)]
+        links += [("gnd", "GND", ("S%d" % c, "GND"), ("P%d" % c, "GND")) for c in range(9) if c != 1]
+        data = _pico_pin(cfg, cfg["leds"]["pin"])
+        links.append(("data", "data in", self._pico_hole(data, False), ("R2", "1")))
+        links.append(("data", "data out", ("U1", "3"), ("R1", "1")))
+        links.append(("data", "pixel 0 DIN", ("R1", "2"), ("P%d" % chain[0], "DIN")))
+        for p in range(8):
+            links.append(("data", "pixel %d DIN" % (p + 1), ("P%d" % chain[p], "DOUT"), ("P%d" % chain[p + 1], "DIN")))
+        for cell, pin in enumerate(cfg["input"]["pins"]):
+            links.append(("button", "button %d" % cell, self._pico_hole(_pico_pin(cfg, pin), cell == 1),
+                          ("S%d" % cell, "SIG")))
+        self.links = links
+
+    def terminal(self, ref, pin):
+        """The hole a wire to ``ref``'s ``pin`` ends at (a set of holes for
+        a rail)."""
+        if ref == "rail":
+            return self.rail_holes[pin]
+        if (ref, pin) in self.wire_hole:
+            return self.wire_hole[(ref, pin)]
+        return self.parts[ref].hole(pin)
+
+    def _route(self):
+        """Route every link, shortest first in each group; a link that finds
+        no way goes first in the next try (up to ``TRIES``)."""
+        order = {g: i for i, g in enumerate(GROUPS)}
+
+        def length(w):
+            a, b = self.terminal(*w[2]), self.terminal(*w[3])
+            return min(_dist(a, h) for h in (b if isinstance(b, set) else [b]))
+        todo = sorted(self.links, key=lambda w: (order[w[0]], length(w)))
+        for _ in range(TRIES):
+            self.occupied, self.wires, self.failed = {}, [], []
+            for group, corners in self.rails:
+                self._occupy(corners)
+            self.blocked = self.covered("bottom") | {h for h in _all_holes() if near_screw(*hole_xy(h))}
+            stuck = []
+            for link in todo:
+                group, name, a, b = link
+                ha, hb = self.terminal(*a), self.terminal(*b)
+                path = self._path(ha, hb if isinstance(hb, set) else {hb})
+                if path is None:
+                    self.failed.append("no way for the %s wire from %s on the perfboard" % (name, hole_name(ha)))
+                    stuck.append(link)
+                    continue
+                self._occupy(path)
+                self.wires.append((group, name, (a, b), path))
+            if not stuck:
+                break
+            todo = stuck + [w for w in todo if w not in stuck]
+        self.wires.sort(key=lambda w: order[w[0]])
+
+    def _path(self, a, targets):
+        """The shortest wire from hole a to one of ``targets`` underneath,
+        along the rows and columns: round bodies and other pins, across
+        other wires and the rails only at right angles, few bends."""
+        used = self.used()
+        dist = {(a, -1): 0}
+        prev = {}
+        heap = [(0, a, -1)]
+        while heap:
+            d, h, way = heapq.heappop(heap)
+            if h in targets:
+                path, key = [h], (h, way)
+                while key in prev:
+                    key = prev[key]
+                    path.append(key[0])
+                return _corners(path[::-1])
+            if d > dist.get((h, way), 1e9):
+                continue
+            for nway, (dc, dr) in enumerate(((1, 0), (-1, 0), (0, 1), (0, -1))):
+                n = (h[0] + dc, h[1] + dr)
+                if not (0 <= n[0] < COLS and 0 <= n[1] < ROWS) or n in self.blocked:
+                    continue
+                if n not in targets and n in used:
+                    continue
+                across = "V" if dr == 0 else "H"
+                if h != a and self.occupied.get(h) is not None and (way != nway or self.occupied[h] != across):
+                    continue  # only straight across another wire
+                there = self.occupied.get(n)
+                if there is not None and there != across and not (n in targets and there == "X"):
+                    if n not in targets or there in ("H", "V"):
+                        continue
+                cost = d + 1 + (BEND if way not in (-1, nway) else 0) + (CROSS if there and n not in targets else 0)
+                key = (n, nway)
+                if cost < dist.get(key, 1e9):
+                    dist[key] = cost
+                    prev[key] = (h, way)
+                    heapq.heappush(heap, (cost, n, nway))
+        return None
+
+    def _occupy(self, path):
+        """Mark the holes a wire runs through ("H", "V"), bends or ends at
+        ("X"); a hole two wires pass is closed to a third ("X")."""
+        full = _cells(path)
+        for i, h in enumerate(full):
+            if 0 < i < len(full) - 1 and full[i - 1][1] == h[1] == full[i + 1][1]:
+                mine = "H"
+            elif 0 < i < len(full) - 1 and full[i - 1][0] == h[0] == full[i + 1][0]:
+                mine = "V"
+            else:
+                mine = "X"
+            self.occupied[h] = mine if self.occupied.get(h) is None else "X"
+
+
+BEND, CROSS = 2, 1
+TRIES = 12  # a wire's cost of a bend and of crossing another, in holes of length
+
+
+def _two(ref, what, kind, a, b, size, names=("1", "2")):
+    """A two-legged part on the underside, legs at holes a and b."""
+    if kind == "electrolytic" and names == ("1", "2"):
+        names = ("+", "-")
+    (ax, ay), (bx, by) = hole_xy(a), hole_xy(b)
+    w, h = size if ay == by else (size[1], size[0])
+    mx, my = (ax + bx) / 2, (ay + by) / 2
+    return Part(ref, what, "bottom", {names[0]: a, names[1]: b}, (mx - w / 2, my - h / 2, mx + w / 2, my + h / 2),
+                kind)
+
+
+def _pico_pin(cfg, pin):
+    return boards.PICO_HEADER[boards.gpio(pin)]
+
+
+def _all_holes():
+    return [(c, r) for c in range(COLS) for r in range(ROWS)]
+
+
+def _dist(a, b):
+    return abs(a[0] - b[0]) + abs(a[1] - b[1])
+
+
+def _corners(path):
+    """A path of neighbouring holes cut to its ends and bends."""
+    out = [path[0]]
+    for i in range(1, len(path) - 1):
+        a, h, b = path[i - 1], path[i], path[i + 1]
+        if (h[0] - a[0], h[1] - a[1]) != (b[0] - h[0], b[1] - h[1]):
+            out.append(h)
+    if len(path) > 1:
+        out.append(path[-1])
+    return out
+
+
+def _cells(corners):
+    """Every hole along a path given by its corners."""
+    out = [corners[0]]
+    for a, b in zip(corners, corners[1:]):
+        dc = (b[0] > a[0]) - (b[0] < a[0])
+        dr = (b[1] > a[1]) - (b[1] < a[1])
+        h = a
+        while h != b:
+            h = (h[0] + dc, h[1] + dr)
+            out.append(h)
+    return out
+
+
+def _boxes(part):
+    """The outlines a part's body covers the board with (the Pico: its two
+    sockets; the Pico's board hangs 8.5 mm below, clear of the wires)."""
+    if part.kind != "pico":
+        return [part.body]
+    out = []
+    for n in (1, 21):
+        x, _ = hole_xy(part.pins[str(n)])
+        _, ya = hole_xy(part.pins["1"])
+        _, yb = hole_xy(part.pins["20"])
+        w, h = HEADER_BODY
+        out.append((x - w / 2, (ya + yb) / 2 - h / 2, x + w / 2, (ya + yb) / 2 + h / 2))
+    return out
+
+
+def _holes_in(box, margin=0.0):
+    x0, y0, x1, y1 = box
+    return {h for h in _all_holes() if _inside(hole_xy(h), box, margin)}
+
+
+def _inside(pt, box, margin=0.0):
+    x, y = pt
+    return box[0] - margin < x < box[2] + margin and box[1] - margin < y < box[3] + margin
+
+
+def _overlap(a, b):
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def _box_distance(box, pt):
+    x, y = pt
+    dx = max(box[0] - x, 0, x - box[2])
+    dy = max(box[1] - y, 0, y - box[3])
+    return math.hypot(dx, dy)
+
+
+# --- drawing -------------------------------------------------------------------
+
+K = 7.0  # px per mm
+LEFT, TOP = 46, 118  # the board's corner in the picture
+BOARD_FILL = "#eadfbf"
+WIRE_W = 0.75 * K
+STEPS = (  # (file, title, what it adds): the hand-wired build's pictures, in order
+    ("perfboard-step1.svg", "step 1: the parts underneath", None),
+    ("perfboard-step2.svg", "step 2: 5 V and GND", ("5v", "gnd")),
+    ("perfboard-step3.svg", "step 3: the data chain", ("data",)),
+    ("perfboard-step4.svg", "step 4: the buttons", ("button",)),
+)
+
+
+class _View:
+    """Millimetres to the picture: the top seen from above, or the underside
+    with the board turned over left to right (the back edge stays at the
+    top of the picture, column A goes to the right)."""
+
+    def __init__(self, side):
+        self.side = side
+
+    def x(self, x):
+        return LEFT + ((WIDTH / 2 - x) if self.side == "bottom" else (x + WIDTH / 2)) * K
+
+    def y(self, y):
+        return TOP + (HEIGHT / 2 - y) * K
+
+    def hole(self, hole):
+        x, y = hole_xy(hole)
+        return self.x(x), self.y(y)
+
+    def box(self, box):
+        x0, x1 = sorted((self.x(box[0]), self.x(box[2])))
+        return x0, self.y(box[3]), x1 - x0, (box[3] - box[1]) * K
+
+
+def _poly(view, holes, colour, width, cls, extra=""):
+    pts = " ".join("%g,%g" % view.hole(h) for h in holes)
+    return ('<polyline class="%s" points="%s" fill="none" stroke="%s" stroke-width="%g" stroke-linejoin="round"'
+            ' stroke-linecap="round"%s/>' % (cls, pts, colour, width, extra))
+
+
+def _pin(view, part, name, hole, r=1.0 * K, fill="#d9d9d9"):
+    x, y = view.hole(hole)
+    return ('<circle class="pin" data-ref="%s" data-pin="%s" cx="%g" cy="%g" r="%g" fill="%s" stroke="%s"'
+            ' stroke-width="1.2"/>' % (part.ref, name, x, y, r, fill, svg.INK))
+
+
+def _grid(view, side):
+    """The board, its holes, the hole names round it, the walls and screws."""
+    out = []
+    bx, by = view.x(-WIDTH / 2 if side == "top" else WIDTH / 2), view.y(HEIGHT / 2)
+    hx0, hy0 = view.hole((0, 0))
+    out.append('<defs><pattern id="holes" x="%g" y="%g" width="%g" height="%g" patternUnits="userSpaceOnUse">'
+               '<circle cx="%g" cy="%g" r="%g" fill="#ffffff" stroke="%s" stroke-width="1.4"/></pattern>%s</defs>'
+               % (hx0 - P * K / 2, hy0 - P * K / 2, P * K, P * K, P * K / 2, P * K / 2, 0.55 * K, svg.COPPER,
+                  svg.ARROW))
+    out.append('<g class="board" data-side="%s" data-left="%g" data-top="%g" data-scale="%g" data-mirror="%d">'
+               % (side, LEFT, TOP, K, side == "bottom"))
+    out.append(svg.rect(bx, by, WIDTH * K, HEIGHT * K, fill=BOARD_FILL, stroke="#8a7a4c", width=2, rx=3))
+    out.append(svg.rect(bx, by, WIDTH * K, HEIGHT * K, fill="url(#holes)", stroke="none", width=0, rx=3))
+    for c in range(COLS):
+        x, _ = view.hole((c, 0))
+        for y in (by - 6, by + HEIGHT * K + 14):
+            out.append(svg.text(x, y, column_name(c), 8, anchor="middle", fill=svg.MUTED))
+    for r in range(ROWS):
+        _, y = view.hole((0, r))
+        out.append(svg.text(bx - 5, y + 3, str(r + 1), 8, anchor="end", fill=svg.MUTED))
+        out.append(svg.text(bx + WIDTH * K + 5, y + 3, str(r + 1), 8, fill=svg.MUTED))
+    # The walls stand on the top: nothing soldered under them.
+    grid = 1.5 * layout.PITCH + layout.WALL / 2
+    style = ('fill="#5f6b7a" fill-opacity="%s" stroke="#5f6b7a" stroke-dasharray="%s"'
+             % (("0.28", "none") if side == "top" else ("0.08", "5 4")))
+    for axis, at in walls():
+        box = (at - layout.WALL / 2, -grid, at + layout.WALL / 2, grid) if axis == "x" else \
+            (-grid, at - layout.WALL / 2, grid, at + layout.WALL / 2)
+        x, y, w, h = view.box(box)
+        out.append('<rect class="wall" x="%g" y="%g" width="%g" height="%g" %s/>' % (x, y, w, h, style))
+    for sx, sy in layout.screws():
+        x, y = view.x(sx), view.y(sy)
+        out.append('<circle class="screw" cx="%g" cy="%g" r="%g" fill="#ffffff" stroke="%s" stroke-width="2"/>'
+                   % (x, y, layout.SCREW_HOLE / 2 * K, svg.INK))
+        out.append('<circle cx="%g" cy="%g" r="%g" fill="none" stroke="%s" stroke-width="1" stroke-dasharray="3 3"/>'
+                   % (x, y, SCREW_CLEAR * K, svg.MUTED))
+        out.append(svg.text(x, y + 4, "M3", 10, anchor="middle", weight="bold"))
+    return out
+
+
+def _draw_part(view, part, chain_index, cfg, near):
+    """A part: solid on its own side (``near``), dashed from the other."""
+    out = ['<g class="part" data-ref="%s">' % part.ref]
+    x, y, w, h = view.box(part.body)
+    cx, cy = x + w / 2, y + h / 2
+    if not near:
+        out.append('<rect x="%g" y="%g" width="%g" height="%g" rx="3" fill="#ffffff" fill-opacity="0.35"'
+                   ' stroke="%s" stroke-width="1.2" stroke-dasharray="4 3"/>' % (x, y, w, h, svg.MUTED))
+    elif part.kind == "pixel":
+        out.append(svg.rect(x, y, w, h, fill="#fdf6dc", stroke=svg.INK, width=1.5, rx=3))
+        s = layout.PIXEL * K
+        out.append(svg.rect(cx - s / 2, cy - s / 2, s, s, fill="#ffffff", stroke=svg.INK, width=1, rx=1))
+        out.append('<circle cx="%g" cy="%g" r="%g" fill="#ffe082"/>' % (cx, cy, 1.4 * K))
+    elif part.kind == "button":
+        out.append(svg.rect(x, y, w, h, fill="#cfd8dc", stroke=svg.INK, width=1.5, rx=2))
+        out.append('<circle cx="%g" cy="%g" r="%g" fill="#78909c"/>' % (cx, cy, layout.SWITCH_ACTUATOR / 2 * K))
+    elif part.kind == "pico":
+        out.append(svg.rect(x, y, w, h, fill="#1f5f3a", stroke=svg.INK, width=1.5, rx=4))
+        usb = view.box((-4, layout.PICO_CENTRE[1] + layout.PICO[1] / 2 - 5.5, 4, layout.PICO_CENTRE[1]
+                        + layout.PICO[1] / 2 + 1))
+        out.append(svg.rect(*usb, fill="#b0bec5", stroke=svg.INK, width=1, rx=1))
+        for box in _boxes(part):
+            out.append(svg.rect(*view.box(box), fill="#263238", stroke="none", width=0, rx=1))
+        out.append(svg.text(cx, cy - 40, "Pico", 15, anchor="middle", fill="#ffffff", weight="bold"))
+        out.append(svg.text(cx, cy - 24, "components", 10, anchor="middle", fill="#d0d7de"))
+        out.append(svg.text(cx, cy - 12, "facing you", 10, anchor="middle", fill="#d0d7de"))
+        out.append(svg.text(cx, usb[1] + usb[3] + 12, "USB", 10, anchor="middle", fill="#ffffff"))
+    elif part.kind == "dip":
+        out.append(svg.rect(x, y, w, h, fill="#37474f", stroke=svg.INK, width=1.5, rx=2))
+        one = view.hole(part.hole("1"))
+        out.append('<circle cx="%g" cy="%g" r="4" fill="#cfd8dc"/>' % (one[0] + (-9 if one[0] > cx else 9), cy))
+        out.append(svg.text(cx, cy + 4, parts.SHIFTER, 11, anchor="middle", fill="#ffffff", weight="bold"))
+    elif part.kind == "resistor":
+        out.append(_poly(view, list(part.pins.values()), "#9e9e9e", 2, "leg"))
+        out.append(svg.rect(x, y, w, h, fill="#f3d9a4", stroke=svg.INK, width=1.2, rx=4))
+    elif part.kind == "electrolytic":
+        out.append('<circle cx="%g" cy="%g" r="%g" fill="#1e3a6e" stroke="%s" stroke-width="1.5"/>'
+                   % (cx, cy, w / 2, svg.INK))
+        mx, _ = view.hole(part.hole("-"))
+        out.append(svg.text(mx, cy + 4, "\u2212", 13, anchor="middle", fill="#ffffff", weight="bold"))
+        px, _ = view.hole(part.hole("+"))
+        out.append(svg.text(px, cy + 4, "+", 13, anchor="middle", fill="#ffffff", weight="bold"))
+    elif part.kind == "ceramic":
+        out.append(svg.rect(x, y, w, h, fill="#e3a857", stroke=svg.INK, width=1.2, rx=5))
+    # Its pins.
+    for name, hole in part.pins.items():
+        if part.kind == "pico" and (name, "") not in near_pins(cfg):
+            continue
+        out.append(_pin(view, part, name, hole, fill="#d9d9d9" if near or part.side == "top" else "#bdbdbd"))
+    out.append(_part_labels(view, part, chain_index, cfg, near))
+    out.append("</g>")
+    return "".join(out)
+
+
+def near_pins(cfg):
+    """The Pico pins drawn: every one (all 40 are soldered)."""
+    return {(str(n), "") for n in range(1, 41)}
+
+
+def _part_labels(view, part, chain_index, cfg, near):
+    out = []
+    x, y, w, h = view.box(part.body)
+    cx, cy = x + w / 2, y + h / 2
+    if part.kind == "pixel":
+        cell = int(part.ref[1:])
+        out.append(svg.text(cx, y - 5, "cell %d \u00b7 pixel %d" % (cell, chain_index[cell]), 11, anchor="middle",
+                            weight="bold"))
+        for name, hole in part.pins.items():
+            px, py = view.hole(hole)
+            right = (px > cx) == (view.side == "top") if False else px > cx
+            out.append(svg.text(px + (11 if right else -11), py + 3, name, 8, anchor="start" if right else "end",
+                                fill=svg.INK))
+    elif part.kind == "button":
+        cell = int(part.ref[1:])
+        label = "button %d \u00b7 %s" % (cell, boards.pin_label(cfg, cfg["input"]["pins"][cell]))
+        out.append(svg.text(cx, y + h + 24, label, 10, anchor="middle", weight="bold"))
+        for name in ("SIG", "GND"):
+            px, py = view.hole(part.hole(name))
+            out.append(svg.text(px + (11 if px > cx else -11), py + 3, name, 8, anchor="start" if px > cx else "end"))
+    elif part.kind == "pico":
+        used = {str(_pico_pin(cfg, pin)): boards.pin_label(cfg, pin) for _, _, pin in boards.signals(cfg)}
+        used.update({str(PICO_VBUS): "VBUS", str(PICO_GND): "GND"})
+        for name, hole in part.pins.items():
+            px, py = view.hole(hole)
+            inner = (px > cx)
+            label = "%s %s" % (name, used[name]) if name in used else name
+            out.append(svg.text(px + (-8 if inner else 8), py + 3, label, 7 if name not in used else 8,
+                                anchor="end" if inner else "start", fill="#ffffff" if near else svg.MUTED,
+                                weight="bold" if name in used else "normal"))
+    elif part.kind == "dip":
+        for name, hole in part.pins.items():
+            px, py = view.hole(hole)
+            out.append(svg.text(px, py + (18 if py > cy else -12), name, 9, anchor="middle",
+                                fill=svg.INK if near else svg.MUTED))
+        out.append(svg.text(cx, y - 16, "U1", 11, anchor="middle", weight="bold"))
+    else:
+        label = {"resistor": {"R1": parts.RESISTOR, "R2": parts.PULL_DOWN}.get(part.ref, ""),
+                 "electrolytic": parts.CAPACITOR, "ceramic": "100 nF"}[part.kind]
+        if w > h:
+            out.append(svg.text(cx, y - 5, "%s %s" % (part.ref, label), 10, anchor="middle", weight="bold"))
+        else:
+            out.append(svg.text(x + w + 4 if view.side == "top" else x - 4, cy + 4, "%s %s" % (part.ref, label), 10,
+                                anchor="start" if view.side == "top" else "end", weight="bold"))
+    return "".join(out)
+
+
+def _svg(board, side, title, stage=None):
+    """One view of the board as SVG text: ``side`` "top" or "bottom";
+    ``stage`` (a STEPS index) draws the underside as it is after that step:
+    that step's wires in colour, the earlier ones faded."""
+    cfg = board.cfg
+    view = _View(side)
+    chain = boards.chain(cfg)
+    chain_index = {cell: p for p, cell in enumerate(chain)}
+    w = int(LEFT * 2 + WIDTH * K + 30)
+    h = int(TOP + HEIGHT * K + 150)
+    out = ['<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d">' % (w, h, w, h),
+           "<title>%s: %s</title>" % (svg.esc(cfg["name"]), svg.esc(title)),
+           '<rect width="100%" height="100%" fill="#ffffff"/>',
+           svg.text(20, 30, "%s perfboard: %s" % (cfg["name"], title), 20, weight="bold")]
+    if side == "top":
+        sub = ("the TOP, parts side, seen from above; the back edge (the Pico's USB end) at the top;"
+               " the grey bands are where the grid's walls stand")
+    else:
+        sub = ("the UNDERSIDE, wiring side: the board turned over left to right, so column A is on the RIGHT;"
+               " the back edge still at the top")
+    out.append(svg.text(20, 52, sub, 12, fill=svg.MUTED))
+    out.append(svg.text(20, 70, "%d x %d holes at 2.54 mm (%s x %s mm); holes named column letter, row number;"
+                        " generated by make hardware from the board config" % (
+                            COLS, ROWS, layout.mm(WIDTH), layout.mm(HEIGHT)), 12, fill=svg.MUTED))
+    out += _grid(view, side)
+    steps = [s[2] for s in STEPS]
+    shown = {g for s in steps[1:(stage or 0) + 1] for g in s} if stage is not None else set(GROUPS)
+    new = set(steps[stage] or ()) if stage else set(GROUPS)
+    far = [p for p in board.parts.values() if p.side != side]
+    near = [p for p in board.parts.values() if p.side == side]
+    for part in far:
+        out.append(_draw_part(view, part, chain_index, cfg, False))
+    if side == "top":
+        for a, b in board.bridges:
+            out.append(_poly(view, [a, b], "#8d8d8d", 0.9 * K, "bridge"))
+    for part in near:
+        out.append(_draw_part(view, part, chain_index, cfg, True))
+    if side == "bottom":
+        for hole in board.wire_hole.values():
+            x, y = view.hole(hole)
+            out.append('<circle class="wire-hole" cx="%g" cy="%g" r="%g" fill="none" stroke="%s" stroke-width="1.6"/>'
+                       % (x, y, 1.1 * K, svg.INK))
+        for group, corners in board.rails:
+            if group in shown:
+                fade = "" if group in new else ' stroke-opacity="0.3"'
+                out.append(_poly(view, corners, COLOURS[group], 1.1 * K, "rail", fade))
+                out.append(_poly(view, corners, "#e0e0e0", 0.3 * K, "rail-shine", fade))
+        for group, name, _, corners in board.wires:
+            if group in shown:
+                fade = "" if group in new else ' stroke-opacity="0.3"'
+                out.append(_poly(view, corners, "#ffffff", WIRE_W + 3, "wire-edge", fade))
+                out.append(_poly(view, corners, COLOURS[group], WIRE_W, "wire", ' data-group="%s"%s' % (group, fade)))
+    out.append("</g>")
+    out += _legend(side, TOP + HEIGHT * K + 34)
+    out.append("</svg>")
+    return "\n".join(out) + "\n"
+
+
+def _legend(side, y):
+    out = []
+    x = 20
+    items = [("#8d8d8d", "solder bridge on the top")] if side == "top" else [
+        (svg.RED, "5 V"), (svg.INK, "GND"), (svg.DATA, "data"), (COLOURS["button"], "button")]
+    for colour, words in items:
+        out.append(svg.line(x, y, x + 28, y, stroke=colour, width=WIRE_W))
+        out.append(svg.text(x + 36, y + 4, words, 12))
+        x += 60 + 7 * len(words)
+    if side == "bottom":
+        out.append(svg.text(x, y + 4, "thick lines with a shine: bare rails, soldered to every leg they pass;"
+                            " thin: insulated wires, soldered at their ends", 12, fill=svg.MUTED))
+        out.append(svg.text(20, y + 26, "a ring: the hole a wire comes up through beside a covered pin (socket,"
+                            " capacitor), bridged to it on the top; dashed: parts on the top", 12, fill=svg.MUTED))
+    else:
+        out.append(svg.text(x, y + 4, "dashed outlines: parts underneath, their pins soldered here", 12,
+                            fill=svg.MUTED))
+        out.append(svg.text(20, y + 26, "circled: the four M3 screws; keep everything outside the dashed circles",
+                            12, fill=svg.MUTED))
+    return out
+
+
+def _says(board, term, end=None):
+    """A wire's end in words, with its hole."""
+    ref, pin = term
+    if ref == "rail":
+        return "the %s rail at %s" % ("5 V" if pin == "5v" else "GND", hole_name(end))
+    hole = hole_name(board.terminal(ref, pin))
+    part = board.parts[ref]
+    if ref == "PICO":
+        n = pin.rstrip("i")
+        name = {str(PICO_VBUS): "VBUS", str(PICO_GND): "GND"}.get(n)
+        if name is None:
+            gp = [p for _, _, p in boards.signals(board.cfg) if str(_pico_pin(board.cfg, p)) == n][0]
+            name = boards.pin_label(board.cfg, gp)
+        return "beside Pico pin %s (%s), %s" % (n, name, hole)
+    if part.kind in COVERED:
+        return "beside %s pin %s, %s" % (ref, pin, hole)
+    return "%s %s, %s" % (_name(part), pin, hole)
+
+
+def _name(part):
+    if part.kind in ("pixel", "button"):
+        return "%s %s" % (part.kind, part.ref[1:])
+    return part.ref
+
+
+def _page(board, source):
+    cfg = board.cfg
+    chain = boards.chain(cfg)
+    lines = [
+        "# %s on perfboard" % cfg["name"], "",
+        "<!-- Generated by `make hardware` (%s) from %s: edit that file, not this one. -->" % (HERE, source), "",
+        "The layout of the hand-wired build: where each part goes on a 2.54 mm perfboard under the grid, and every"
+        " wire, from the same config the firmware reads (`%s`) and the grid's dimensions"
+        " ([layout.md](../layout.md)). The steps are in [the build guide](../README.md#route-2-hand-wired-on-perfboard);"
+        " this page is the drawing and the list of holes to count." % source, "",
+        "## The board", "",
+        "- **%d x %d holes** (%s x %s mm): cut it from a bigger double-sided, plated-through board. Columns are"
+        " lettered A to %s from the left and rows numbered 1 to %d from the back edge, **as seen from the top**;"
+        " the underside pictures are turned over left to right, so there column A is on the right. Mark A1 on"
+        " both sides before you start." % (COLS, ROWS, layout.mm(WIDTH), layout.mm(HEIGHT), column_name(COLS - 1),
+                                          ROWS),
+        "- **The grid's centre** is between columns %s and %s, on row %d. The pixels sit at the cells' centres,"
+        " the buttons in front of them, snapped to the nearest hole (below). Nothing is soldered on the top"
+        " where the walls stand (the grey bands) or inside the dashed circles round the four M3 screw holes"
+        " (drill them out to 3.2 mm), except the Pico's socket pins." % (
+            column_name(COLS // 2 - 1), column_name(COLS // 2), ROWS // 2 + 1),
+        "- **Top and underside.** The pixels and buttons stand on the top, soldered underneath. The Pico (in its"
+        " two sockets), the %s (in its socket), the resistors and the capacitors hang underneath and are"
+        " soldered on the top. The wires run underneath: insulated wire soldered at its ends, and four bare"
+        " rails (5 V, GND) soldered to every leg they pass." % parts.SHIFTER,
+        "- **Wire holes.** A socket's pins and a standing capacitor's legs are covered underneath, so a wire to"
+        " one comes up through the free hole beside it (a ring in the underside pictures) and is soldered to the"
+        " pin on the top with a solder bridge.",
+        "- **Pixels.** Single-pixel WS2812B breakout boards, each on four wire legs (cut resistor leads) about"
+        " 3 mm above the board: 5V and DIN on the left, DOUT and GND on the right (`5V`, `DIN`, `DOUT`, `GND` in"
+        " the pictures). Follow the labels on your breakout, not its shape. Data runs through them in chain"
+        " order: cells %s." % " ".join(str(c) for c in chain),
+        "- **Buttons.** Each 6 x 6 mm button's legs spread to 3 x 2 holes (7.62 x 5.08 mm), as on a breadboard."
+        " Its wires go to two diagonal legs (`SIG` front left, `GND` back right): those two are never joined"
+        " inside the button, whichever way round it goes in.", "",
+        "![the top of the perfboard](perfboard-top.svg)", "",
+        "![the underside of the perfboard, every wire](perfboard-underside.svg)", "",
+        "## Snapped to the holes", "",
+        "The kit's positions (`host_tools/hardware/layout.py`) are not all on the 2.54 mm grid; on the"
+        " perfboard each part's legs are on holes, its centre off by at most:", "",
+        "| part | kit position (mm) | on the perfboard (mm) | off by (mm) |", "|---|---|---|---|",
+    ]
+    worst = {}
+    for what, want, got in board.snaps:
+        kind = what.split(",")[0].split(" ")[0]
+        off = math.hypot(got[0] - want[0], got[1] - want[1])
+        if off > worst.get(kind, (-1,))[0]:
+            worst[kind] = (off, what, want, got)
+    for kind in ("pixel", "button", "the"):
+        off, what, want, got = worst[kind]
+        lines.append("| %s | %.2f, %.2f | %.2f, %.2f | %.2f |" % (what, want[0], want[1], got[0], got[1], off))
+    under = [hole_name(h) for h in sorted(board.parts["PICO"].pins.values()) if under_wall(*hole_xy(h))]
+    lines += ["", "The grid's walls stand across the Pico's socket pins at %s: trim those joints flat, or notch the"
+              " walls' bottom edge there." % ", ".join(under), ""]
+    lines += ["## Parts and their holes", "", "| part | what | side | legs |", "|---|---|---|---|"]
+    for ref in sorted(board.parts, key=_part_order):
+        part = board.parts[ref]
+        if part.kind == "pico":
+            legs = "pin 1 at %s, pin 20 at %s, pin 21 at %s, pin 40 at %s" % tuple(
+                hole_name(part.hole(n)) for n in ("1", "20", "21", "40"))
+        elif part.kind == "button":
+            legs = "SIG %s, GND %s (and %s, %s)" % (hole_name(part.hole("SIG")), hole_name(part.hole("GND")),
+                                                    hole_name(part.hole("-")), hole_name(part.hole("--")))
+        elif part.kind == "dip":
+            legs = "pin 1 at %s, pin 7 at %s, pin 8 at %s, pin 14 at %s" % tuple(
+                hole_name(part.hole(n)) for n in ("1", "7", "8", "14"))
+        else:
+            legs = ", ".join("%s %s" % (n, hole_name(h)) for n, h in part.pins.items())
+        side = "top" if part.side == "top" else "underneath"
+        lines.append("| %s | %s | %s | %s |" % (_name(part), part.what, side, legs))
+    lines += ["", "## Solder bridges on the top", "",
+              "Each joins two neighbouring holes with solder (or a bent-over leg): %s." % "; ".join(
+                  "%s-%s" % (hole_name(a), hole_name(b)) for a, b in board.bridges), ""]
+    lines += ["## Rails and wires underneath", "",
+              "Bare tinned wire for the rails, along the holes named (its corners), soldered to every leg it"
+              " passes; insulated wire for the rest, cut to length and soldered at its two ends, bent at the"
+              " corners named. Wires cross each other and the rails only at right angles.", "",
+              "| step | wire | from | to | along |", "|---|---|---|---|---|"]
+    for group, corners in board.rails:
+        lines.append("| 2 | %s rail | %s | %s | %s |" % ("5 V" if group == "5v" else "GND", hole_name(corners[0]),
+                                                          hole_name(corners[-1]),
+                                                          " ".join(hole_name(h) for h in corners)))
+    step = {"5v": 2, "gnd": 2, "data": 3, "button": 4}
+    for group, name, (a, b), corners in board.wires:
+        lines.append("| %d | %s | %s | %s | %s |" % (step[group], name, _says(board, a, corners[0]),
+                                                     _says(board, b, corners[-1]),
+                                                     " ".join(hole_name(h) for h in corners)))
+    lines += ["", "## The steps", ""]
+    for name, title, _ in STEPS:
+        lines += ["![%s](%s)" % (title, name), ""]
+    return "\n".join(lines)
+
+
+def _part_order(ref):
+    return ("PSU RC".index(ref[0]) if ref[0] in "PSURC" else 9, ref)
+
+
+def perfboard_files(cfg, source="board.json"):
+    """``[(name, text)]``: the perfboard page and its pictures, for a Pico
+    with nine buttons; ``[]`` for other boards."""
+    if cfg["board"] != "pico" or cfg["input"]["kind"] != "buttons":
+        return []
+    board = Board(cfg)
+    files = [("perfboard.md", _page(board, source)),
+             ("perfboard-top.svg", _svg(board, "top", "the top")),
+             ("perfboard-underside.svg", _svg(board, "bottom", "the underside, every wire"))]
+    for i, (name, title, _) in enumerate(STEPS):
+        files.append((name, _svg(board, "bottom", title, stage=i)))
+    return files

@@ -28,6 +28,7 @@ kit's, ``layout.PICO_CENTRE``): the walls cross them and need notches there.
 
 import heapq
 import math
+import random
 
 from host_tools.hardware import boards, layout, parts, svg
 from host_tools.hardware.boards import HardwareError
@@ -228,6 +229,11 @@ class Board:
                        (x0, y0, x0 + layout.PICO[0], y0 + layout.PICO[1]), "pico"))
         self._place_shifter()
         self._rails()
+        # The pull-down at the Pico's end of the data wire (the same net as the
+        # shifter's pin 2), the 330R and the 470 uF at the first pixel.
+        data = self._pico_hole(_pico_pin(self.cfg, self.cfg["leds"]["pin"]), False)
+        self._add(self._search("R2", "%s resistor (pull-down)" % parts.PULL_DOWN, "resistor", R_SPAN, R_BODY,
+                               self.wire_hole[data], "1"))
         first = self.parts["P%d" % boards.chain(self.cfg)[0]]
         self._add(self._search("R1", "%s resistor" % parts.RESISTOR, "resistor", R_SPAN, R_BODY,
                                first.hole("DIN"), "2"))
@@ -241,7 +247,8 @@ class Board:
         (1, 4, 5, 7 and the unused gates' 9, 10, 12, 13); the 100 nF sits
         beside pin 14; the 10k pull-down hangs from pin 2's front."""
         pixel = self.parts["P0"]
-        c0, r0 = pixel.hole("5V")  # the pixel's 5V leg: the block is drawn from it
+        c0, r0 = pixel.hole("5V")  # the pixel's 5V leg: the block is drawn from it, a column left
+        c0 -= 1
         front, back = r0 - 1, r0 - 4
         x = (hole_xy((c0, 0))[0] + hole_xy((c0 + 6, 0))[0]) / 2
         y = (hole_xy((0, front))[1] + hole_xy((0, back))[1]) / 2
@@ -259,19 +266,16 @@ class Board:
         # Pin 14: along its row to the 5 V wire's hole, then down to C2.
         c14, _ = u1.hole("14")
         five = (c14 + 1, back)
-        self.bridges += [(u1.hole("14"), five), (five, (c14 + 1, back + 1)), ((c14 + 1, back + 2), (c14, bar))]
+        self.bridges += [(u1.hole("14"), five), (five, (c14 + 2, back + 1)), ((c14 + 2, back + 2), (c14 + 1, bar)),
+                         ((c14 + 1, bar), (c14, bar))]
         self.wire_hole[("U1", "14")] = five
-        self._add(_two("C2", "100 nF capacitor", "ceramic", (c14 + 1, back + 1), (c14 + 1, back + 2), C2_BODY))
+        self._add(_two("C2", "100 nF capacitor", "ceramic", (c14 + 2, back + 1), (c14 + 2, back + 2), C2_BODY))
         # Pin 1: GND comes up beside it; pin 3's output beside it; pin 2 to
         # the pull-down's leg, which the data wire comes to.
-        for pin, beside in (("1", (1, 0)), ("3", (0, 1))):  # pin 1 along its row, pin 3 to the front
+        for pin, beside in (("1", (1, 0)), ("2", (0, 1)), ("3", (0, 1))):  # pin 1 along its row, 2 and 3 in front
             c, r = u1.hole(pin)
             self.wire_hole[("U1", pin)] = (c + beside[0], r + beside[1])
             self.bridges.append(((c, r), self.wire_hole[("U1", pin)]))
-        c, r = u1.hole("2")
-        self.bridges.append(((c, r), (c, r + 1)))
-        self._add(_two("R2", "%s resistor (pull-down)" % parts.PULL_DOWN, "resistor", (c, r + 1),
-                       (c, r + 1 + R_SPAN), R_BODY))
 
     def used(self):
         """Every hole a pin, a wire hole or a bridge takes."""
@@ -429,6 +433,7 @@ class Board:
         links += [("gnd", "GND", ("S%d" % c, "GND"), ("P%d" % c, "GND")) for c in range(9) if c != 1]
         data = _pico_pin(cfg, cfg["leds"]["pin"])
         links.append(("data", "data in", self._pico_hole(data, False), ("R2", "1")))
+        links.append(("data", "data in", ("R2", "1"), ("U1", "2")))
         links.append(("data", "data out", ("U1", "3"), ("R1", "1")))
         links.append(("data", "pixel 0 DIN", ("R1", "2"), ("P%d" % chain[0], "DIN")))
         for p in range(8):
@@ -456,28 +461,59 @@ class Board:
             a, b = self.terminal(*w[2]), self.terminal(*w[3])
             return min(_dist(a, h) for h in (b if isinstance(b, set) else [b]))
         todo = sorted(self.links, key=lambda w: (order[w[0]], length(w)))
-        for _ in range(TRIES):
+        for attempt in range(TRIES):
             self.occupied, self.wires, self.failed = {}, [], []
             for group, corners in self.rails:
                 self._occupy(corners)
             self.blocked = self.covered("bottom") | {h for h in _all_holes() if near_screw(*hole_xy(h))}
+            # The free holes round each wire's ends: others pass there only at a price.
+            self.doors = {}
+            for link in todo:
+                for term in link[2:]:
+                    if term[0] != "rail":
+                        for n in _around(self.terminal(*term)):
+                            self.doors.setdefault(n, set()).add(link)
             stuck = []
+            self.parent = {}
+            for group, holes in self.rail_holes.items():
+                for h in holes:
+                    self._join(h, min(holes))
+            legs = {h for p in self.parts.values() if p.kind in ("pixel", "button", "resistor")
+                    for h in p.pins.values()}
             for link in todo:
                 group, name, a, b = link
                 ha, hb = self.terminal(*a), self.terminal(*b)
-                path = self._path(ha, hb if isinstance(hb, set) else {hb})
+                if isinstance(hb, set):  # the rail, or any leg already joined to it
+                    rail = self._find(min(hb))
+                    hb = hb | {h for h in legs if self._find(h) == rail and self._find(ha) != rail}
+                path = self._path(ha, hb if isinstance(hb, set) else {hb}, link)
                 if path is None:
                     self.failed.append("no way for the %s wire from %s on the perfboard" % (name, hole_name(ha)))
                     stuck.append(link)
                     continue
                 self._occupy(path)
+                self._join(path[0], path[-1])
                 self.wires.append((group, name, (a, b), path))
             if not stuck:
                 break
             todo = stuck + [w for w in todo if w not in stuck]
+            if attempt % 3 == 2:  # stuck again: try the rest in another (fixed) order
+                rest = todo[len(stuck):]
+                random.Random(attempt).shuffle(rest)
+                todo = stuck + rest
         self.wires.sort(key=lambda w: order[w[0]])
 
-    def _path(self, a, targets):
+    def _find(self, h):
+        self.parent.setdefault(h, h)
+        while self.parent[h] != h:
+            self.parent[h] = self.parent[self.parent[h]]
+            h = self.parent[h]
+        return h
+
+    def _join(self, a, b):
+        self.parent[self._find(a)] = self._find(b)
+
+    def _path(self, a, targets, link=None):
         """The shortest wire from hole a to one of ``targets`` underneath,
         along the rows and columns: round bodies and other pins, across
         other wires and the rails only at right angles, few bends."""
@@ -509,6 +545,8 @@ class Board:
                     if n not in targets or there in ("H", "V"):
                         continue
                 cost = d + 1 + (BEND if way not in (-1, nway) else 0) + (CROSS if there and n not in targets else 0)
+                if n in self.doors and link not in self.doors[n]:
+                    cost += DOOR
                 key = (n, nway)
                 if cost < dist.get(key, 1e9):
                     dist[key] = cost
@@ -531,7 +569,8 @@ class Board:
 
 
 BEND, CROSS = 2, 1
-TRIES = 12  # a wire's cost of a bend and of crossing another, in holes of length
+TRIES = 12
+DOOR = 6  # passing beside another wire's end  # a wire's cost of a bend and of crossing another, in holes of length
 
 
 def _two(ref, what, kind, a, b, size, names=("1", "2")):
@@ -547,6 +586,11 @@ def _two(ref, what, kind, a, b, size, names=("1", "2")):
 
 def _pico_pin(cfg, pin):
     return boards.PICO_HEADER[boards.gpio(pin)]
+
+
+def _around(hole):
+    c, r = hole
+    return [(c + 1, r), (c - 1, r), (c, r + 1), (c, r - 1)]
 
 
 def _all_holes():
@@ -926,8 +970,9 @@ def _page(board, source):
         "<!-- Generated by `make hardware` (%s) from %s: edit that file, not this one. -->" % (HERE, source), "",
         "The layout of the hand-wired build: where each part goes on a 2.54 mm perfboard under the grid, and every"
         " wire, from the same config the firmware reads (`%s`) and the grid's dimensions"
-        " ([layout.md](../layout.md)). The steps are in [the build guide](../README.md#route-2-hand-wired-on-perfboard);"
-        " this page is the drawing and the list of holes to count." % source, "",
+        " ([layout.md](../layout.md)). The steps are in"
+        " [the build guide](../README.md#route-2-hand-wired-on-perfboard); this page is the drawing and the list"
+        " of holes to count." % source, "",
         "## The board", "",
         "- **%d x %d holes** (%s x %s mm): cut it from a bigger double-sided, plated-through board. Columns are"
         " lettered A to %s from the left and rows numbered 1 to %d from the back edge, **as seen from the top**;"
@@ -1020,7 +1065,13 @@ def perfboard_files(cfg, source="board.json"):
     with nine buttons; ``[]`` for other boards."""
     if cfg["board"] != "pico" or cfg["input"]["kind"] != "buttons":
         return []
-    board = Board(cfg)
+    try:
+        board = Board(cfg)
+    except HardwareError as e:  # a config whose wires this layout can't fit: say so, don't stop the rest
+        return [("perfboard.md", "# %s on perfboard\n\n<!-- Generated by `make hardware` (%s) from %s. -->\n\n"
+                 "The perfboard layout has no room for this config's wires (%s). Wire it from the wiring diagram"
+                 " ([wiring.svg](wiring.svg)), or move the pins nearer the cells they serve.\n"
+                 % (cfg["name"], HERE, source, e))]
     files = [("perfboard.md", _page(board, source)),
              ("perfboard-top.svg", _svg(board, "top", "the top")),
              ("perfboard-underside.svg", _svg(board, "bottom", "the underside, every wire"))]

@@ -365,3 +365,28 @@ def test_the_page_lists_every_wire_with_its_holes():
     assert listed == drawn
     for name in [s[0] for s in perfboard.STEPS] + ["perfboard-top.svg", "perfboard-underside.svg", "../layout.md"]:
         assert "(%s)" % name in page or "(%s#" % name in page, name
+
+
+def test_links_in_the_perfboard_pages_resolve():
+    for name in SHIPPED:
+        page = os.path.join(HARDWARE, name, "perfboard.md")
+        with open(page) as f:
+            text = f.read()
+        for target, anchor in re.findall(r"\]\(([^)#<>]+)(?:#([^)]*))?\)", text):
+            path = os.path.join(os.path.dirname(page), target)
+            assert os.path.exists(path), (page, target)
+            if anchor:  # GitHub's heading slugs
+                with open(path) as f:
+                    headings = [re.sub(r"[^\w\- ]", "", h.strip().lower()).replace(" ", "-")
+                                for h in re.findall(r"^#+ (.+)$", f.read(), re.M)]
+                assert anchor in headings, (page, target, anchor)
+
+
+def test_the_guide_shows_every_step_picture_and_marks_the_pcb_route_for_the_lead():
+    with open(os.path.join(HARDWARE, "README.md")) as f:
+        guide = f.read()
+    route2 = guide.split("### Route 2: hand-wired on perfboard", 1)[1].split("\n### ", 1)[0]
+    for name in ["perfboard-top.svg"] + [s[0] for s in perfboard.STEPS]:
+        assert "](pico-buttons/%s)" % name in route2, name
+    route1 = guide.split("### Route 1: the PCB", 1)[1].split("\n### ", 1)[0]
+    assert "TODO(lead)" in route1

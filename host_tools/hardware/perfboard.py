@@ -705,7 +705,7 @@ def _poly(view, holes, colour, width, cls, extra=""):
             ' stroke-linecap="round"%s/>' % (cls, pts, colour, width, extra))
 
 
-def _pin(view, part, name, hole, r=1.0 * K, fill="#d9d9d9"):
+def _pin(view, part, name, hole, r=0.75 * K, fill="#d9d9d9"):
     x, y = view.hole(hole)
     return ('<circle class="pin" data-ref="%s" data-pin="%s" cx="%g" cy="%g" r="%g" fill="%s" stroke="%s"'
             ' stroke-width="1.2"/>' % (part.ref, name, x, y, r, fill, svg.INK))
@@ -768,15 +768,16 @@ def _draw_part(view, part, chain_index, cfg, near):
         out.append(svg.rect(x, y, w, h, fill="#cfd8dc", stroke=svg.INK, width=1.5, rx=2))
         out.append('<circle cx="%g" cy="%g" r="%g" fill="#78909c"/>' % (cx, cy, layout.SWITCH_ACTUATOR / 2 * K))
     elif part.kind == "pico":
-        out.append(svg.rect(x, y, w, h, fill="#1f5f3a", stroke=svg.INK, width=1.5, rx=4))
+        out.append('<rect x="%g" y="%g" width="%g" height="%g" rx="4" fill="#1f5f3a" fill-opacity="0.6" stroke="%s"'
+                   ' stroke-width="1.5"/>' % (x, y, w, h, svg.INK))
         usb = view.box((-4, layout.PICO_CENTRE[1] + layout.PICO[1] / 2 - 5.5, 4, layout.PICO_CENTRE[1]
                         + layout.PICO[1] / 2 + 1))
         out.append(svg.rect(*usb, fill="#b0bec5", stroke=svg.INK, width=1, rx=1))
         for box in _boxes(part):
             out.append(svg.rect(*view.box(box), fill="#263238", stroke="none", width=0, rx=1))
         out.append(svg.text(cx, cy - 40, "Pico", 15, anchor="middle", fill="#ffffff", weight="bold"))
-        out.append(svg.text(cx, cy - 24, "components", 10, anchor="middle", fill="#d0d7de"))
-        out.append(svg.text(cx, cy - 12, "facing you", 10, anchor="middle", fill="#d0d7de"))
+        out.append(svg.text(cx, cy - 24, "plugs in last,", 10, anchor="middle", fill="#ffffff"))
+        out.append(svg.text(cx, cy - 12, "parts facing you", 10, anchor="middle", fill="#ffffff"))
         out.append(svg.text(cx, usb[1] + usb[3] + 12, "USB", 10, anchor="middle", fill="#ffffff"))
     elif part.kind == "dip":
         out.append(svg.rect(x, y, w, h, fill="#37474f", stroke=svg.INK, width=1.5, rx=2))
@@ -815,9 +816,6 @@ def _part_labels(view, part, chain_index, cfg, near):
     x, y, w, h = view.box(part.body)
     cx, cy = x + w / 2, y + h / 2
     if part.kind == "pixel":
-        cell = int(part.ref[1:])
-        out.append(svg.text(cx, y - 5, "cell %d \u00b7 pixel %d" % (cell, chain_index[cell]), 11, anchor="middle",
-                            weight="bold"))
         for name, hole in part.pins.items():
             px, py = view.hole(hole)
             right = (px > cx) == (view.side == "top") if False else px > cx
@@ -825,8 +823,8 @@ def _part_labels(view, part, chain_index, cfg, near):
                                 fill=svg.INK))
     elif part.kind == "button":
         cell = int(part.ref[1:])
-        label = "button %d \u00b7 %s" % (cell, boards.pin_label(cfg, cfg["input"]["pins"][cell]))
-        out.append(svg.text(cx, y + h + 24, label, 10, anchor="middle", weight="bold"))
+        label = "cell %d: pixel %d, %s" % (cell, chain_index[cell], boards.pin_label(cfg, cfg["input"]["pins"][cell]))
+        out.append(svg.text(cx, y + h + 22, label, 10, anchor="middle", weight="bold"))
         for name in ("SIG", "GND"):
             px, py = view.hole(part.hole(name))
             out.append(svg.text(px + (11 if px > cx else -11), py + 3, name, 8, anchor="start" if px > cx else "end"))
@@ -849,7 +847,9 @@ def _part_labels(view, part, chain_index, cfg, near):
     else:
         label = {"resistor": {"R1": parts.RESISTOR, "R2": parts.PULL_DOWN}.get(part.ref, ""),
                  "electrolytic": parts.CAPACITOR, "ceramic": "100 nF"}[part.kind]
-        if w > h:
+        if part.kind == "electrolytic":
+            out.append(svg.text(cx, y + h + 13, "%s %s" % (part.ref, label), 10, anchor="middle", weight="bold"))
+        elif w > h:
             out.append(svg.text(cx, y - 5, "%s %s" % (part.ref, label), 10, anchor="middle", weight="bold"))
         else:
             out.append(svg.text(x + w + 4 if view.side == "top" else x - 4, cy + 4, "%s %s" % (part.ref, label), 10,
@@ -866,7 +866,7 @@ def _svg(board, side, title, stage=None):
     chain = boards.chain(cfg)
     chain_index = {cell: p for p, cell in enumerate(chain)}
     w = int(LEFT * 2 + WIDTH * K + 30)
-    h = int(TOP + HEIGHT * K + 150)
+    h = int(TOP + HEIGHT * K + 110)
     out = ['<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d">' % (w, h, w, h),
            "<title>%s: %s</title>" % (svg.esc(cfg["name"]), svg.esc(title)),
            '<rect width="100%" height="100%" fill="#ffffff"/>',
@@ -925,15 +925,21 @@ def _legend(side, y):
         out.append(svg.text(x + 36, y + 4, words, 12))
         x += 60 + 7 * len(words)
     if side == "bottom":
-        out.append(svg.text(x, y + 4, "thick lines with a shine: bare rails, soldered to every leg they pass;"
-                            " thin: insulated wires, soldered at their ends", 12, fill=svg.MUTED))
-        out.append(svg.text(20, y + 26, "a ring: the hole a wire comes up through beside a covered pin (socket,"
-                            " capacitor), bridged to it on the top; dashed: parts on the top", 12, fill=svg.MUTED))
+        for i, words in enumerate((
+                "thick lines with a shine: bare rails, soldered to every leg they pass; thin: insulated wires,"
+                " soldered at their ends; faded: wires of the earlier steps",
+                "a ring: the hole a wire comes up through beside a covered pin (a socket's, a standing"
+                " capacitor's), bridged to the pin on the top",
+                "dashed: the parts on the top, seen through the board; labels under the buttons: cell, its pixel in"
+                " the chain, its GPIO")):
+            out.append(svg.text(20, y + 24 + 18 * i, words, 12, fill=svg.MUTED))
     else:
-        out.append(svg.text(x, y + 4, "dashed outlines: parts underneath, their pins soldered here", 12,
-                            fill=svg.MUTED))
-        out.append(svg.text(20, y + 26, "circled: the four M3 screws; keep everything outside the dashed circles",
-                            12, fill=svg.MUTED))
+        for i, words in enumerate((
+                "dashed outlines: the parts underneath, their pins soldered here; grey bands: where the walls"
+                " stand, keep them clear",
+                "M3: the four screw holes (drill to 3.2 mm); nothing soldered inside the dashed circles",
+                "labels under the buttons: the cell, its pixel's place in the data chain, the button's GPIO")):
+            out.append(svg.text(20, y + 24 + 18 * i, words, 12, fill=svg.MUTED))
     return out
 
 

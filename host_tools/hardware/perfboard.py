@@ -28,7 +28,6 @@ kit's, ``layout.PICO_CENTRE``): the walls cross them and need notches there.
 
 import heapq
 import math
-import random
 
 from host_tools.hardware import boards, layout, parts, svg
 from host_tools.hardware.boards import HardwareError
@@ -231,7 +230,15 @@ class Board:
         self._rails()
         # The pull-down at the Pico's end of the data wire (the same net as the
         # shifter's pin 2), the 330R and the 470 uF at the first pixel.
+        # Every wire hole beside the Pico's pins first: the parts placed next
+        # keep out of their way.
+        self._pico_hole(PICO_VBUS, True)
+        self._pico_hole(PICO_VBUS, False)
+        self._pico_hole(PICO_GND, True)
+        self._pico_hole(PICO_GND, False)
         data = self._pico_hole(_pico_pin(self.cfg, self.cfg["leds"]["pin"]), False)
+        for cell, pin in enumerate(self.cfg["input"]["pins"]):
+            self._pico_hole(_pico_pin(self.cfg, pin), cell == 1)
         self._add(self._search("R2", "%s resistor (pull-down)" % parts.PULL_DOWN, "resistor", R_SPAN, R_BODY,
                                self.wire_hole[data], "1"))
         first = self.parts["P%d" % boards.chain(self.cfg)[0]]
@@ -333,6 +340,7 @@ class Board:
         other = other or ("2" if near == "1" else "1")
         used = self.taken()
         under = self.covered("bottom")
+        doors = {n for h in self.wire_hole.values() if h != target for n in _around(h)} - {target}
         tc, tr = target
         best = None
         for c in range(COLS):
@@ -347,7 +355,7 @@ class Board:
                     if not (self._joint_ok(a, used) and self._joint_ok(b, used)) or a in under or b in under:
                         continue
                     part = _two(ref, what, kind, a, b, size, (near, other))
-                    if not self._body_ok(part, used):
+                    if not self._body_ok(part, used) or ({a, b} | _holes_in(part.body)) & doors:
                         continue
                     beside = {}
                     if kind in COVERED:  # its legs are under it: a wire hole beside each
@@ -453,54 +461,51 @@ class Board:
         return self.parts[ref].hole(pin)
 
     def _route(self):
-        """Route every link, shortest first in each group; a link that finds
-        no way goes first in the next try (up to ``TRIES``)."""
+        """Route every link, shortest first in each group, by negotiation:
+        wires may share a hole at first, at a price that grows each round
+        and stays higher where they fought before, until none do (two wires
+        may cross at right angles; a bare rail only be crossed)."""
         order = {g: i for i, g in enumerate(GROUPS)}
 
         def length(w):
             a, b = self.terminal(*w[2]), self.terminal(*w[3])
             return min(_dist(a, h) for h in (b if isinstance(b, set) else [b]))
         todo = sorted(self.links, key=lambda w: (order[w[0]], length(w)))
-        for attempt in range(TRIES):
-            self.occupied, self.wires, self.failed = {}, [], []
-            for group, corners in self.rails:
-                self._occupy(corners)
-            self.blocked = self.covered("bottom") | {h for h in _all_holes() if near_screw(*hole_xy(h))}
-            # The free holes round each wire's ends: others pass there only at a price.
-            self.doors = {}
-            for link in todo:
-                for term in link[2:]:
-                    if term[0] != "rail":
-                        for n in _around(self.terminal(*term)):
-                            self.doors.setdefault(n, set()).add(link)
-            stuck = []
-            self.parent = {}
+        self.blocked = self.covered("bottom") | {h for h in _all_holes() if near_screw(*hole_xy(h))}
+        self.rail_way = {}
+        for _, corners in self.rails:
+            self.rail_way.update(_ways(corners))
+        legs = {h for p in self.parts.values() if p.kind in ("pixel", "button", "resistor") for h in p.pins.values()}
+        history, price = {}, 0.5
+        for _ in range(ROUNDS):
+            users, self.wires, self.failed, self.parent = {}, [], [], {}
             for group, holes in self.rail_holes.items():
                 for h in holes:
                     self._join(h, min(holes))
-            legs = {h for p in self.parts.values() if p.kind in ("pixel", "button", "resistor")
-                    for h in p.pins.values()}
             for link in todo:
                 group, name, a, b = link
                 ha, hb = self.terminal(*a), self.terminal(*b)
                 if isinstance(hb, set):  # the rail, or any leg already joined to it
                     rail = self._find(min(hb))
                     hb = hb | {h for h in legs if self._find(h) == rail and self._find(ha) != rail}
-                path = self._path(ha, hb if isinstance(hb, set) else {hb}, link)
+                path = self._path(ha, hb if isinstance(hb, set) else {hb}, users, history, price)
                 if path is None:
                     self.failed.append("no way for the %s wire from %s on the perfboard" % (name, hole_name(ha)))
-                    stuck.append(link)
                     continue
-                self._occupy(path)
+                for h, way in _ways(path).items():
+                    users.setdefault(h, []).append(way)
                 self._join(path[0], path[-1])
                 self.wires.append((group, name, (a, b), path))
-            if not stuck:
+            fights = [h for h, ways in users.items() if not _shared_well(ways)]
+            if not fights and not self.failed:
                 break
-            todo = stuck + [w for w in todo if w not in stuck]
-            if attempt % 3 == 2:  # stuck again: try the rest in another (fixed) order
-                rest = todo[len(stuck):]
-                random.Random(attempt).shuffle(rest)
-                todo = stuck + rest
+            for h in fights:
+                history[h] = history.get(h, 0) + 1
+            price *= GROWTH
+            todo = todo[::-1] if FLIP else todo
+        else:
+            self.failed += ["wires run over each other at %s on the perfboard" % ", ".join(
+                hole_name(h) for h in sorted(fights)[:5])] if fights else []
         self.wires.sort(key=lambda w: order[w[0]])
 
     def _find(self, h):
@@ -513,10 +518,11 @@ class Board:
     def _join(self, a, b):
         self.parent[self._find(a)] = self._find(b)
 
-    def _path(self, a, targets, link=None):
-        """The shortest wire from hole a to one of ``targets`` underneath,
-        along the rows and columns: round bodies and other pins, across
-        other wires and the rails only at right angles, few bends."""
+    def _path(self, a, targets, users, history, price):
+        """The cheapest wire from hole a to one of ``targets`` underneath,
+        along the rows and columns: round bodies and other pins, across a
+        rail only straight and at right angles; a hole other wires use
+        costs more the more they clash there."""
         used = self.used()
         dist = {(a, -1): 0}
         prev = {}
@@ -529,7 +535,7 @@ class Board:
                     key = prev[key]
                     path.append(key[0])
                 return _corners(path[::-1])
-            if d > dist.get((h, way), 1e9):
+            if d > dist.get((h, way), math.inf):
                 continue
             for nway, (dc, dr) in enumerate(((1, 0), (-1, 0), (0, 1), (0, -1))):
                 n = (h[0] + dc, h[1] + dr)
@@ -537,40 +543,57 @@ class Board:
                     continue
                 if n not in targets and n in used:
                     continue
-                across = "V" if dr == 0 else "H"
-                if h != a and self.occupied.get(h) is not None and (way != nway or self.occupied[h] != across):
-                    continue  # only straight across another wire
-                there = self.occupied.get(n)
-                if there is not None and there != across and not (n in targets and there == "X"):
-                    if n not in targets or there in ("H", "V"):
-                        continue
-                cost = d + 1 + (BEND if way not in (-1, nway) else 0) + (CROSS if there and n not in targets else 0)
-                if n in self.doors and link not in self.doors[n]:
-                    cost += DOOR
+                here = "E" if h == a else ("H" if dr == 0 else "V") if way == nway else "X"
+                if h != a and h in self.rail_way and here != ("V" if self.rail_way[h] == "H" else "H"):
+                    continue  # straight across a rail, or not at all
+                cost = d + 1 + (BEND if here == "X" else 0)
+                if h != a:
+                    clash = _clashes(users.get(h, ()), here)
+                    cost += clash * price * (1 + history.get(h, 0)) + history.get(h, 0) * 0.5
                 key = (n, nway)
-                if cost < dist.get(key, 1e9):
+                if cost < dist.get(key, math.inf):
                     dist[key] = cost
                     prev[key] = (h, way)
                     heapq.heappush(heap, (cost, n, nway))
         return None
 
-    def _occupy(self, path):
-        """Mark the holes a wire runs through ("H", "V"), bends or ends at
-        ("X"); a hole two wires pass is closed to a third ("X")."""
-        full = _cells(path)
-        for i, h in enumerate(full):
-            if 0 < i < len(full) - 1 and full[i - 1][1] == h[1] == full[i + 1][1]:
-                mine = "H"
-            elif 0 < i < len(full) - 1 and full[i - 1][0] == h[0] == full[i + 1][0]:
-                mine = "V"
-            else:
-                mine = "X"
-            self.occupied[h] = mine if self.occupied.get(h) is None else "X"
+
+BEND = 2  # a wire's cost of a bend, in holes of length
+ROUNDS = 25
+GROWTH = 2.0  # how much dearer a shared hole gets each round
+FLIP = True  # and the links go the other way round
 
 
-BEND, CROSS = 2, 1
-TRIES = 12
-DOOR = 6  # passing beside another wire's end  # a wire's cost of a bend and of crossing another, in holes of length
+def _ways(corners):
+    """How a wire (or rail) uses each hole it passes: "H" or "V" straight
+    through, "X" bending, "E" ending."""
+    full = _cells(corners)
+    out = {}
+    for i, h in enumerate(full):
+        if i == 0 or i == len(full) - 1:
+            out[h] = "E"
+        elif full[i - 1][1] == h[1] == full[i + 1][1]:
+            out[h] = "H"
+        elif full[i - 1][0] == h[0] == full[i + 1][0]:
+            out[h] = "V"
+        else:
+            out[h] = "X"
+    return out
+
+
+def _clashes(ways, mine):
+    """How many of the wires using a hole ``ways`` clash with one more using
+    it ``mine``: only one crossing (an "H" and a "V") shares a hole."""
+    if mine in ("H", "V"):
+        other = "V" if mine == "H" else "H"
+        return sum(1 for w in ways if w != other) + max(0, sum(1 for w in ways if w == other) - 1)
+    return len(ways)
+
+
+def _shared_well(ways):
+    """A hole's wires don't clash: ends only (at a pin or a rail), one wire,
+    or one crossing another at right angles."""
+    return all(w == "E" for w in ways) or len(ways) <= 1 or sorted(ways) == ["H", "V"]
 
 
 def _two(ref, what, kind, a, b, size, names=("1", "2")):

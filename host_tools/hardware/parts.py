@@ -87,11 +87,21 @@ def parts(cfg):
     out.append((1, "USB data cable, %s" % (info["usb"] if info else "for your board"),
                 "generic: a data cable, not charge-only", "any", "to flash and power the board; a charge-only cable"
                 " powers it but shows no serial port"))
-    out.append((1, "perfboard or stripboard, about 110 x 110 mm", "generic: 2.54 mm pitch, FR-4, 1.6 mm",
-                DISTRIBUTORS + ", " + MAKER_SHOPS, "the LED board, under the grid"))
-    out.append((1, "hook-up wire, 22-26 AWG", "generic: solid core for the board, stranded for the pads and the"
-                " controller", DISTRIBUTORS + ", " + MAKER_SHOPS,
-                "red for 5 V, black for GND, another colour for data helps"))
+    if cfg["board"] == "pico" and kind == "buttons":  # the perfboard layout (perfboard.md) is drawn for these
+        out.append((1, "perfboard, double-sided, plated-through holes, 42 x 43 holes or more",
+                    "generic: 2.54 mm pitch, FR-4, 1.6 mm", DISTRIBUTORS + ", " + MAKER_SHOPS,
+                    "the LED board, under the grid, cut to 42 x 43 holes (107 x 109 mm); parts go on both sides, so"
+                    " both need pads: see perfboard.md"))
+        out.append((1, "hook-up wire, 22-26 AWG, and tinned copper wire", "generic: solid core, insulated in red,"
+                    " black and two other colours; bare tinned copper, about 0.6 mm, for the rails",
+                    DISTRIBUTORS + ", " + MAKER_SHOPS, "red for 5 V, black for GND, blue for data, another colour for"
+                    " the buttons, as in perfboard.md's pictures; about 1 m of bare wire"))
+    else:
+        out.append((1, "perfboard or stripboard, about 110 x 110 mm", "generic: 2.54 mm pitch, FR-4, 1.6 mm",
+                    DISTRIBUTORS + ", " + MAKER_SHOPS, "the LED board, under the grid"))
+        out.append((1, "hook-up wire, 22-26 AWG", "generic: solid core for the board, stranded for the pads and the"
+                    " controller", DISTRIBUTORS + ", " + MAKER_SHOPS,
+                    "red for 5 V, black for GND, another colour for data helps"))
     v = layout.layout_values()
     out.append((1, "diffuser, %s mm opal acrylic, %s mm square" % (layout.mm(layout.DIFFUSER), layout.mm(v["grid"])),
                 "generic: opal (milky white) cast acrylic sheet", "plastics suppliers, laser-cutting services",

@@ -443,9 +443,10 @@ class Board:
         links.append(("data", "data in", self._pico_hole(data, False), ("R2", "1")))
         links.append(("data", "data in", ("R2", "1"), ("U1", "2")))
         links.append(("data", "data out", ("U1", "3"), ("R1", "1")))
-        links.append(("data", "pixel 0 DIN", ("R1", "2"), ("P%d" % chain[0], "DIN")))
+        links.append(("data", "data to pixel 0", ("R1", "2"), ("P%d" % chain[0], "DIN")))
         for p in range(8):
-            links.append(("data", "pixel %d DIN" % (p + 1), ("P%d" % chain[p], "DOUT"), ("P%d" % chain[p + 1], "DIN")))
+            links.append(("data", "data to pixel %d" % (p + 1), ("P%d" % chain[p], "DOUT"),
+                          ("P%d" % chain[p + 1], "DIN")))
         for cell, pin in enumerate(cfg["input"]["pins"]):
             links.append(("button", "button %d" % cell, self._pico_hole(_pico_pin(cfg, pin), cell == 1),
                           ("S%d" % cell, "SIG")))
@@ -970,6 +971,10 @@ def _says(board, term, end=None):
     """A wire's end in words, with its hole."""
     ref, pin = term
     if ref == "rail":
+        for part in board.parts.values():  # a leg already on the rail, or the rail itself
+            for name, hole in part.pins.items():
+                if hole == end and part.kind in ("pixel", "button", "resistor"):
+                    return "%s %s, %s" % (_name(part), name, hole_name(end))
         return "the %s rail at %s" % ("5 V" if pin == "5v" else "GND", hole_name(end))
     hole = hole_name(board.terminal(ref, pin))
     part = board.parts[ref]
@@ -987,7 +992,7 @@ def _says(board, term, end=None):
 
 def _name(part):
     if part.kind in ("pixel", "button"):
-        return "%s %s" % (part.kind, part.ref[1:])
+        return "cell %s %s" % (part.ref[1:], part.kind)
     return part.ref
 
 
@@ -1075,7 +1080,7 @@ def _page(board, source):
                                                           hole_name(corners[-1]),
                                                           " ".join(hole_name(h) for h in corners)))
     step = {"5v": 2, "gnd": 2, "data": 3, "button": 4}
-    for group, name, (a, b), corners in board.wires:
+    for group, name, (a, b), corners in sorted(board.wires, key=_wire_order):
         lines.append("| %d | %s | %s | %s | %s |" % (step[group], name, _says(board, a, corners[0]),
                                                      _says(board, b, corners[-1]),
                                                      " ".join(hole_name(h) for h in corners)))
@@ -1083,6 +1088,15 @@ def _page(board, source):
     for name, title, _ in STEPS:
         lines += ["![%s](%s)" % (title, name), ""]
     return "\n".join(lines)
+
+
+def _wire_order(wire):
+    """The page's order: by step; the data from the Pico along the chain;
+    the buttons by cell."""
+    group, name = wire[0], wire[1]
+    words = name.split()
+    n = int(words[-1]) if words[-1].isdigit() else -1
+    return (GROUPS.index(group) if group != "gnd" else 0, {"data in": -3, "data out": -2}.get(name, n))
 
 
 def _part_order(ref):

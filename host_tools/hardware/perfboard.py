@@ -799,10 +799,10 @@ def _draw_part(view, part, chain_index, cfg, near):
         out.append(svg.rect(*usb, fill="#b0bec5", stroke=svg.INK, width=1, rx=1))
         for box in _boxes(part):
             out.append(svg.rect(*view.box(box), fill="#263238", stroke="none", width=0, rx=1))
-        out.append(svg.text(cx, cy - 40, "Pico", 15, anchor="middle", fill="#ffffff", weight="bold"))
-        out.append(svg.text(cx, cy - 24, "plugs in last,", 10, anchor="middle", fill="#ffffff"))
-        out.append(svg.text(cx, cy - 12, "parts facing you", 10, anchor="middle", fill="#ffffff"))
-        out.append(svg.text(cx, usb[1] + usb[3] + 12, "USB", 10, anchor="middle", fill="#ffffff"))
+        top = usb[1] + usb[3]
+        out.append(svg.text(cx, top + 13, "USB", 10, anchor="middle", fill="#ffffff"))
+        out.append(svg.text(cx, top + 32, "Pico", 15, anchor="middle", fill="#ffffff", weight="bold"))
+        out.append(svg.text(cx, top + 46, "plugs in last", 10, anchor="middle", fill="#ffffff"))
     elif part.kind == "dip":
         out.append(svg.rect(x, y, w, h, fill="#37474f", stroke=svg.INK, width=1.5, rx=2))
         one = view.hole(part.hole("1"))

@@ -1,7 +1,7 @@
 """The hand-wired build on perfboard (``hardware/<board>/perfboard.md`` and
-its pictures): every part on a hole of a 2.54 mm board under the grid, the
-wires between them as the maker solders them, drawn from the board config
-and the grid's dimensions in ``layout.py``.
+its pictures), for a Pico with nine buttons: every part on a hole of a
+2.54 mm board under the grid and every wire, as the maker solders them,
+drawn from the board config and the grid's dimensions in ``layout.py``.
 
 The board is seen from the top (the parts side: pixels and buttons) and from
 the underside (turned over left to right: the wires, the Pico's sockets, the
@@ -9,21 +9,30 @@ level shifter, the resistors and capacitors). Holes are named by column
 letter (A at the left of the top view) and row number (1 at the back edge,
 where the Pico's USB socket is).
 
-How it is built (so the wires are soldered where a hand reaches them):
+How it is built (so each joint is where a hand reaches it):
 
 - the pixels and buttons stand on the top, soldered underneath; a wire to
-  one of their legs is soldered to that leg on the underside;
-- the resistors and capacitors lie on the underside, their legs through the
-  board and soldered on the top; a wire is soldered to the leg underneath;
-- the sockets (the Pico's two, the 74AHCT125's) sit on the underside and are
-  soldered on the top; their pins are covered underneath, so a wire to one
-  comes up through the free hole beside the pin (its "wire hole") and is
-  soldered to the pin on the top with a solder bridge. Neighbouring socket
-  pins on one net are bridged to each other the same way.
+  one of their legs is soldered to that leg underneath;
+- the resistors lie underneath, their legs through the board and soldered
+  on the top; a wire is soldered to the leg underneath;
+- the sockets (the Pico's two, the 74AHCT125's) and the capacitors (standing
+  on their legs) sit underneath and are soldered on the top; their pins are
+  covered underneath, so a wire to one comes up through the free hole beside
+  the pin (its "wire hole") and is joined to the pin on the top with a
+  solder bridge. A bar of solder between the 74AHCT125's rows joins its GND
+  pins;
+- bare rails carry 5 V behind and GND in front of each row of pixels, down
+  the left and the right; insulated wires do the rest, routed along the
+  rows and columns by negotiation (``Board._route``): they cross each other
+  and the rails only at right angles.
 
 Nothing is soldered on the top where the grid's walls stand or round the
 four screw holes, except the Pico's socket pins (the Pico's place is the
-kit's, ``layout.PICO_CENTRE``): the walls cross them and need notches there.
+kit's, ``layout.PICO_CENTRE``): the walls cross eight of them. The parts'
+names are the netlist's: pixels ``P<cell>``, buttons ``S<cell>``, ``U1``
+the 74AHCT125, ``R1`` the 330R, ``R2`` the 10k pull-down, ``C1`` the 470 uF,
+``C2`` the 100 nF; the Pico's pins by number. A config whose wires don't fit
+gets a page that says so (``perfboard_files``).
 """
 
 import heapq
@@ -822,17 +831,10 @@ def _draw_part(view, part, chain_index, cfg, near):
         out.append(svg.rect(x, y, w, h, fill="#e3a857", stroke=svg.INK, width=1.2, rx=5))
     # Its pins.
     for name, hole in part.pins.items():
-        if part.kind == "pico" and (name, "") not in near_pins(cfg):
-            continue
         out.append(_pin(view, part, name, hole, fill="#d9d9d9" if near or part.side == "top" else "#bdbdbd"))
     out.append(_part_labels(view, part, chain_index, cfg, near))
     out.append("</g>")
     return "".join(out)
-
-
-def near_pins(cfg):
-    """The Pico pins drawn: every one (all 40 are soldered)."""
-    return {(str(n), "") for n in range(1, 41)}
 
 
 def _part_labels(view, part, chain_index, cfg, near):
@@ -842,7 +844,7 @@ def _part_labels(view, part, chain_index, cfg, near):
     if part.kind == "pixel":
         for name, hole in part.pins.items():
             px, py = view.hole(hole)
-            right = (px > cx) == (view.side == "top") if False else px > cx
+            right = px > cx
             out.append(svg.text(px + (11 if right else -11), py + 3, name, 8, anchor="start" if right else "end",
                                 fill=svg.INK))
     elif part.kind == "button":

@@ -182,6 +182,7 @@ def pico_pin_xy(n, centre):
 
 PICO_VBUS = 40
 PICO_GND = 18  # beside cell 1's button: one wire inside the sockets, one out to the GND rail
+INSIDE = (1,)  # the button between the sockets: wired from inside them
 RAIL_5V, RAIL_GND = 3, 38  # the columns of the 5 V rail (left) and the GND rail (right)
 
 
@@ -247,7 +248,7 @@ class Board:
         self._pico_hole(PICO_GND, False)
         data = self._pico_hole(_pico_pin(self.cfg, self.cfg["leds"]["pin"]), False)
         for cell, pin in enumerate(self.cfg["input"]["pins"]):
-            self._pico_hole(_pico_pin(self.cfg, pin), cell == 1)
+            self._pico_hole(_pico_pin(self.cfg, pin), cell in INSIDE)
         self._add(self._search("R2", "%s resistor (pull-down)" % parts.PULL_DOWN, "resistor", R_SPAN, R_BODY,
                                self.wire_hole[data], "1"))
         first = self.parts["P%d" % boards.chain(self.cfg)[0]]
@@ -457,7 +458,7 @@ class Board:
             links.append(("data", "data to pixel %d" % (p + 1), ("P%d" % chain[p], "DOUT"),
                           ("P%d" % chain[p + 1], "DIN")))
         for cell, pin in enumerate(cfg["input"]["pins"]):
-            links.append(("button", "button %d" % cell, self._pico_hole(_pico_pin(cfg, pin), cell == 1),
+            links.append(("button", "button %d" % cell, self._pico_hole(_pico_pin(cfg, pin), cell in INSIDE),
                           ("S%d" % cell, "SIG")))
         self.links = links
 

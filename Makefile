@@ -141,8 +141,9 @@ circuitpy: $(STAMP) $(SHIPPED)
 screens: $(STAMP)
 	$(PY) -m host_tools screens -o docs/screens
 
-# hardware/: each shipped board's pin table, parts and wiring diagram, and
-# the grid's layout, from firmware/boards/*.json; each bought board's page
+# hardware/: each shipped board's pin table, parts and wiring diagram (and a
+# Pico with buttons' perfboard layout), and the grid's layout, from
+# firmware/boards/*.json; each bought board's page
 # and key map, from host_tools/hardware/boards.py (checked against its configs).
 ## redraw hardware/ from firmware/boards/*.json
 hardware: $(STAMP)

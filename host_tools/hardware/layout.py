@@ -45,6 +45,79 @@ SWITCH_HEIGHT = 4.3  # a B3F-1000's actuator top above the board
 SWITCH_TRAVEL = 0.25  # its travel to click
 SWITCH_ACTUATOR = 3.5  # its round actuator's diameter
 
+# The printed case (hardware/case/*.scad reads these from dimensions.scad,
+# which make hardware writes from here). Three parts: the base (a tray under
+# the board), the grid (walls, top frame, pillars and skirt, in one print)
+# and nine loose key tiles, white, which are also the diffuser. Each tile is
+# a thin-walled box in its cell's well: its top shows through the frame, a
+# flange round it sits under the frame (it can't fall out when the board is
+# turned over), a post under the top reaches the switch, and the box's bottom
+# edge is the stop. At rest the post sits on the switch's actuator, the top
+# PROUD above the frame, the flange RATTLE below the frame, the bottom edge
+# STOP_GAP above the board: a press clicks after SWITCH_TRAVEL and lands on
+# the board before the switch takes the push.
+FIT = 0.35  # FDM clearance, each side, where parts slide or drop in
+MIN_WALL = 1.2  # the thinnest printed wall: three 0.4 mm lines
+CASE_WALL = 2.0  # the base's walls and floor, the skirt, the frame
+TILE_SKIN = MIN_WALL  # the tile's diffusing top, and its walls
+PROUD = 1.0  # a tile's top above the frame at rest
+LIP = 1.2  # how far a tile's flange reaches under the frame, each side
+RATTLE = 0.5  # a tile's lift from rest until its flange meets the frame
+STOP_GAP = SWITCH_TRAVEL + 0.25  # rest to the tile's edge landing on the board
+POST = 4.0  # the post's diameter: covers the actuator with the tile's play
+SWITCH_BODY = 3.5  # a B3F-1000's body height (its actuator stands above it)
+LED_HEIGHT = 1.6  # a WS2812B 5050's height
+PILLAR = 6.0  # the grid's pillars at the screws
+PILOT = 2.5  # the pilot hole in a pillar: an M3 screw cuts its own thread
+PILOT_DEPTH = 10.0
+SCREW_LENGTH = 16.0  # M3 x 16, socket or pan head, from under the base
+SCREW_CLEARANCE = 3.4  # through the base's boss
+HEAD_BORE = 6.5  # the counterbore for the screw's head (5.5) and a hex key
+BOSS = 9.5  # the base's bosses under the screws
+BOSS_SEAT = 6.0  # the screw head's seat, this far under the board
+LIP_HEIGHT = 3.0  # the base's inner lip, up inside the skirt
+SEAM = 0.2  # skirt to base wall: the screws clamp the board, not the seam
+CORNER = 3.0  # the case's corner radius, seen from above
+# The Pico under the board (upside down): the male header's plastic between
+# it and the sockets, its board, its micro-USB socket (on its component
+# side, now facing down) and BOOTSEL button, from the Pico datasheet's
+# drawing: the button 14.5 from the USB end and 5.5 from the left edge seen
+# from the component side; upside down that edge is on the right (+x).
+PICO_SPACER = 2.5
+PICO_THICKNESS = 1.0
+PICO_USB = (8.0, 2.8)  # the micro-USB socket, wide x high
+PICO_USB_OVERHANG = 1.3  # beyond the Pico's edge
+USB_OPENING = (12.0, 8.0)  # in the base's back wall, for a micro-USB plug's moulding
+BOOTSEL_AT = (PICO_CENTRE[0] + PICO[0] / 2 - 5.5, PICO_CENTRE[1] + PICO[1] / 2 - 14.5)
+BOOTSEL_HOLE = 4.0  # in the base's floor: press BOOTSEL with a pen refill
+BED = 220.0  # the printer bed every part must fit
+
+
+def case_values():
+    """The case's dimensions in mm (``dimensions.scad`` has them all), the
+    derived ones worked out here once."""
+    opening = PITCH - WALL  # a cell's well
+    flange = opening - 2 * FIT  # the tile's box and flange
+    frame_opening = flange - 2 * LIP
+    cap = frame_opening - 2 * FIT  # the tile's top, through the frame
+    frame_top = WALL_HEIGHT + CASE_WALL
+    cap_bottom = WALL_HEIGHT + FIT - RATTLE  # where the flange's 45 degree shoulder meets the cap
+    pico_face = -(BOARD_THICKNESS + SOCKET_HEIGHT + PICO_SPACER + PICO_THICKNESS)
+    floor_top = -(BOARD_THICKNESS + BASE)
+    return {
+        "opening": opening, "flange": flange, "frame_opening": frame_opening, "cap": cap,
+        "frame_bottom": WALL_HEIGHT, "frame_top": frame_top, "tile_top": frame_top + PROUD,
+        "cap_bottom": cap_bottom, "flange_top": cap_bottom - (flange - cap) / 2, "tile_bottom": STOP_GAP,
+        # the tiles' and the grid's corners clear the pillars by FIT
+        "corner_cut": PITCH / 2 * 2 ** 0.5 - PILLAR / 2 - FIT,
+        "outside": 3 * PITCH + WALL + 2 * MARGIN, "grid": 3 * PITCH + WALL,
+        "floor_top": floor_top, "floor_bottom": floor_top - CASE_WALL,
+        "skirt_bottom": -BOARD_THICKNESS + SEAM, "seat": -BOARD_THICKNESS - BOSS_SEAT,
+        "pico_face": pico_face, "usb_z": pico_face - PICO_USB[1] / 2,
+        "pico_end": PICO_CENTRE[1] + PICO[1] / 2,
+    }
+
+
 
 def pixel_at(cell):
     """A cell's pixel centre ``(x, y)`` in mm (x right, y to the back)."""

@@ -65,6 +65,7 @@ node: $(NODE_STAMP)
 ## run the whole test suite (pytest)
 test: $(STAMP) $(NODE_STAMP)
 	@command -v chromium >/dev/null 2>&1 || echo "chromium is missing (apt-get install chromium): the web page's tests (tests/test_web.py) will fail" >&2
+	@command -v openscad >/dev/null 2>&1 || echo "openscad is missing (apt-get install openscad): the printed case's tests (tests/test_case.py) will fail" >&2
 	@command -v tmux >/dev/null 2>&1 || echo "tmux is missing (apt-get install tmux): the terminal front-end's tests (tests/test_sim_terminal.py) will fail" >&2
 	$(PY) -m pytest
 
@@ -143,8 +144,11 @@ screens: $(STAMP)
 
 # hardware/: each shipped board's pin table, parts and wiring diagram, and
 # the grid's layout, from firmware/boards/*.json; each bought board's page
-# and key map, from host_tools/hardware/boards.py (checked against its configs).
-## redraw hardware/ from firmware/boards/*.json
+# and key map, from host_tools/hardware/boards.py (checked against its configs);
+# the printed case's dimensions.scad, STLs and pictures (hardware/case/, from
+# host_tools/hardware/layout.py through OpenSCAD; the pictures need a display
+# or xvfb-run).
+## redraw hardware/ from firmware/boards/*.json and the kit's dimensions (needs openscad)
 hardware: $(STAMP)
 	$(PY) -m host_tools hardware -o hardware
 

@@ -8,12 +8,16 @@ one set of numbers. OpenSCAD (``apt-get install openscad``) exports the STLs;
 the pictures need a display, or ``xvfb-run`` when there is none.
 """
 
+import hashlib
 import os
 import shutil
+import struct
 import subprocess
 import tempfile
+import zlib
 
 from host_tools.hardware import layout
+from host_tools.hardware.boards import HardwareError
 
 HERE = "host_tools/hardware/case.py"
 # The parts to print: (STL name, .scad source, how many).
@@ -31,7 +35,7 @@ SOURCES = ("kit.scad", "base.scad", "grid.scad", "tile.scad", "assembly.scad")
 CASE = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "hardware", "case")
 
 
-class CaseError(Exception):
+class CaseError(HardwareError):
     """OpenSCAD is missing or failed: one line for the user."""
 
 
@@ -119,19 +123,117 @@ def render_pictures(source, folder):
     return out
 
 
-def case_files(sources=CASE, pictures=True):
-    """``[(name under case/, bytes or text)]``: dimensions.scad, the STLs and
-    (with ``pictures``) the PNGs, made in a temporary copy of ``sources``."""
+def source_digest(sources=CASE, dimensions=None):
+    """The SHA-256 (hex) of what the pictures are drawn from: the .scad
+    sources, dimensions.scad (``dimensions``, or the one in ``sources``) and
+    the cameras. Each PNG carries it, so a stale picture shows without
+    drawing it again (another machine's OpenSCAD draws other pixels)."""
+    h = hashlib.sha256()
+    for name in SOURCES:
+        with open(os.path.join(sources, name), "rb") as f:
+            h.update(name.encode() + b"\0" + f.read() + b"\0")
+    if dimensions is None:
+        with open(os.path.join(sources, "dimensions.scad")) as f:
+            dimensions = f.read()
+    h.update(dimensions.encode() + b"\0" + repr((PICTURES, IMAGE_SIZE)).encode())
+    return h.hexdigest()
+
+
+PNG_KEY = b"tactictoe-source"
+
+
+def _chunk(kind, data):
+    return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+
+
+def tag_png(data, digest):
+    """The PNG ``data`` with a tEXt chunk ``tactictoe-source: digest`` after
+    its header."""
+    end = 8 + 8 + struct.unpack(">I", data[8:12])[0] + 4  # signature, then IHDR
+    return data[:end] + _chunk(b"tEXt", PNG_KEY + b"\0" + digest.encode()) + data[end:]
+
+
+def png_tag(data):
+    """The digest a PNG was tagged with, or None."""
+    at = 8
+    while at + 8 <= len(data):
+        size, kind = struct.unpack(">I4s", data[at:at + 8])
+        body = data[at + 8:at + 8 + size]
+        if kind == b"tEXt" and body.startswith(PNG_KEY + b"\0"):
+            return body[len(PNG_KEY) + 1:].decode()
+        at += 12 + size
+    return None
+
+
+def _tagged(path, digest):
+    """The PNG at ``path`` when it is tagged ``digest`` (drawn from these
+    very sources), else None."""
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+    except OSError:
+        return None
+    return data if png_tag(data) == digest else None
+
+
+def case_files(sources=CASE, models=True, pictures_from=None):
+    """``[(name under case/, bytes or text)]``: dimensions.scad and (with
+    ``models``) the STLs (binary, canonical_stl) and the PNGs, made from a
+    temporary copy of ``sources`` with the new dimensions.scad. A PNG in
+    ``pictures_from`` drawn from the same sources is kept as it is, not
+    drawn again: OpenSCAD draws a few pixels differently each time."""
     files = [("dimensions.scad", dimensions_scad())]
+    if not models:
+        return files
+    digest = source_digest(sources, files[0][1])
     with tempfile.TemporaryDirectory(prefix="tactictoe-case-") as tmp:
         for name in SOURCES:
             shutil.copy(os.path.join(sources, name), tmp)
         with open(os.path.join(tmp, "dimensions.scad"), "w") as f:
             f.write(files[0][1])
-        made = export_stls(tmp, tmp)
-        if pictures:
-            made.update(render_pictures(tmp, tmp))
-        for name in sorted(made, key=lambda n: os.path.basename(made[n])):
-            with open(made[name], "rb") as f:
-                files.append((os.path.basename(made[name]), f.read()))
+        for name, path in export_stls(tmp, tmp).items():
+            with open(path, "rb") as f:
+                files.append((name + ".stl", canonical_stl(f.read(), name)))
+        kept = {name: _tagged(os.path.join(pictures_from, name), digest) if pictures_from else None
+                for name, _, _, _ in PICTURES}
+        if not all(kept.values()):
+            for name, path in render_pictures(tmp, tmp).items():
+                with open(path, "rb") as f:
+                    kept[name] = tag_png(f.read(), digest)
+        files += sorted(kept.items())
     return files
+
+
+def _triangles(data):
+    """The triangles of an ASCII or binary STL, as [((x, y, z) * 3)]."""
+    if data.lstrip().startswith(b"solid") and b"facet" in data[:1000]:
+        nums = [tuple(float(v) for v in line.split()[1:4]) for line in data.decode().splitlines()
+                if line.strip().startswith("vertex")]
+        return [tuple(nums[i:i + 3]) for i in range(0, len(nums), 3)]
+    count = struct.unpack("<I", data[80:84])[0]
+    out = []
+    for i in range(count):
+        v = struct.unpack("<12f", data[84 + 50 * i:84 + 50 * i + 48])[3:]
+        out.append((v[0:3], v[3:6], v[6:9]))
+    return out
+
+
+def canonical_stl(data, name):
+    """A binary STL of the same triangles as ``data``, in one order whatever
+    order OpenSCAD wrote them in: each triangle starts at its least corner
+    (its winding kept), and the triangles are sorted. The same model makes
+    the same bytes."""
+    tris = []
+    for t in _triangles(data):
+        t = [tuple(struct.unpack("<3f", struct.pack("<3f", *p))) for p in t]  # as float32 stores them
+        k = t.index(min(t))
+        tris.append(tuple(t[k:] + t[:k]))
+    tris.sort()
+    out = [(b"tactic-toe " + name.encode()).ljust(80, b" "), struct.pack("<I", len(tris))]
+    for a, b, c in tris:
+        u = [b[i] - a[i] for i in range(3)]
+        w = [c[i] - a[i] for i in range(3)]
+        n = [u[1] * w[2] - u[2] * w[1], u[2] * w[0] - u[0] * w[2], u[0] * w[1] - u[1] * w[0]]
+        length = sum(x * x for x in n) ** 0.5 or 1.0
+        out.append(struct.pack("<12fH", *[x / length for x in n], *a, *b, *c, 0))
+    return b"".join(out)

@@ -99,28 +99,26 @@ module grid() {
 // ---- a key tile: white, the cell's diffuser ---------------------------------
 
 // The tile in its cell at rest, centred on its pixel at (0, 0): a box in
-// the well with a 45 degree shoulder up to its top (no overhang when it is
-// printed top down), a post down to the switch 10 mm in front.
-module tile_solid(grow = 0) {
+// the well, a 45 degree shoulder (no overhang when it is printed top down)
+// up to its top, which stands through the frame, and a post down to the
+// switch 10 mm in front. `inset` shrinks it, the shoulder kept parallel:
+// the inside is the outside shrunk by the tile's skin.
+module tile_shape(inset = 0, bottom = tile_bottom, top = tile_top) {
+    drop = inset * (sqrt(2) - 1);
     hull() {
-        translate([0, 0, tile_bottom - grow]) linear_extrude(flange_top - tile_bottom + grow)
-            offset(delta = grow) cut_square(flange);
-        translate([0, 0, cap_bottom]) linear_extrude(tile_top - cap_bottom + grow)
-            offset(delta = grow) cut_square(cap);
+        translate([0, 0, bottom]) linear_extrude(flange_top - drop - bottom)
+            offset(delta = -inset) cut_square(flange);
+        translate([0, 0, cap_bottom - drop]) linear_extrude(eps)
+            offset(delta = -inset) cut_square(cap);
     }
+    translate([0, 0, cap_bottom - drop]) linear_extrude(top - cap_bottom + drop)
+        offset(delta = -inset) cut_square(cap);
 }
 
 module tile() {
-    // the shoulder's inside runs parallel to its outside, tile_skin from it
-    drop = tile_skin * (sqrt(2) - 1);
     difference() {
-        tile_solid();
-        hull() {
-            translate([0, 0, tile_bottom - 1]) linear_extrude(flange_top - drop - tile_bottom + 1)
-                offset(delta = -tile_skin) cut_square(flange);
-            translate([0, 0, cap_bottom - drop]) linear_extrude(tile_top - tile_skin - cap_bottom + drop)
-                offset(delta = -tile_skin) cut_square(cap);
-        }
+        tile_shape();
+        tile_shape(tile_skin, tile_bottom - 1, tile_top - tile_skin);
     }
     // the post, from under the top down to the switch's actuator
     translate([0, -button_offset, switch_height]) cylinder(d = post, h = tile_top - tile_skin - switch_height + eps);

@@ -85,6 +85,8 @@ def write_all(folder, models=True):
     STLs and pictures, all or none; returns the files written, relative to
     ``folder``. A folder this wrote for a board config that is gone is then
     removed."""
+    outputs.check_folder(folder)  # before the slow part: OpenSCAD
+    outputs.check_folder(os.path.join(folder, "case"))
     shipped = hand_wired_boards()
     files = [(name + "/" + f, text) for name in shipped for f, text in board_files(name)]
     files += [("layout.md", layout.layout_page()), ("layout.svg", layout.layout_svg())]

@@ -68,8 +68,9 @@ def test_hardware_docs_are_up_to_date(tmp_path):
     assert r.returncode == 0, r.stderr
     assert r.stdout.strip() == "wrote %d files to %s" % (2 * len(BOARDS) + 3 + 2 * len(boards.BOUGHT), tmp_path)
     fresh = generated_files(tmp_path)
-    models = {os.path.join("case", n) for n in case.SOURCES} | {os.path.join("case", n + ".stl") for n, _, _ in case.PARTS} | {
-        os.path.join("case", n) for n, _, _, _ in case.PICTURES}
+    models = {os.path.join("case", n) for n in case.SOURCES}
+    models |= {os.path.join("case", n + ".stl") for n, _, _ in case.PARTS}
+    models |= {os.path.join("case", n) for n, _, _, _ in case.PICTURES}
     committed = [f for f in generated_files(HARDWARE) if f != "README.md" and f not in models]
     assert fresh == committed, "run `make hardware` and commit hardware/"
     for name in fresh:
@@ -167,7 +168,7 @@ PART_NUMBERS = {
     "MFR-25FBF52-10K": "10 k\u03a9 resistor", "EEU-FR1A471": "470 \u00b5F", "PS1240P02BT": "piezo buzzer",
     "PPPC201LFBN-RC": "female headers", "PRPC040SAAN-RC": "male header",
 }
-MATERIALS = ("USB data cable", "perfboard", "hook-up wire", "diffuser", "enclosure")
+MATERIALS = ("USB data cable", "perfboard", "hook-up wire", "diffuser", "enclosure", "screws")
 
 
 @pytest.mark.parametrize("name", BOARDS)
@@ -185,6 +186,9 @@ def test_every_part_has_a_part_number_and_a_source(name):
         if number.startswith("generic: "):
             assert any(m in part for m in MATERIALS), "%s needs a part number" % part
             continue
+        if number.startswith("printed: "):  # the case's STLs, made by make hardware
+            assert os.path.isfile(os.path.join(ROOT, number.split()[1])), number
+            continue
         known = [n for n in re.findall(r"[\w-]+", number) if n in PART_NUMBERS]
         assert known, "%s: %r is not a known part number" % (part, number)
         assert all(PART_NUMBERS[n] in part for n in known), (part, number)
@@ -198,6 +202,9 @@ def test_every_part_has_a_part_number_and_a_source(name):
     assert wanted <= set(numbers)
     assert ("PS1240P02BT" in numbers) == (raw.get("buzzer") is not None)
     assert any("diffuser" in r[1] for r in rows) and any("enclosure" in r[1] for r in rows)
+    if raw["input"]["kind"] != "touch":  # pressed through the printed tiles, the case screwed together
+        assert [r[0] for r in rows if r[2].startswith("printed: ")] == ["1", "1", "9"]
+        assert any(r[0] == "4" and "M3" in r[1] for r in rows)
 
 
 @pytest.mark.parametrize("name", BOARDS)

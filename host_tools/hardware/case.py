@@ -70,8 +70,9 @@ def dimensions_scad():
         lines.append("%s = %s;" % (name, _num(v)))
     lines.append("")
     lines.append("screws = %s;  // the four M3 screws (x, y)" % _vec(layout.screws()))
-    lines.append("pixels = %s;  // each cell's pixel (x, y), cell 0 first" % _vec([layout.pixel_at(c) for c in range(9)]))
-    lines.append("buttons = %s;  // each cell's switch (x, y)" % _vec([layout.button_at(c) for c in range(9)]))
+    cells = range(9)
+    lines.append("pixels = %s;  // each cell's pixel (x, y), cell 0 first" % _vec([layout.pixel_at(c) for c in cells]))
+    lines.append("buttons = %s;  // each cell's switch (x, y)" % _vec([layout.button_at(c) for c in cells]))
     return "\n".join(lines) + "\n"
 
 
@@ -118,7 +119,8 @@ def render_pictures(source, folder):
     for name, view, camera, projection in PICTURES:
         path = os.path.join(folder, name)
         _run(["-o", path, "-D", 'view="%s"' % view, "--camera=" + camera, "--imgsize=" + IMAGE_SIZE,
-              "--colorscheme=Tomorrow", "--projection=" + projection, os.path.join(source, "assembly.scad")], pictures=True)
+              "--colorscheme=Tomorrow", "--projection=" + projection, os.path.join(source, "assembly.scad")],
+             pictures=True)
         out[name] = path
     return out
 

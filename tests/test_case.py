@@ -12,13 +12,15 @@ assembly coordinates (layout.py's: z = 0 on the LED board's top face)."""
 import os
 import shutil
 import struct
+import subprocess
+import sys
 
 import numpy as np
 import pytest
 import trimesh
 from hypothesis import given, settings, strategies as st
 
-from conftest import ROOT
+from conftest import HANG_S, ROOT, one_line_error
 from host_tools.hardware import case, layout as L
 
 CASE = os.path.join(ROOT, "hardware", "case")
@@ -397,3 +399,20 @@ def test_the_board_sits_in_the_base_and_the_skirt_meets_it(base, grid):
     skirt = rays(grid, [[edge, 0, -10]], [0, 0, 1])[0] - 10
     wall = 10 - rays(base, [[edge, 0, 10]], [0, 0, -1])[0]
     assert abs(skirt - wall - L.SEAM) < TOL
+
+
+# --- make hardware without OpenSCAD -------------------------------------------------------------
+
+
+def test_without_openscad_make_hardware_says_so_in_one_line_and_writes_nothing(tmp_path):
+    """A PATH without openscad: one line naming the package, and the folder
+    left as it was."""
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    out = tmp_path / "out"
+    out.mkdir()
+    r = subprocess.run([sys.executable, "-m", "host_tools", "hardware", "-o", str(out)], capture_output=True,
+                       text=True, cwd=ROOT, timeout=HANG_S, env=dict(os.environ, PATH=str(bin_dir)))
+    line = one_line_error(r)
+    assert "openscad is not installed (apt-get install openscad)" in line, line
+    assert os.listdir(out) == []

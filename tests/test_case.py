@@ -389,12 +389,20 @@ def test_the_pico_fits_under_the_board(base):
 
 
 def test_the_board_sits_in_the_base_and_the_skirt_meets_it(base, grid):
-    """The board's edge is clear of the base's lip; the grid's skirt comes
-    down outside the lip to SEAM above the base's walls."""
+    """The board's edge is clear of the base's lip and rests on its ledge;
+    the grid's skirt comes down outside the lip to SEAM above the base's
+    walls."""
     half = L.PCB_SIZE / 2
     lip = rays(base, [[half, 0, -L.BOARD_THICKNESS / 2], [0, -half, -L.BOARD_THICKNESS / 2]],
                [[1, 0, 0], [0, -1, 0]])
     assert (lip >= 0.3).all() and np.isfinite(lip).all()
+    # it rests on the ledge round its edge, except behind the Pico, where its sockets reach the edge
+    inside = half - L.PCB_LEDGE / 2
+    rests = rays(base, [[inside, 0, 5], [-inside, 20, 5], [20, -inside, 5], [20, inside, 5]], [0, 0, -1]) - 5
+    assert (np.abs(rests - L.BOARD_THICKNESS) < TOL).all(), rests
+    x, y = L.PICO_CENTRE
+    for dx in (-L.PICO_ROW_SPACING / 2, L.PICO_ROW_SPACING / 2):  # the sockets, to their last pin
+        assert rays(base, [[x + dx, y + L.PICO[1] / 2 - 0.5, -L.BOARD_THICKNESS - 0.01]], [0, 0, -1])[0] > 10
     edge = V["outside"] / 2 - L.CASE_WALL / 2
     skirt = rays(grid, [[edge, 0, -10]], [0, 0, 1])[0] - 10
     wall = 10 - rays(base, [[edge, 0, 10]], [0, 0, -1])[0]

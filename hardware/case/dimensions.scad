@@ -39,6 +39,7 @@ head_bore = 6.5;
 boss = 9.5;
 boss_seat = 6;
 lip_height = 3;
+pcb_ledge = 2;
 seam = 0.2;
 corner = 3;
 pico_spacer = 2.5;

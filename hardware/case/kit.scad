@@ -42,12 +42,7 @@ module base() {
                     outline(case_wall + fit);
                     outline(case_wall + fit + min_wall);
                 }
-            // a ledge from the walls to the lip, under the board's edge
-            translate([0, 0, -board_thickness - case_wall]) linear_extrude(case_wall)
-                difference() {
-                    outline(case_wall - eps);
-                    outline(case_wall + fit + min_wall);
-                }
+            ledge();
             // the bosses under the screws: the board sits on them
             for (s = screws) translate([s[0], s[1], floor_bottom])
                 cylinder(d = boss, h = -board_thickness - floor_bottom);
@@ -62,6 +57,28 @@ module base() {
             cube([usb_opening[0], case_wall * 3, usb_opening[1]], center = true);
         // a hole under the Pico's BOOTSEL button
         translate([bootsel_at[0], bootsel_at[1], floor_bottom - 1]) cylinder(d = bootsel_hole, h = case_wall + 2);
+    }
+}
+
+// The ledge round the inside of the base's walls: the board's edge rests on
+// it (and the board's middle on the bosses). Its underside slopes at 45
+// degrees from the walls (no overhang); it is cut back behind the Pico,
+// whose sockets reach the board's back edge.
+module ledge() {
+    top = -board_thickness;
+    inset = outside / 2 - pcb_size / 2 + pcb_ledge;  // its inner edge, from the outside
+    slope = inset - case_wall;
+    difference() {
+        translate([0, 0, top - case_wall - slope]) linear_extrude(case_wall + slope) outline(case_wall - eps);
+        hull() {
+            translate([0, 0, top - case_wall - slope - eps]) linear_extrude(eps) outline(case_wall);
+            translate([0, 0, top - case_wall]) linear_extrude(eps) outline(inset);
+        }
+        translate([0, 0, top - case_wall - eps]) linear_extrude(case_wall + 1) outline(inset);
+        // behind the Pico, only the lip's width
+        translate([pico_centre[0] - pico[0] / 2 - 1, pico_end - pcb_ledge - 1, top - case_wall - slope - 1])
+            cube([pico[0] + 2, pcb_ledge + 1 + (outside / 2 - case_wall - fit - min_wall - pico_end),
+                  case_wall + slope + 2]);
     }
 }
 

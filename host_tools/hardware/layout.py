@@ -76,6 +76,7 @@ HEAD_BORE = 6.5  # the counterbore for the screw's head (5.5) and a hex key
 BOSS = 9.5  # the base's bosses under the screws
 BOSS_SEAT = 6.0  # the screw head's seat, this far under the board
 LIP_HEIGHT = 3.0  # the base's inner lip, up inside the skirt
+PCB_LEDGE = 2.0  # how far the base's ledge reaches under the board's edge
 SEAM = 0.2  # skirt to base wall: the screws clamp the board, not the seam
 CORNER = 3.0  # the case's corner radius, seen from above
 # The Pico under the board (upside down): the male header's plastic between
@@ -243,8 +244,13 @@ def _section(ox, oy, k, ys, zs, name):
     out.append(box(wall_in, half, c["usb_z"] + USB_OPENING[1] / 2, top, base))
     lip = wall_in - FIT
     for side in (-1, 1):
-        out.append(box(side * wall_in, side * (lip - MIN_WALL), top - CASE_WALL, top, base))
         out.append(box(side * lip, side * (lip - MIN_WALL), top, top + LIP_HEIGHT, base))
+    # the ledge under the board's edge: in front, sloped underneath; behind the Pico only the lip's width
+    inner = PCB_SIZE / 2 - PCB_LEDGE
+    slope = wall_in - inner
+    out.append(_poly([(Y(-wall_in), Z(top - CASE_WALL - slope)), (Y(-inner), Z(top - CASE_WALL)), (Y(-inner), Z(top)),
+                      (Y(-wall_in), Z(top))], base))
+    out.append(box(wall_in, lip - MIN_WALL, top - CASE_WALL, top, base))
     out.append("</g>")
     return out
 
@@ -393,14 +399,14 @@ def layout_page():
         " ([base.stl](case/base.stl)), the grid with its top frame, pillars and skirt ([grid.stl](case/grid.stl),"
         " printed frame down) and nine tiles ([tile.stl](case/tile.stl), printed top down), all without supports"
         " on a %s mm bed, every wall %s or more, and four M3 x %s screws. The board sits on the base's four"
-        " bosses; the screws go up through them and the board's %s holes at the four inner wall crossings into the"
+        " bosses and, round its edge, on a %s ledge (cut back behind the Pico); the screws go up through the bosses and the board's %s holes at the four inner wall crossings into the"
         " grid's pillars, and cut their thread in the %s pilot holes. To build: lay the grid frame down and drop a"
         " tile into each well, the posts all towards the same side; lay the board on, pixels down, its buttons"
         " towards the posts (its USB edge on the other side); put the base on and screw it together. On the"
         " board, keep each cell's edge clear %s in from the walls (the tiles' stop lands there) and the bottom"
-        " side clear %s round each screw (the bosses)." % (
-            mm(BED), mm(MIN_WALL), mm(SCREW_LENGTH), mm(SCREW_HOLE), mm(PILOT), mm(FIT + TILE_SKIN + 0.5),
-            mm(BOSS / 2)),
+        " side clear %s round each screw (the bosses) and %s in from its edge (the ledge)." % (
+            mm(BED), mm(MIN_WALL), mm(SCREW_LENGTH), mm(PCB_LEDGE), mm(SCREW_HOLE), mm(PILOT),
+            mm(FIT + TILE_SKIN + 0.5), mm(BOSS / 2), mm(PCB_LEDGE)),
         "",
         "  ![the board assembled](case/assembly.png)",
         "  ![the parts, apart: tiles, grid, board, base](case/exploded.png)",

@@ -1,6 +1,7 @@
 """The printed case: ``hardware/case/dimensions.scad`` written from the
 numbers in ``layout.py``, and, through OpenSCAD, the printable STLs and the
-pictures (assembly, exploded, a section through a cell).
+pictures (assembly, exploded, a section through the middle column's cells,
+the underside with the screws, BOOTSEL's hole and the USB opening).
 
 The .scad sources in ``hardware/case/`` are written by hand and ``include``
 the generated ``dimensions.scad``, so the case, the PCB and the docs share
@@ -28,6 +29,7 @@ PICTURES = (
     ("assembly.png", "assembly", "0,0,0,55,0,25,400", "p"),
     ("exploded.png", "exploded", "0,0,45,70,0,25,620", "p"),
     ("section.png", "section", "0,0,0,90,0,90,245", "o"),
+    ("underside.png", "assembly", "0,0,-5,235,0,20,400", "p"),
 )
 IMAGE_SIZE = "1000,750"
 # Hand-written sources in hardware/case/ (not generated).

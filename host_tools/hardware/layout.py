@@ -413,6 +413,8 @@ def layout_page():
         "  ![the parts, apart: tiles, grid, board, base](case/exploded.png)",
         "  ![section through the middle column: tiles, posts on the buttons, pixels, the board, the Pico and the"
         " base](case/section.png)",
+        "  ![underneath: the four screws, the hole to press BOOTSEL through, the USB opening at the back]"
+        "(case/underside.png)",
         "",
         "- **Touch pads (ESP32).** A copper pad about %s square on the outside of the diffuser in each cell, with"
         " a hole in the middle for the light (or a frame of copper tape around the cell's edge), one thin wire"

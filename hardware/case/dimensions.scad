@@ -24,6 +24,7 @@ min_wall = 1.2;
 case_wall = 2;
 tile_skin = 1.2;
 proud = 1;
+tile_chamfer = 0.5;
 lip = 1.2;
 rattle = 0.5;
 stop_gap = 0.5;

@@ -128,7 +128,11 @@ module tile_shape(inset = 0, bottom = tile_bottom, top = tile_top) {
         translate([0, 0, cap_bottom - drop]) linear_extrude(eps)
             offset(delta = -inset) cut_square(cap);
     }
-    translate([0, 0, cap_bottom - drop]) linear_extrude(top - cap_bottom + drop)
+    if (inset == 0) hull() {  // the outside, its top edge chamfered
+        translate([0, 0, cap_bottom]) linear_extrude(top - cap_bottom - tile_chamfer) cut_square(cap);
+        translate([0, 0, top - tile_chamfer]) linear_extrude(tile_chamfer) offset(delta = -tile_chamfer)
+            cut_square(cap);
+    } else translate([0, 0, cap_bottom - drop]) linear_extrude(top - cap_bottom + drop)
         offset(delta = -inset) cut_square(cap);
 }
 

@@ -61,6 +61,7 @@ MIN_WALL = 1.2  # the thinnest printed wall: three 0.4 mm lines
 CASE_WALL = 2.0  # the base's walls and floor, the skirt, the frame
 TILE_SKIN = MIN_WALL  # the tile's diffusing top, and its walls
 PROUD = 1.0  # a tile's top above the frame at rest
+TILE_CHAMFER = 0.5  # round the tile's top: the first layers' squish (it is printed top down) stays clear of the frame
 LIP = 1.2  # how far a tile's flange reaches under the frame, each side
 RATTLE = 0.5  # a tile's lift from rest until its flange meets the frame
 STOP_GAP = SWITCH_TRAVEL + 0.25  # rest to the tile's edge landing on the board
@@ -182,7 +183,9 @@ def _tile_profile(c, yc):
     [(y, z)], a cup open at the bottom."""
     f, t, s = c["flange"] / 2, c["cap"] / 2, TILE_SKIN
     drop = s * (2 ** 0.5 - 1)
-    outer = [(-f, c["tile_bottom"]), (-f, c["flange_top"]), (-t, c["cap_bottom"]), (-t, c["tile_top"])]
+    ch = TILE_CHAMFER
+    outer = [(-f, c["tile_bottom"]), (-f, c["flange_top"]), (-t, c["cap_bottom"]), (-t, c["tile_top"] - ch),
+             (-t + ch, c["tile_top"])]
     inner = [(-f + s, c["tile_bottom"]), (-f + s, c["flange_top"] - drop), (-t + s, c["cap_bottom"] - drop),
              (-t + s, c["tile_top"] - s)]
     left = outer + [(-y, z) for y, z in reversed(outer)]

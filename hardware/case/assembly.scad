@@ -3,6 +3,9 @@
 // its switch, the pixel under the tile's top). Nothing here is printed.
 include <kit.scad>
 
+// what to draw (OpenSCAD's Customizer offers these)
+view = "assembly";  // [assembly, exploded, section]
+
 // how far each part moves up in the exploded view
 lift = view == "exploded" ? [0, 35, 75, 110] : [0, 0, 0, 0];
 

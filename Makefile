@@ -24,7 +24,7 @@ GAMES  := $(ALL_GAMES)
 TOOLS  := $(PY) -m host_tools --via-make
 SOLVER_SOURCES := firmware/tactictoe/rules.py firmware/tactictoe/table.py host_tools/solver.py host_tools/cli.py
 
-.PHONY: all help venv node test lint table puzzles bench screens hardware sim sim-picture flash flash-table uf2 circuitpy web web-picture clean clean-sim
+.PHONY: all help venv node test lint table puzzles bench screens hardware pcb sim sim-picture flash flash-table uf2 circuitpy web web-picture clean clean-sim
 
 ## the default: solve both games into build/classic.tbl and build/tactictoe.tbl, and mine build/puzzles.bin
 all: table puzzles
@@ -144,9 +144,17 @@ screens: $(STAMP)
 # hardware/: each shipped board's pin table, parts and wiring diagram, and
 # the grid's layout, from firmware/boards/*.json; each bought board's page
 # and key map, from host_tools/hardware/boards.py (checked against its configs).
-## redraw hardware/ from firmware/boards/*.json
-hardware: $(STAMP)
+## redraw hardware/ from firmware/boards/*.json, the PCB too (make pcb)
+hardware: $(STAMP) pcb
 	$(PY) -m host_tools hardware -o hardware
+
+# The PCB of the Pico build (pico-buttons), from its config and the kit's
+# dimensions (host_tools/hardware/layout.py): KiCad files, gerbers and drills
+# zipped for a fab, BOM, placement and pictures. pcbnew is KiCad 6's own
+# Python module, which Debian's kicad installs for the system Python only.
+## redraw hardware/pcb/, the PCB (needs KiCad 6: apt-get install kicad)
+pcb: $(STAMP)
+	$(PY) -m host_tools pcb -o hardware/pcb
 
 # The README's capture of make sim (needs tmux).
 ## redraw docs/simulator.svg (needs tmux)

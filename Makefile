@@ -66,6 +66,7 @@ node: $(NODE_STAMP)
 test: $(STAMP) $(NODE_STAMP)
 	@command -v chromium >/dev/null 2>&1 || echo "chromium is missing (apt-get install chromium): the web page's tests (tests/test_web.py) will fail" >&2
 	@command -v tmux >/dev/null 2>&1 || echo "tmux is missing (apt-get install tmux): the terminal front-end's tests (tests/test_sim_terminal.py) will fail" >&2
+	@/usr/bin/python3 -c "import pcbnew" >/dev/null 2>&1 || echo "KiCad 6 is missing (apt-get install kicad): the PCB's tests (tests/test_pcb.py) will fail" >&2
 	$(PY) -m pytest
 
 ## ruff over the repo's Python (pyproject.toml's settings; make test runs it too)

@@ -14,6 +14,7 @@ import json
 import os
 import re
 import sys
+import tempfile
 
 import pcbnew
 
@@ -331,11 +332,50 @@ def build(folder):
                       "tracks": len(board.GetTracks())}))
 
 
+def kit(p):
+    """A KiCad point back in the kit's coordinates (mm, y to the back)."""
+    return (round(pcbnew.ToMM(p.x) - ORIGIN[0], 4), round(ORIGIN[1] - pcbnew.ToMM(p.y), 4))
+
+
+def check(path, short=False):
+    """Load a saved board, run the DRC on it, and print what a test needs to
+    know as JSON: the DRC's counts and the footprints with their pads' nets
+    and places (kit coordinates). With ``short``, a GND track is laid across
+    the Pico's VBUS pin first: the DRC must find it."""
+    board = pcbnew.LoadBoard(path)
+    if short:
+        fp = next(f for f in board.GetFootprints() if f.GetReference() == "U1")
+        pad = fp.FindPadByNumber("40")
+        gnd = board.FindNet("GND")
+        t = pcbnew.PCB_TRACK(board)
+        t.SetStart(pad.GetPosition() - pcbnew.wxPoint(pcbnew.FromMM(2), 0))
+        t.SetEnd(pad.GetPosition() + pcbnew.wxPoint(pcbnew.FromMM(2), 0))
+        t.SetWidth(pcbnew.FromMM(0.25))
+        t.SetLayer(pcbnew.F_Cu)
+        t.SetNet(gnd)
+        board.Add(t)
+    with tempfile.TemporaryDirectory() as tmp:
+        text, found = drc(board, os.path.join(tmp, "drc.rpt"))
+    footprints = []
+    for fp in board.GetFootprints():
+        footprints.append({
+            "ref": fp.GetReference(), "value": fp.GetValue(), "at": kit(fp.GetPosition()),
+            "bottom": fp.IsFlipped(), "fpid": fp.GetFPID().GetUniStringLibItemName(),
+            "pads": [{"number": p.GetNumber(), "net": p.GetNetname(), "at": kit(p.GetPosition()),
+                      "through": p.GetAttribute() == pcbnew.PAD_ATTRIB_PTH,
+                      "size": [pcbnew.ToMM(p.GetSize().x), pcbnew.ToMM(p.GetSize().y)]} for p in fp.Pads()]})
+    edges = [(kit(d.GetStart()), kit(d.GetEnd())) for d in board.GetDrawings() if d.GetLayer() == pcbnew.Edge_Cuts]
+    print(json.dumps({"drc": found, "report": text, "footprints": footprints, "edges": edges,
+                      "tracks": len(board.GetTracks()), "zones": [z.GetNetname() for z in board.Zones()]}))
+
+
 def main():
     if sys.argv[1] == "build":
         build(sys.argv[2])
+    elif sys.argv[1] == "check":
+        check(sys.argv[2], short="--short" in sys.argv[3:])
     else:
-        raise SystemExit("usage: pcb_kicad.py build FOLDER | check BOARD")
+        raise SystemExit("usage: pcb_kicad.py build FOLDER | check BOARD [--short]")
 
 
 if __name__ == "__main__":

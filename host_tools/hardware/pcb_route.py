@@ -44,10 +44,10 @@ class Router:
     """The grid over the board ``(x0, y0)`` to ``(x1, y1)`` mm (y down, as
     KiCad's), ``pitch`` apart, anchored so that ``anchor`` is a node."""
 
-    def __init__(self, box, pitch, clearance, half, anchor=(0.0, 0.0), edge=0.5, via_cost=10):
+    def __init__(self, box, pitch, clearance, half, anchor=(0.0, 0.0), edge=0.5, via_cost=10, bend_cost=3):
         x0, y0, x1, y1 = box
         self.pitch, self.clearance, self.half, self.edge = pitch, clearance, half, edge
-        self.via_cost = via_cost
+        self.via_cost, self.bend_cost = via_cost, bend_cost
         self.ox = anchor[0] - math.floor((anchor[0] - x0) / pitch) * pitch
         self.oy = anchor[1] - math.floor((anchor[1] - y0) / pitch) * pitch
         self.nx = int((x1 - self.ox) / pitch) + 1
@@ -103,6 +103,9 @@ class Router:
                 for kind in KINDS:
                     if d < self.clearance + self.half[kind] + 0.005:
                         self._claim(kind, layer, node, pad["net"])
+                if len(pad["layers"]) == 1 and d < self.half["via"] + 0.1:
+                    # no via in or on a pad that is soldered (it would drain the solder)
+                    self.owner["via"][0][node] = self.owner["via"][1][node] = BLOCKED
                 if d <= -0.05:
                     terminals.append((layer, node))
         self.terminals[index] = terminals
@@ -133,7 +136,8 @@ class Router:
             yield node + self.nx
 
     def _search(self, sources, targets, net, kind, goal):
-        """The cheapest path ``[(layer, node)]`` from any source to any target."""
+        """The cheapest path ``[(layer, node)]`` from any source to any
+        target: a step costs 1, a turn ``bend_cost`` more, a via ``via_cost``."""
         gx0, gy0, gx1, gy1 = goal
         nx, p = self.nx, self.pitch
         ox, oy = self.ox, self.oy
@@ -145,25 +149,31 @@ class Router:
         best = {}
         came = {}
         heap = []
-        for state in sorted(sources):
+        for layer, node in sorted(sources):
+            state = (layer, node, 0)  # 0: no direction yet
             best[state] = 0
             came[state] = None
-            heapq.heappush(heap, (h(state[1]), 0, state))
+            heapq.heappush(heap, (h(node), 0, state))
         while heap:
             f, g, state = heapq.heappop(heap)
             if g > best.get(state, math.inf):
                 continue
-            if state in targets:
+            layer, node, heading = state
+            if (layer, node) in targets:
                 path = []
                 while state is not None:
-                    path.append(state)
+                    if not path or path[-1] != state[:2]:
+                        path.append(state[:2])
                     state = came[state]
                 return path[::-1]
-            layer, node = state
-            steps = [((layer, nb), 1) for nb in self._neighbours(node) if self._ok(kind, layer, nb, net)]
+            steps = []
+            for nb in self._neighbours(node):
+                if self._ok(kind, layer, nb, net):
+                    d = nb - node
+                    steps.append(((layer, nb, d), 1 if heading in (0, d) else 1 + self.bend_cost))
             other = 1 - layer
             if self._ok("via", 0, node, net) and self._ok("via", 1, node, net) and self._ok(kind, other, node, net):
-                steps.append(((other, node), self.via_cost))
+                steps.append(((other, node, 0), self.via_cost))
             for nxt, cost in steps:
                 ng = g + cost
                 if ng < best.get(nxt, math.inf):

@@ -1,4 +1,4 @@
-"""hardware/pcb/: the pico-buttons PCB (make pcb) is fresh, KiCad's design
+"""hardware/pcb/: the PCBs of the Pico builds (make pcb) are fresh, KiCad's design
 rule check passes on it, its copper joins what the board config says, its
 parts sit where layout.py (and so the case) puts them, and its gerbers, BOM
 and placement file hold what a fab needs.
@@ -27,32 +27,39 @@ from host_tools.hardware import boards, layout, pcb
 from host_tools.hardware.boards import HardwareError
 from tactictoe import config
 
-NAME = "pico-buttons"
-FOLDER = os.path.join(ROOT, "hardware", "pcb", NAME)
-BOARD = os.path.join(FOLDER, NAME + ".kicad_pcb")
 KICAD = [pcb.KICAD_PYTHON, os.path.join(ROOT, "host_tools", "hardware", "pcb_kicad.py")]
 TOL = 0.01  # mm
 
 
-def kicad_check(*extra):
-    r = subprocess.run(KICAD + ["check", BOARD] + list(extra), capture_output=True, text=True, timeout=300)
+def folder(name):
+    return os.path.join(ROOT, "hardware", "pcb", name)
+
+
+def kicad_check(name, *extra):
+    path = os.path.join(folder(name), name + ".kicad_pcb")
+    r = subprocess.run(KICAD + ["check", path] + list(extra), capture_output=True, text=True, timeout=300)
     assert r.returncode == 0, r.stderr
     return json.loads(r.stdout)
 
 
-@pytest.fixture(scope="module")
-def cfg():
-    return flash.board_config(NAME)[1]
+@pytest.fixture(scope="module", params=pcb.BOARDS)
+def name(request):
+    return request.param
 
 
 @pytest.fixture(scope="module")
-def board():
-    return kicad_check()
+def cfg(name):
+    return flash.board_config(name)[1]
 
 
 @pytest.fixture(scope="module")
-def fresh():
-    return dict(pcb.board_files(NAME)[0])
+def board(name):
+    return kicad_check(name)
+
+
+@pytest.fixture(scope="module")
+def fresh(name):
+    return dict(pcb.board_files(name)[0])
 
 
 def near(a, b, tol=TOL):
@@ -106,30 +113,34 @@ def pico_net(board, pin):
 # --- the files -----------------------------------------------------------------
 
 
-def test_the_committed_files_are_what_make_pcb_makes_byte_for_byte(fresh):
+def test_make_pcb_makes_these_boards():
+    assert sorted(os.listdir(os.path.join(ROOT, "hardware", "pcb"))) == sorted(pcb.BOARDS)
+
+
+def test_the_committed_files_are_what_make_pcb_makes_byte_for_byte(name, fresh):
     # Regenerating gives the same bytes (no dates, no random ids), and what is
     # committed is not stale.
     committed = {}
-    for name in sorted(os.listdir(FOLDER)):
-        with open(os.path.join(FOLDER, name), "rb") as f:
-            committed[NAME + "/" + name] = f.read()
+    for f_name in sorted(os.listdir(folder(name))):
+        with open(os.path.join(folder(name), f_name), "rb") as f:
+            committed[name + "/" + f_name] = f.read()
     made = {name: data.encode() if isinstance(data, str) else data for name, data in fresh.items()}
     assert sorted(made) == sorted(committed), "make pcb writes other files than hardware/pcb/ holds"
-    stale = [name for name in made if made[name] != committed[name]]
+    stale = [n for n in made if made[n] != committed[n]]
     assert not stale, "stale (run make pcb): %s" % stale
 
 
-def test_the_design_rule_check_is_clean(board):
+def test_the_design_rule_check_is_clean(name, board):
     violations, unconnected, footprint_errors = board["drc"]
     assert (violations, unconnected, footprint_errors) == (0, 0, 0), board["report"]
-    with open(os.path.join(FOLDER, NAME + "-drc.rpt")) as f:
+    with open(os.path.join(folder(name), name + "-drc.rpt")) as f:
         assert "** Found 0 DRC violations **" in f.read()
 
 
 def test_the_design_rule_check_finds_a_short():
     # The same check, on the same board with a GND track laid over the VBUS
     # pin: it is really checking.
-    violations, unconnected, _ = kicad_check("--short")["drc"]
+    violations, unconnected, _ = kicad_check(pcb.BOARDS[0], "--short")["drc"]
     assert violations >= 1
 
 
@@ -178,18 +189,53 @@ def test_every_other_part_is_underneath_and_on_the_board(board):
             assert abs(p["at"][0]) < half - 1 and abs(p["at"][1]) < half - 1
 
 
+def test_no_solder_joint_is_under_a_wall_but_the_picos_header(board):
+    # The grid's walls stand on the board's top: lines 2 mm wide at +-PITCH/2
+    # and +-1.5 PITCH. Through-hole joints stick up there, so none may be under
+    # a wall, except the Pico's two header rows, which the walls at y =
+    # PITCH/2 and at the back cross (the case notches its walls there).
+    lines = [k * layout.PITCH / 2 for k in (-3, -1, 1, 3)]
+    reach = 3 * layout.PITCH / 2 + layout.WALL / 2
+    under = []
+    for fp in board["footprints"]:
+        for p in fp["pads"]:
+            if not p["through"]:
+                continue
+            (x, y), r = p["at"], max(p["size"]) / 2
+            if any(abs(x - w) < layout.WALL / 2 + r and abs(y) < reach + r for w in lines) or any(
+                    abs(y - w) < layout.WALL / 2 + r and abs(x) < reach + r for w in lines):
+                under.append((fp["ref"], p["number"]))
+    assert {ref for ref, _ in under} <= {"U1"}, under
+    assert sorted(int(n) for _, n in under) == [2, 3, 15, 16, 25, 26, 38, 39]
+
+
 # --- the netlist, against the config ------------------------------------------------
 
 
-def test_each_button_pin_goes_to_its_cells_switch_and_the_switch_to_ground(board, cfg):
+def test_each_switch_joins_what_the_config_says(board, cfg):
     gnd = pico_net(board, 38)
-    for cell, gp in enumerate(cfg["input"]["pins"]):
-        net = pico_net(board, boards.PICO_HEADER[gp])
+    inp = cfg["input"]
+    if inp["kind"] == "buttons":  # each button between its pin and GND
+        for cell, gp in enumerate(inp["pins"]):
+            net = pico_net(board, boards.PICO_HEADER[gp])
+            sw = part_at(board, layout.button_at(cell), "SW_PUSH_6mm")
+            nets = sorted(p["net"] for p in sw["pads"])
+            assert nets == sorted([net, net, gnd, gnd]), (cell, nets)
+            assert net_pads(board, net) == {("U1", str(boards.PICO_HEADER[gp]))} | {
+                (sw["ref"], p["number"]) for p in sw["pads"] if p["net"] == net}, "GP%d joins something else" % gp
+        return
+    assert inp["kind"] == "matrix"  # each between its row and its column
+    rows = [pico_net(board, boards.PICO_HEADER[gp]) for gp in inp["rows"]]
+    cols = [pico_net(board, boards.PICO_HEADER[gp]) for gp in inp["cols"]]
+    assert len(set(rows + cols)) == 6 and "" not in rows + cols and gnd not in rows + cols
+    for cell in range(9):
         sw = part_at(board, layout.button_at(cell), "SW_PUSH_6mm")
         nets = sorted(p["net"] for p in sw["pads"])
-        assert nets == sorted([net, net, gnd, gnd]), (cell, nets)
-        assert net_pads(board, net) == {("U1", str(boards.PICO_HEADER[gp]))} | {
-            (sw["ref"], p["number"]) for p in sw["pads"] if p["net"] == net}, "GP%d joins something else" % gp
+        assert nets == sorted([rows[cell // 3]] * 2 + [cols[cell % 3]] * 2), (cell, nets)
+    for net in rows + cols:
+        # its Pico pin and one terminal of each of the 3 switches of its row or column, nothing else
+        pads = net_pads(board, net)
+        assert len(pads) == 1 + 3 and sum(ref == "U1" for ref, _ in pads) == 1, net
 
 
 def test_the_led_data_runs_from_gp16_through_the_shifter_and_330r_along_the_chain(board, cfg):
@@ -240,24 +286,25 @@ def test_power_and_ground_reach_every_pixel_the_shifter_and_the_capacitors(board
     assert len(net_pads(board, vbus)) == 9 + 1 + 2 + 1
 
 
-def test_the_buzzer_footprint_is_on_the_pin_pico_matrix_uses_and_not_fitted(board, cfg):
-    assert cfg["buzzer"] is None
-    matrix = flash.board_config("pico-matrix")[1]
+def test_the_buzzer_is_on_its_pin_and_fitted_only_where_the_config_has_one(name, board, cfg):
+    # A board without one gets the footprint on the pin pico-matrix.json
+    # gives its buzzer, not fitted (out of the BOM).
+    pin = cfg["buzzer"] if cfg["buzzer"] is not None else flash.board_config("pico-matrix")[1]["buzzer"]
     bz = next(fp for fp in board["footprints"] if fp["ref"] == "BZ1")
     nets = {p["number"]: p["net"] for p in bz["pads"]}
-    assert nets["1"] == pico_net(board, boards.PICO_HEADER[matrix["buzzer"]])
+    assert nets["1"] == pico_net(board, boards.PICO_HEADER[pin])
     assert nets["2"] == pico_net(board, 38)
-    with open(os.path.join(FOLDER, NAME + "-bom.csv")) as f:
-        assert "BZ1" not in f.read()
+    with open(os.path.join(folder(name), name + "-bom.csv")) as f:
+        assert ("BZ1" in f.read()) == (cfg["buzzer"] is not None)
 
 
 # --- what goes to the fab ------------------------------------------------------------
 
 
-def test_the_gerbers_parse_and_hold_every_layer_the_outline_and_the_drills():
+def test_the_gerbers_parse_and_hold_every_layer_the_outline_and_the_drills(name):
     from gerbonara import LayerStack
 
-    path = os.path.join(FOLDER, NAME + "-gerbers.zip")
+    path = os.path.join(folder(name), name + "-gerbers.zip")
     with zipfile.ZipFile(path) as z:
         names = z.namelist()
         assert all(i.date_time == pcb.ZIP_TIME for i in z.infolist())
@@ -279,15 +326,15 @@ def test_the_gerbers_parse_and_hold_every_layer_the_outline_and_the_drills():
     assert len(list(stack.drill_pth.drills())) >= 9 * 4 + 40 + 14 + 2 * 3 + 2
 
 
-def test_the_bom_and_placement_are_jlcpcbs_csv_and_agree_with_the_layout(board):
-    with open(os.path.join(FOLDER, NAME + "-bom.csv")) as f:
+def test_the_bom_and_placement_are_jlcpcbs_csv_and_agree_with_the_layout(name, board, cfg):
+    with open(os.path.join(folder(name), name + "-bom.csv")) as f:
         bom = list(csv.reader(f))
     assert bom[0] == ["Comment", "Designator", "Footprint", "LCSC Part #"]
     refs = [r for row in bom[1:] for r in row[1].split(",")]
     fitted = sorted(fp["ref"] for fp in board["footprints"] if not fp["fpid"].startswith("MountingHole")
-                    and fp["ref"] != "BZ1")
+                    and (fp["ref"] != "BZ1" or cfg["buzzer"] is not None))
     assert sorted(refs) == fitted
-    with open(os.path.join(FOLDER, NAME + "-cpl.csv")) as f:
+    with open(os.path.join(folder(name), name + "-cpl.csv")) as f:
         cpl = list(csv.DictReader(io.StringIO(f.read())))
     assert sorted(row["Designator"] for row in cpl) == fitted
     where = {row["Designator"]: (float(row["Mid X"][:-2]), float(row["Mid Y"][:-2]), row["Layer"]) for row in cpl}
@@ -298,9 +345,9 @@ def test_the_bom_and_placement_are_jlcpcbs_csv_and_agree_with_the_layout(board):
             assert side == ("Bottom" if fp["bottom"] else "Top")
 
 
-def test_the_pictures_are_svg():
+def test_the_pictures_are_svg(name):
     for side in ("top", "bottom"):
-        with open(os.path.join(FOLDER, "%s-%s.svg" % (NAME, side))) as f:
+        with open(os.path.join(folder(name), "%s-%s.svg" % (name, side))) as f:
             assert f.read(200).startswith("<?xml")
 
 
@@ -310,7 +357,7 @@ def test_the_pictures_are_svg():
 def test_without_kicad_it_says_so_in_one_line(monkeypatch):
     monkeypatch.setattr(pcb, "KICAD_PYTHON", "/nonexistent/python3")
     with pytest.raises(HardwareError, match="^KiCad 6 is missing: apt-get install kicad$"):
-        pcb.run_kicad(["check", BOARD])
+        pcb.run_kicad(["check", os.path.join(folder(pcb.BOARDS[0]), pcb.BOARDS[0] + ".kicad_pcb")])
 
 
 def test_a_board_other_than_the_buttons_build_is_refused_in_one_line(tmp_path):
@@ -319,4 +366,4 @@ def test_a_board_other_than_the_buttons_build_is_refused_in_one_line(tmp_path):
     r = subprocess.run([sys.executable, "-m", "host_tools", "pcb", "-o", str(tmp_path), "--board", "esp32-touch"],
                        cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert r.returncode != 0 and len(r.stderr.strip().splitlines()) == 1, r.stderr
-    assert "pico-buttons" in r.stderr and not os.listdir(tmp_path)
+    assert "pico-buttons, pico-matrix" in r.stderr and not os.listdir(tmp_path)

@@ -31,7 +31,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 FOOTPRINTS = os.path.join(flash.ROOT, "vendor", "kicad-footprints")
 KICAD_PYTHON = "/usr/bin/python3"  # Debian's kicad installs pcbnew for the system Python only
 MISSING = "KiCad 6 is missing: apt-get install kicad"
-BOARDS = ("pico-buttons",)
+BOARDS = ("pico-buttons", "pico-matrix")
 
 # PCB-only dimensions (mm); the shared ones are layout.py's.
 GRID = 0.635  # the router's grid: a quarter of the Pico's 2.54 pin pitch
@@ -78,6 +78,18 @@ def chain(cfg):
     return sorted(range(9), key=lambda cell: order[cell])
 
 
+def leftwards(order, n):
+    """Whether the data runs right to left through the n-th pixel of the
+    chain (its row's neighbour in the chain is on that side): the pixel is
+    then turned so that its DIN faces the one before it."""
+    cell = order[n]
+    if n + 1 < len(order) and order[n + 1] // 3 == cell // 3:
+        return order[n + 1] < cell
+    if n > 0 and order[n - 1] // 3 == cell // 3:
+        return order[n - 1] > cell
+    return False
+
+
 def buzzer_pin(cfg):
     """The buzzer's GPIO, and whether the board fits one by default."""
     return (cfg["buzzer"], True) if cfg["buzzer"] is not None else (DEFAULT_BUZZER, False)
@@ -86,8 +98,8 @@ def buzzer_pin(cfg):
 def design(cfg):
     """The parts and their nets: ``{"parts": [...], "power": [...], ...}``,
     as JSON for ``pcb_kicad.py``."""
-    if cfg["board"] != "pico" or cfg["input"]["kind"] != "buttons":
-        raise HardwareError("the PCB is for a Pico with nine buttons (pico-buttons), not %s" % cfg["name"])
+    if cfg["board"] != "pico" or cfg["input"]["kind"] not in ("buttons", "matrix"):
+        raise HardwareError("the PCB is for a Pico with buttons (pico-buttons, pico-matrix), not %s" % cfg["name"])
     boards.check(cfg)
     parts = []
 
@@ -96,10 +108,17 @@ def design(cfg):
                           nets=nets, bom=bom, **extra))
 
     pins = {}  # Pico pin -> net
-    for cell, gp in enumerate(cfg["input"]["pins"]):
-        pins[boards.PICO_HEADER[gp]] = "GP%d" % gp
+    inp = cfg["input"]
+    for cell in range(9):
+        if inp["kind"] == "buttons":  # between its pin and GND
+            a, b = "GP%d" % inp["pins"][cell], "GND"
+        else:  # between its row and its column
+            a, b = "GP%d" % inp["rows"][cell // 3], "GP%d" % inp["cols"][cell % 3]
+        for net in (a, b):
+            if net != "GND":
+                pins[boards.PICO_HEADER[int(net[2:])]] = net
         part("SW%d" % (cell + 1), "SW_PUSH_6mm_H4.3mm", "B3F-1000", "top", layout.button_at(cell), 0,
-             {"1": "GP%d" % gp, "2": "GND"}, cell=cell)
+             {"1": a, "2": b}, cell=cell)
     data = cfg["leds"]["pin"]
     pins[boards.PICO_HEADER[data]] = "GP%d" % data
     order = chain(cfg)
@@ -108,8 +127,8 @@ def design(cfg):
         nets = {PIXEL_VDD: "VBUS", PIXEL_GND: "GND", PIXEL_DIN: din}
         if n < 8:
             nets[PIXEL_DOUT] = "DATA%d" % (n + 1)
-        part("D%d" % (cell + 1), "LED_WS2812B_PLCC4_5.0x5.0mm_P3.2mm", "WS2812B", "top", layout.pixel_at(cell), 180,
-             nets, cell=cell)
+        part("D%d" % (cell + 1), "LED_WS2812B_PLCC4_5.0x5.0mm_P3.2mm", "WS2812B", "top", layout.pixel_at(cell),
+             0 if leftwards(order, n) else 180, nets, cell=cell)
     buzzer, fitted = buzzer_pin(cfg)
     pins[boards.PICO_HEADER[buzzer]] = "GP%d" % buzzer
     for pin in PICO_GND:

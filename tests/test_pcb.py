@@ -113,8 +113,10 @@ def pico_net(board, pin):
 # --- the files -----------------------------------------------------------------
 
 
-def test_make_pcb_makes_these_boards():
-    assert sorted(os.listdir(os.path.join(ROOT, "hardware", "pcb"))) == sorted(pcb.BOARDS)
+def test_make_pcb_makes_these_boards_and_its_readme_is_fresh():
+    assert sorted(os.listdir(os.path.join(ROOT, "hardware", "pcb"))) == sorted(pcb.BOARDS + ("README.md",))
+    with open(os.path.join(ROOT, "hardware", "pcb", "README.md")) as f:
+        assert f.read() == pcb.readme(), "stale (run make pcb)"
 
 
 def test_the_committed_files_are_what_make_pcb_makes_byte_for_byte(name, fresh):

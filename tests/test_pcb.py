@@ -23,7 +23,7 @@ from conftest import ROOT
 import pytest
 
 from host_tools import flash
-from host_tools.hardware import boards, layout, pcb
+from host_tools.hardware import boards, layout, pcb, pcb_route
 from host_tools.hardware.boards import HardwareError
 from tactictoe import config
 
@@ -369,3 +369,41 @@ def test_a_board_other_than_the_buttons_build_is_refused_in_one_line(tmp_path):
                        cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert r.returncode != 0 and len(r.stderr.strip().splitlines()) == 1, r.stderr
     assert "pico-buttons, pico-matrix" in r.stderr and not os.listdir(tmp_path)
+
+
+# --- the router, on its own -------------------------------------------------------
+
+
+def _segment_gap(seg, pad):
+    """Closest approach of a segment's centre line to a pad's copper (mm)."""
+    (x0, y0), (x1, y1) = seg
+    steps = max(1, int(max(abs(x1 - x0), abs(y1 - y0)) / 0.05))
+    return min(pcb_route.pad_distance(pad, x0 + (x1 - x0) * k / steps, y0 + (y1 - y0) * k / steps)
+               for k in range(steps + 1))
+
+
+def test_the_router_joins_a_net_around_a_wall_of_other_pads_keeping_clear():
+    half = {"thin": 0.125, "power": 0.2, "via": 0.3}
+    r = pcb_route.Router((0, 0, 20, 20), 0.635, 0.2, half)
+    a = r.add_pad({"net": 1, "layers": [0], "shape": "rect", "x": 2, "y": 10, "w": 1.5, "h": 0.9})
+    b = r.add_pad({"net": 1, "layers": [0], "shape": "rect", "x": 18, "y": 10, "w": 1.5, "h": 0.9})
+    # a column of through-hole pads of net 2 between them, top to bottom but for a gap at the edge
+    wall = [r.add_pad({"net": 2, "layers": [0, 1], "shape": "circle", "x": 10, "y": y, "w": 1.7, "h": 1.7})
+            for y in [1.5 + 2.54 * k for k in range(7)]]
+    paths, failed = r.route(1, [a, b], "thin")
+    assert not failed and paths
+    tracks, vias = r.segments(paths)
+    ends = {t[1] for t in tracks} | {t[2] for t in tracks}
+    assert any(pcb_route.pad_distance(r.pads[a], *p) < 0 for p in ends)
+    assert any(pcb_route.pad_distance(r.pads[b], *p) < 0 for p in ends)
+    for _, p0, p1 in tracks:
+        for w in wall:
+            assert _segment_gap((p0, p1), r.pads[w]) >= 0.2 + 0.125 - 1e-6
+    for x, y in vias:
+        for w in wall:
+            assert pcb_route.pad_distance(r.pads[w], x, y) >= 0.2 + 0.3 - 1e-6
+    # the same input, the same traces
+    r2 = pcb_route.Router((0, 0, 20, 20), 0.635, 0.2, half)
+    for pad in r.pads:
+        r2.add_pad(dict(pad))
+    assert r2.segments(r2.route(1, [a, b], "thin")[0]) == (tracks, vias)

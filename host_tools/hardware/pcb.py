@@ -135,11 +135,13 @@ def design(cfg):
         pins[pin] = "GND"
     pins[PICO_VBUS] = "VBUS"
     part("U1", "RaspberryPi_Pico_Socketed", "Raspberry Pi Pico", "bottom", layout.PICO_CENTRE, 0,
-         {str(pin): net for pin, net in sorted(pins.items())}, pins={str(p): pico_pin_at(p) for p in range(1, 41)})
+         {str(pin): net for pin, net in sorted(pins.items())}, pins={str(p): pico_pin_at(p) for p in range(1, 41)},
+         comment="Raspberry Pi Pico, upside down in two 20-pin 2.54 mm female headers")
     shifter = {str(p): "GND" for p in SHIFTER_GND}
     shifter.update({"14": "VBUS", "2": "GP%d" % data, "3": "DATA_5V"})
     x0, y0 = layout.pixel_at(order[0])
-    part("U2", "DIP-14_W7.62mm_Socket", "74AHCT125", "bottom", (-24.13, 4.5), 0, shifter)
+    part("U2", "DIP-14_W7.62mm_Socket", "74AHCT125", "bottom", (-24.13, 4.5), 0, shifter,
+         comment="SN74AHCT125N in a DIP-14 socket")
     part("C2", "C_Disc_D5.0mm_W2.5mm_P2.50mm", "100nF", "bottom", (-24.13, -7.0), 0, {"1": "VBUS", "2": "GND"})
     part("R2", "R_Axial_DIN0207_L6.3mm_D2.5mm_P7.62mm_Horizontal", "10k", "bottom", (-13.97, 6.0), 90,
          {"1": "GP%d" % data, "2": "GND"})
@@ -210,7 +212,7 @@ def bom(design):
     groups = {}
     for part in design["parts"]:
         if part["bom"]:
-            groups.setdefault((part["value"], part["footprint"]), []).append(part["ref"])
+            groups.setdefault((part.get("comment", part["value"]), part["footprint"]), []).append(part["ref"])
     rows = [("Comment", "Designator", "Footprint", "LCSC Part #")]
     for (value, footprint), refs in sorted(groups.items(), key=lambda g: _natural(g[1][0])):
         rows.append((value, ",".join(sorted(refs, key=_natural)), footprint, ""))

@@ -72,6 +72,14 @@ def pico_footprint(board, part):
             line.SetWidth(pcbnew.FromMM(0.12 if layer == pcbnew.F_SilkS else 0.05))
             line.SetLocalCoord()
             fp.Add(line)
+    usb = pcbnew.FP_TEXT(fp)  # which way round it goes: its USB socket at the board's edge
+    usb.SetText("USB")
+    usb.SetLayer(pcbnew.F_SilkS)
+    usb.SetPosition(point(cx, cy + h / 2 - 2.0))  # turning it over takes this to the back
+    usb.SetTextSize(pcbnew.wxSize(pcbnew.FromMM(1.5), pcbnew.FromMM(1.5)))
+    usb.SetTextThickness(pcbnew.FromMM(0.2))
+    usb.SetLocalCoord()
+    fp.Add(usb)
     fp.Value().SetLayer(pcbnew.F_Fab)
     fp.Reference().SetPosition(point(cx, cy))
     fp.Reference().SetTextAngle(900)

@@ -24,7 +24,7 @@ GAMES  := $(ALL_GAMES)
 TOOLS  := $(PY) -m host_tools --via-make
 SOLVER_SOURCES := firmware/tactictoe/rules.py firmware/tactictoe/table.py host_tools/solver.py host_tools/cli.py
 
-.PHONY: all help venv node test lint table puzzles bench screens hardware sim sim-picture flash flash-table uf2 circuitpy web web-picture clean clean-sim
+.PHONY: all help venv node test lint table puzzles bench screens hardware pcb sim sim-picture flash flash-table uf2 circuitpy web web-picture clean clean-sim
 
 ## the default: solve both games into build/classic.tbl and build/tactictoe.tbl, and mine build/puzzles.bin
 all: table puzzles
@@ -67,6 +67,7 @@ test: $(STAMP) $(NODE_STAMP)
 	@command -v chromium >/dev/null 2>&1 || echo "chromium is missing (apt-get install chromium): the web page's tests (tests/test_web.py) will fail" >&2
 	@command -v openscad >/dev/null 2>&1 || echo "openscad is missing (apt-get install openscad): the printed case's tests (tests/test_case.py) will fail" >&2
 	@command -v tmux >/dev/null 2>&1 || echo "tmux is missing (apt-get install tmux): the terminal front-end's tests (tests/test_sim_terminal.py) will fail" >&2
+	@/usr/bin/python3 -c "import pcbnew" >/dev/null 2>&1 || echo "KiCad 6 is missing (apt-get install kicad): the PCB's tests (tests/test_pcb.py) will fail" >&2
 	$(PY) -m pytest
 
 ## ruff over the repo's Python (pyproject.toml's settings; make test runs it too)
@@ -148,9 +149,17 @@ screens: $(STAMP)
 # the printed case's dimensions.scad, STLs and pictures (hardware/case/, from
 # host_tools/hardware/layout.py through OpenSCAD; the pictures need a display
 # or xvfb-run).
-## redraw hardware/ from firmware/boards/*.json and the kit's dimensions (needs openscad)
-hardware: $(STAMP)
+## redraw hardware/ from firmware/boards/*.json and the kit's dimensions (needs openscad), the PCB too (make pcb)
+hardware: $(STAMP) pcb
 	$(PY) -m host_tools hardware -o hardware
+
+# The PCB of the Pico build (pico-buttons), from its config and the kit's
+# dimensions (host_tools/hardware/layout.py): KiCad files, gerbers and drills
+# zipped for a fab, BOM, placement and pictures. pcbnew is KiCad 6's own
+# Python module, which Debian's kicad installs for the system Python only.
+## redraw hardware/pcb/, the PCB (needs KiCad 6: apt-get install kicad)
+pcb: $(STAMP)
+	$(PY) -m host_tools pcb -o hardware/pcb
 
 # The README's capture of make sim (needs tmux).
 ## redraw docs/simulator.svg (needs tmux)

@@ -303,6 +303,19 @@ def cmd_hardware(args):
     return 0
 
 
+def cmd_pcb(args):
+    from host_tools.hardware import pcb
+    from host_tools.hardware.boards import HardwareError
+
+    try:
+        with reported(UserError, "cannot write %s" % args.output):
+            files = pcb.write(args.output, [args.board] if args.board else pcb.BOARDS)
+    except HardwareError as e:
+        raise UserError(str(e))
+    print("wrote %d files to %s" % (len(files), args.output))
+    return 0
+
+
 def cmd_sim(args):
     from host_tools import sim
     from host_tools.sim.board import SimError
@@ -518,6 +531,11 @@ def build_parser():
     hw.add_argument("--no-models", action="store_true",
                     help="of the printed case, only case/dimensions.scad: no STLs or pictures (they need OpenSCAD)")
     hw.set_defaults(func=cmd_hardware)
+    pc = sub.add_parser("pcb", help="write the PCB of a Pico build: KiCad files, gerbers and drills (zipped), BOM,"
+                        " placement and pictures (needs KiCad 6's pcbnew)")
+    pc.add_argument("-o", "--output", required=True, metavar="FOLDER")
+    pc.add_argument("--board", metavar="NAME|PATH", help="only this board config (default: %s)" % "pico-buttons")
+    pc.set_defaults(func=cmd_pcb)
     sm = sub.add_parser("sim", help="run the virtual board (the firmware in MicroPython) in this terminal")
     sm.add_argument("--board", default="pico-buttons", metavar="NAME|PATH",
                     help="the virtual board's wiring: a shipped board or a board.json (default pico-buttons)")

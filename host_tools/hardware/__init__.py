@@ -23,6 +23,10 @@ Where to look:
   one-file install, the keys), ``keymap.py`` its key map's picture, both
   from ``boards.BOUGHT``, which each shipped config of such a board must
   agree with;
+- ``pcb.py``: the PCB of the Pico builds (``make pcb``, which ``make
+  hardware`` runs first: ``hardware/pcb/``), its parts and nets from the
+  config and ``layout.py``; ``pcb_kicad.py`` builds, checks and plots it in
+  KiCad 6's pcbnew (the system Python's), ``pcb_route.py`` routes it;
 - this file: writing the folders (the bought boards' beside the others).
 """
 

@@ -424,3 +424,66 @@ def test_without_openscad_make_hardware_says_so_in_one_line_and_writes_nothing(t
     line = one_line_error(r)
     assert "openscad is not installed (apt-get install openscad)" in line, line
     assert os.listdir(out) == []
+
+
+# --- the PCB (hardware/pcb/, make pcb's) in the case ----------------------------------------------
+
+
+def _box_to_point(box, x, y):
+    x0, y0, x1, y1 = box
+    return np.hypot(max(x0 - x, 0, x - x1), max(y0 - y, 0, y - y1))
+
+
+def test_the_pcbs_are_read_where_kicad_put_them():
+    """read_pcb against positions KiCad reported for pico-buttons: the
+    Pico's pin 16 joint and the level shifter's socket's courtyard."""
+    path = [p for p in case.pcb_files() if p.endswith("pico-buttons.kicad_pcb")]
+    assert path, "no hardware/pcb/pico-buttons: run `make pcb`"
+    parts = case.read_pcb(path[0])
+    pico = [p for p in parts if "Pico" in p["footprint"]][0]
+    assert pico["side"] == "bottom" and len(pico["pads"]) == 40
+    assert any(abs(x - 8.89) < 0.01 and abs(y - 15.53) < 0.01 for x, y, _ in pico["pads"])
+    dip = [p for p in parts if p["footprint"].startswith("DIP-14")][0]
+    assert np.allclose(dip["courtyard"], (-29.49, -4.72, -18.79, 13.73), atol=0.02)
+
+
+@pytest.mark.parametrize("name", ["grid", "tile"])
+def test_no_wall_or_tile_edge_comes_down_on_a_solder_joint(grid, name):
+    """Every joint on the PCBs' top side has JOINT_HEIGHT clear above it:
+    under the grid's walls, and under a tile pressed to its stop, wherever
+    its play in the well puts it."""
+    joints = case.top_joints()
+    assert joints
+    ring = [(np.cos(a), np.sin(a)) for a in np.linspace(0, 2 * np.pi, 8, endpoint=False)]
+    worst = np.inf
+    for x, y, r in joints:
+        points = [[x, y, 0]] + [[x + r * c, y + r * s, 0] for c, s in ring]
+        if name == "grid":
+            worst = min(worst, rays(grid, points, [0, 0, 1]).min())
+            continue
+        cell = min(range(9), key=lambda c: np.hypot(x - L.pixel_at(c)[0], y - L.pixel_at(c)[1]))
+        tile = placed("tile", cell, -L.STOP_GAP)
+        for dx, dy in ((0, 0), (L.FIT, 0), (-L.FIT, 0), (0, L.FIT), (0, -L.FIT)):
+            worst = min(worst, rays(tile, np.array(points) - [dx, dy, 0], [0, 0, 1]).min())
+    assert worst >= L.JOINT_HEIGHT - TOL, worst
+
+
+def test_the_parts_under_the_pcbs_clear_the_bosses_and_the_ledge():
+    """The courtyard of each part under a PCB is clear of the bosses' slim
+    tops (and the Pico of their full width, it hangs below their seats), and
+    of the ledge round the board's edge, but for the Pico at the back, where
+    the ledge is cut back."""
+    boxes = [p for path in case.pcb_files() for p in case.read_pcb(path) if p["side"] == "bottom"]
+    assert boxes
+    inner = L.PCB_SIZE / 2 - L.PCB_LEDGE
+    for part in boxes:
+        box = part["courtyard"]
+        pico = "Pico" in part["footprint"]
+        for sx, sy in L.screws():
+            clear = _box_to_point(box, sx, sy)
+            assert clear > (L.BOSS if pico else L.BOSS_TOP) / 2, (part["footprint"], clear)
+        x0, y0, x1, y1 = box
+        if pico:
+            assert -L.PICO[0] / 2 - 1 <= x0 and x1 <= L.PICO[0] / 2 + 1 and -inner < y0
+        else:
+            assert -inner < min(x0, y0) and max(x1, y1) < inner, part["footprint"]

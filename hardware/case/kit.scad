@@ -43,9 +43,12 @@ module base() {
                     outline(case_wall + fit + min_wall);
                 }
             ledge();
-            // the bosses under the screws: the board sits on them
-            for (s = screws) translate([s[0], s[1], floor_bottom])
-                cylinder(d = boss, h = -board_thickness - floor_bottom);
+            // the bosses under the screws: the board sits on them; slimmer above
+            // the screw head's seat, clear of the parts beside the screws
+            for (s = screws) translate([s[0], s[1], floor_bottom]) {
+                cylinder(d = boss, h = seat + min_wall - floor_bottom);
+                cylinder(d = boss_top, h = -board_thickness - floor_bottom);
+            }
         }
         for (s = screws) translate([s[0], s[1], 0]) {
             translate([0, 0, floor_bottom - 1]) cylinder(d = screw_clearance, h = -floor_bottom + 2);
@@ -110,6 +113,8 @@ module grid() {
             linear_extrude(case_wall + 2) square(frame_opening, center = true);
         // the pilot holes for the M3 screws
         for (s = screws) translate([s[0], s[1], -1]) cylinder(d = pilot, h = pilot_depth + 1);
+        // slots over the board's solder joints under the walls
+        for (n = wall_notches) translate([n[0], n[1], -1]) cube([n[2] - n[0], n[3] - n[1], joint_height + 1]);
     }
 }
 
@@ -140,6 +145,8 @@ module tile() {
     difference() {
         tile_shape();
         tile_shape(tile_skin, tile_bottom - 1, tile_top - tile_skin);
+        // slots over the board's solder joints under the tile's edge
+        for (n = tile_notches) translate([n[0], n[1], tile_bottom - 1]) cube([n[2] - n[0], n[3] - n[1], joint_height + 1]);
     }
     // the post, from under the top down to the switch's actuator
     translate([0, -button_offset, switch_height]) cylinder(d = post, h = tile_top - tile_skin - switch_height + eps);

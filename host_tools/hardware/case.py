@@ -10,7 +10,9 @@ the pictures need a display, or ``xvfb-run`` when there is none.
 """
 
 import hashlib
+import math
 import os
+import re
 import shutil
 import struct
 import subprocess
@@ -59,8 +61,8 @@ def dimensions_scad():
     names = ("PITCH WALL WALL_HEIGHT MARGIN BASE PIXEL BUTTON BUTTON_OFFSET BOARD_THICKNESS PCB_SIZE SCREW SCREW_HOLE"
              " UNDER_HEIGHT SOCKET_HEIGHT SWITCH_HEIGHT SWITCH_TRAVEL SWITCH_ACTUATOR FIT MIN_WALL CASE_WALL TILE_SKIN"
              " PROUD TILE_CHAMFER LIP RATTLE STOP_GAP POST SWITCH_BODY LED_HEIGHT PILLAR PILOT PILOT_DEPTH SCREW_LENGTH"
-             " SCREW_CLEARANCE HEAD_BORE BOSS BOSS_SEAT LIP_HEIGHT PCB_LEDGE SEAM CORNER PICO_SPACER PICO_THICKNESS"
-             " PICO_USB_OVERHANG BOOTSEL_HOLE").split()
+             " SCREW_CLEARANCE HEAD_BORE BOSS BOSS_SEAT BOSS_TOP LIP_HEIGHT PCB_LEDGE SEAM JOINT_HEIGHT CORNER"
+             " PICO_SPACER PICO_THICKNESS PICO_USB_OVERHANG BOOTSEL_HOLE").split()
     for name in names:
         lines.append("%s = %s;" % (name.lower(), _num(getattr(layout, name))))
     for name in ("PICO", "PICO_CENTRE", "PICO_USB", "USB_OPENING", "BOOTSEL_AT"):
@@ -75,7 +77,159 @@ def dimensions_scad():
     cells = range(9)
     lines.append("pixels = %s;  // each cell's pixel (x, y), cell 0 first" % _vec([layout.pixel_at(c) for c in cells]))
     lines.append("buttons = %s;  // each cell's switch (x, y)" % _vec([layout.button_at(c) for c in cells]))
+    joints = top_joints()
+    lines.append("// the top side's solder joints (x, y, radius) of the PCBs in hardware/pcb/, and the slots")
+    lines.append("// (x0, y0, x1, y1) over those under a wall or a tile's edge (a tile's from its cell's middle)")
+    lines.append("joints = %s;" % _vec(joints))
+    lines.append("wall_notches = %s;" % _vec(wall_notches(joints)))
+    lines.append("tile_notches = %s;" % _vec(tile_notches(joints)))
     return "\n".join(lines) + "\n"
+
+
+PCB = os.path.join(os.path.dirname(CASE), "pcb")
+_NUM = r"(-?[\d.]+)"
+
+
+def _place(at, local):
+    """A footprint's local point on the board, in KiCad's coordinates (y
+    down): rotated by the footprint's angle (KiCad's sense), then moved."""
+    x, y, angle = at
+    a = math.radians(angle)
+    lx, ly = local
+    return (x + lx * math.cos(a) + ly * math.sin(a), y - lx * math.sin(a) + ly * math.cos(a))
+
+
+def read_pcb(path):
+    """From a .kicad_pcb: each footprint's side, its through-hole pads
+    ``(x, y, radius)`` and its courtyard's box ``(x0, y0, x1, y1)``, in
+    layout.py's coordinates (mm from the board's middle, y to the back)."""
+    with open(path) as f:
+        text = f.read()
+    edges = [float(v) for v in re.findall(r"\(gr_line \(start %s %s\) \(end %s %s\) \(layer \"Edge.Cuts\"\)"
+                                          % ((_NUM,) * 4), text) for v in v]
+    cx, cy = (min(edges[0::2]) + max(edges[0::2])) / 2, (min(edges[1::2]) + max(edges[1::2])) / 2
+    ours = lambda p: (p[0] - cx, cy - p[1])  # noqa: E731
+    parts = []
+    for block in text.split("\n  (footprint ")[1:]:
+        head = re.match(r'"([^"]+)" \(layer "([FB]).Cu"\)', block)
+        at = re.search(r"\n    \(at %s %s(?: %s)?\)" % ((_NUM,) * 3), block)
+        at = (float(at.group(1)), float(at.group(2)), float(at.group(3) or 0))
+        pads = []
+        for m in re.finditer(r'\(pad "[^"]*" thru_hole \w+ \(at %s %s(?: %s)?\) \(size %s %s\)' % ((_NUM,) * 5), block):
+            x, y = ours(_place(at, (float(m.group(1)), float(m.group(2)))))
+            pads.append((x, y, max(float(m.group(4)), float(m.group(5))) / 2))
+        corners = []
+        for m in re.finditer(r"\(fp_line \(start %s %s\) \(end %s %s\) \(layer \"[FB].CrtYd\"\)" % ((_NUM,) * 4),
+                             block):
+            corners += [ours(_place(at, (float(m.group(1)), float(m.group(2))))),
+                        ours(_place(at, (float(m.group(3)), float(m.group(4)))))]
+        for m in re.finditer(r"\(fp_circle \(center %s %s\) \(end %s %s\) \(layer \"[FB].CrtYd\"\)" % ((_NUM,) * 4),
+                             block):
+            c = ours(_place(at, (float(m.group(1)), float(m.group(2)))))
+            r = math.hypot(float(m.group(3)) - float(m.group(1)), float(m.group(4)) - float(m.group(2)))
+            corners += [(c[0] - r, c[1] - r), (c[0] + r, c[1] + r)]
+        box = (min(p[0] for p in corners), min(p[1] for p in corners), max(p[0] for p in corners),
+               max(p[1] for p in corners)) if corners else None
+        parts.append({"footprint": head.group(1), "side": "bottom" if head.group(2) == "B" else "top",
+                      "pads": pads, "courtyard": box})
+    return parts
+
+
+def pcb_files():
+    """The PCBs ``make pcb`` wrote (hardware/pcb/NAME/NAME.kicad_pcb)."""
+    if not os.path.isdir(PCB):
+        return []
+    return sorted(os.path.join(PCB, n, n + ".kicad_pcb") for n in os.listdir(PCB)
+                  if os.path.isfile(os.path.join(PCB, n, n + ".kicad_pcb")))
+
+
+def top_joints():
+    """``[(x, y, radius)]``: the solder joints on the top side of every PCB
+    (the through-hole pads of the parts under it), rounded, each once."""
+    out = set()
+    for path in pcb_files():
+        for part in read_pcb(path):
+            if part["side"] == "bottom":
+                out.update((round(x, 3), round(y, 3), round(r, 3)) for x, y, r in part["pads"])
+    return sorted(out)
+
+
+def _slot(x, y, r, across, centre, half):
+    """A box ``(x0, y0, x1, y1)`` over the joint at (x, y), through a wall
+    whose middle is at ``centre`` (on x when ``across`` is "x", else on y)
+    and which is ``half`` thick each side of it."""
+    w = r + layout.FIT
+    if across == "x":
+        return (centre - half - 0.5, y - w, centre + half + 0.5, y + w)
+    return (x - w, centre - half - 0.5, x + w, centre + half + 0.5)
+
+
+def wall_notches(joints):
+    """Slots through the grid's walls, ``(x0, y0, x1, y1)``, over the joints
+    under them (JOINT_HEIGHT high)."""
+    half, out = layout.WALL / 2, set()
+    for x, y, r in joints:
+        for i in range(4):
+            c = (i - 1.5) * layout.PITCH
+            if abs(x - c) < half + r + layout.FIT and abs(y) < 1.5 * layout.PITCH + half:
+                out.add(tuple(round(v, 3) for v in _slot(x, y, r, "x", c, half)))
+            if abs(y - c) < half + r + layout.FIT and abs(x) < 1.5 * layout.PITCH + half:
+                out.add(tuple(round(v, 3) for v in _slot(x, y, r, "y", c, half)))
+    return sorted(out)
+
+
+def tile_notches(joints):
+    """Slots through a tile's walls, ``(x0, y0, x1, y1)`` from its cell's
+    middle, over the joints its edge would come down on (with the tile's
+    play in its well): every tile has them all, so one STL does for every
+    cell."""
+    v = layout.case_values()
+    half = v["flange"] / 2 - layout.TILE_SKIN / 2
+    # the box's sides are straight this far from the middle, then cut at the corners
+    straight = v["corner_cut"] * 2 ** 0.5 - v["flange"] / 2 - layout.MIN_WALL
+    outer, inner = v["flange"] / 2 + layout.FIT, v["flange"] / 2 - layout.TILE_SKIN - layout.FIT
+    out = set()
+    for x, y, r in joints:
+        for cell in range(9):
+            px, py = layout.pixel_at(cell)
+            dx, dy = x - px, y - py
+            for along, across, axis in ((dy, dx, "x"), (dx, dy, "y")):
+                if inner <= abs(across) + r and abs(across) - r <= outer and abs(along) - r <= outer:
+                    side = half if across > 0 else -half
+                    slot = list(_slot(dx, dy, r + layout.FIT, axis, side, layout.TILE_SKIN / 2))
+                    # a slot that ends in a cut corner goes on through it, and well into the
+                    # tile, so its ends meet the walls square (no sliver left)
+                    k = 1 if axis == "x" else 0
+                    j = 1 - k
+                    if side > 0:
+                        slot[j] -= 2.5
+                    else:
+                        slot[j + 2] += 2.5
+                    if slot[k] < -straight:
+                        slot[k] = -v["flange"] / 2 - 1
+                    if slot[k + 2] > straight:
+                        slot[k + 2] = v["flange"] / 2 + 1
+                    out.add(tuple(round(n, 3) for n in slot))
+    return _close_gaps(sorted(out))
+
+
+def _close_gaps(boxes):
+    """Slots less than MIN_WALL apart, side by side, joined: no thin wall
+    left between them."""
+    boxes = [list(b) for b in boxes]
+    changed = True
+    while changed:
+        changed = False
+        for a in boxes:
+            for b in boxes:
+                for k in (0, 1):  # the axis along which they are side by side
+                    o = 1 - k
+                    side_by_side = a[o] < b[o + 2] and b[o] < a[o + 2]
+                    gap = b[k] - a[k + 2]
+                    if side_by_side and 0 < gap < layout.MIN_WALL + 0.1:
+                        a[k + 2] = b[k]
+                        changed = True
+    return [tuple(round(n, 3) for n in b) for b in boxes]
 
 
 def openscad():

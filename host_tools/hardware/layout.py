@@ -76,9 +76,14 @@ SCREW_CLEARANCE = 3.4  # through the base's boss
 HEAD_BORE = 6.5  # the counterbore for the screw's head (5.5) and a hex key
 BOSS = 9.5  # the base's bosses under the screws
 BOSS_SEAT = 6.0  # the screw head's seat, this far under the board
+BOSS_TOP = 6.2  # the boss from the seat up to the board: slimmer, clear of the parts beside the screws
 LIP_HEIGHT = 3.0  # the base's inner lip, up inside the skirt
 PCB_LEDGE = 2.0  # how far the base's ledge reaches under the board's edge
 SEAM = 0.2  # skirt to base wall: the screws clamp the board, not the seam
+# The solder joints on the board's top side (the leads of the parts under it)
+# stand up to this: where one is under a wall or a tile's edge, the grid or
+# the tile has a notch over it (case.py reads where from the PCB's files).
+JOINT_HEIGHT = 2.0
 CORNER = 3.0  # the case's corner radius, seen from above
 # The Pico under the board (upside down): the male header's plastic between
 # it and the sockets, its board, its micro-USB socket (on its component

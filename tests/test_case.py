@@ -457,14 +457,15 @@ def test_no_wall_or_tile_edge_comes_down_on_a_solder_joint(grid, name):
     ring = [(np.cos(a), np.sin(a)) for a in np.linspace(0, 2 * np.pi, 8, endpoint=False)]
     worst = np.inf
     for x, y, r in joints:
-        points = [[x, y, 0]] + [[x + r * c, y + r * s, 0] for c, s in ring]
+        below = 0.01  # start just under the board's face, where the grid and a tile at its stop sit
+        points = [[x, y, -below]] + [[x + r * c, y + r * s, -below] for c, s in ring]
         if name == "grid":
-            worst = min(worst, rays(grid, points, [0, 0, 1]).min())
+            worst = min(worst, rays(grid, points, [0, 0, 1]).min() - below)
             continue
         cell = min(range(9), key=lambda c: np.hypot(x - L.pixel_at(c)[0], y - L.pixel_at(c)[1]))
         tile = placed("tile", cell, -L.STOP_GAP)
         for dx, dy in ((0, 0), (L.FIT, 0), (-L.FIT, 0), (0, L.FIT), (0, -L.FIT)):
-            worst = min(worst, rays(tile, np.array(points) - [dx, dy, 0], [0, 0, 1]).min())
+            worst = min(worst, rays(tile, np.array(points) - [dx, dy, 0], [0, 0, 1]).min() - below)
     assert worst >= L.JOINT_HEIGHT - TOL, worst
 
 

@@ -413,9 +413,14 @@ def layout_page():
         " tile into each well, the posts all towards the same side; lay the board on, pixels down, its buttons"
         " towards the posts (its USB edge on the other side); put the base on and screw it together. On the"
         " board, keep each cell's edge clear %s in from the walls (the tiles' stop lands there) and the bottom"
-        " side clear %s round each screw (the bosses) and %s in from its edge (the ledge)." % (
+        " side clear %s round each screw (the bosses; %s where parts hang more than %s below it) and %s in from its edge"
+        " (the ledge). Where solder joints"
+        " on the board's top are under a wall or a tile's edge anyway (the Pico's header rows cross two walls),"
+        " the walls and every tile have %s high slots over them, placed from the PCB's own files"
+        " (`hardware/pcb/`)." % (
             mm(BED), mm(MIN_WALL), mm(SCREW_LENGTH), mm(PCB_LEDGE), mm(SCREW_HOLE), mm(PILOT),
-            mm(FIT + TILE_SKIN + 0.5), mm(BOSS / 2), mm(PCB_LEDGE)),
+            mm(FIT + TILE_SKIN + 0.5), mm(BOSS_TOP / 2), mm(BOSS / 2),
+            mm(-(case_values()["seat"] + MIN_WALL) - BOARD_THICKNESS), mm(PCB_LEDGE), mm(JOINT_HEIGHT)),
         "",
         "  ![the board assembled](case/assembly.png)",
         "  ![the parts, apart: tiles, grid, board, base](case/exploded.png)",

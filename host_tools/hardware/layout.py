@@ -413,8 +413,8 @@ def layout_page():
         " tile into each well, the posts all towards the same side; lay the board on, pixels down, its buttons"
         " towards the posts (its USB edge on the other side); put the base on and screw it together. On the"
         " board, keep each cell's edge clear %s in from the walls (the tiles' stop lands there) and the bottom"
-        " side clear %s round each screw (the bosses; %s where parts hang more than %s below it) and %s in from its edge"
-        " (the ledge). Where solder joints"
+        " side clear %s round each screw (the bosses; %s where parts hang more than %s below it) and %s in from"
+        " its edge (the ledge). Where solder joints"
         " on the board's top are under a wall or a tile's edge anyway (the Pico's header rows cross two walls),"
         " the walls and every tile have %s high slots over them, placed from the PCB's own files"
         " (`hardware/pcb/`)." % (

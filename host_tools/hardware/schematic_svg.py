@@ -18,7 +18,8 @@ TEXT = "#000084"
 FIELD = "#006464"
 PIN_TEXT = "#008484"
 NOCONNECT = "#0000c2"
-EM = 1.4  # SVG font size per KiCad text size (KiCad's size is about the cap height)
+EM = 1.5  # SVG font size per KiCad text size: KiCad's size is its capitals' height, and about
+# its letters' width
 
 
 def _f(v):
@@ -120,59 +121,66 @@ def _symbol(c, sym, libs):
     numbers_hidden = bool(first(lib, "pin_numbers")) and "hide" in first(lib, "pin_numbers")
     offset = first(first(lib, "pin_names"), "offset") if first(lib, "pin_names") else None
     offset = float(offset[1]) if offset else 0.508
+    graphics = []
     for sub in find(lib, "symbol"):
         u, style = (int(n) for n in sub[1].rsplit("_", 2)[1:])
-        if u not in (0, unit) or style not in (0, 1):
-            continue
-        for g in sub[2:]:
-            if not isinstance(g, list):
+        if u in (0, unit) and style in (0, 1):
+            graphics += [g for g in sub[2:] if isinstance(g, list)]
+    # as eeschema does: the bodies' background fills under everything else
+    graphics.sort(key=lambda g: _fill(g) != BODY_FILL)
+    for g in graphics:
+        kind = g[0]
+        if kind == "rectangle":
+            s, e = first(g, "start"), first(g, "end")
+            x0, y0, x1, y1 = float(s[1]), float(s[2]), float(e[1]), float(e[2])
+            c.line([p(x0, y0), p(x1, y0), p(x1, y1), p(x0, y1), p(x0, y0)], BODY, _stroke_width(g), _fill(g))
+        elif kind == "polyline":
+            pts = [p(float(xy[1]), float(xy[2])) for xy in find(first(g, "pts"), "xy")]
+            c.line(pts, BODY, _stroke_width(g), _fill(g))
+        elif kind == "circle":
+            ce = first(g, "center")
+            x, y = p(float(ce[1]), float(ce[2]))
+            c.circle(x, y, float(first(g, "radius")[1]), BODY, _stroke_width(g), _fill(g))
+        elif kind == "arc":
+            pts = [first(g, k) for k in ("start", "mid", "end")]
+            _arc(c, *[p(float(pt[1]), float(pt[2])) for pt in pts], BODY, _stroke_width(g))
+        elif kind == "text":
+            tat = first(g, "at")
+            x, y = p(float(tat[1]), float(tat[2]))
+            c.text(g[1], x, y, _size(first(g, "effects")), BODY)
+        elif kind == "pin":
+            pat = first(g, "at")
+            length = float(first(g, "length")[1])
+            if "hide" in g:
                 continue
-            kind = g[0]
-            if kind == "rectangle":
-                s, e = first(g, "start"), first(g, "end")
-                x0, y0, x1, y1 = float(s[1]), float(s[2]), float(e[1]), float(e[2])
-                c.line([p(x0, y0), p(x1, y0), p(x1, y1), p(x0, y1), p(x0, y0)], BODY, _stroke_width(g), _fill(g))
-            elif kind == "polyline":
-                pts = [p(float(xy[1]), float(xy[2])) for xy in find(first(g, "pts"), "xy")]
-                c.line(pts, BODY, _stroke_width(g), _fill(g))
-            elif kind == "circle":
-                ce = first(g, "center")
-                x, y = p(float(ce[1]), float(ce[2]))
-                c.circle(x, y, float(first(g, "radius")[1]), BODY, _stroke_width(g), _fill(g))
-            elif kind == "arc":
-                pts = [first(g, k) for k in ("start", "mid", "end")]
-                _arc(c, *[p(float(pt[1]), float(pt[2])) for pt in pts], BODY, _stroke_width(g))
-            elif kind == "text":
-                tat = first(g, "at")
-                x, y = p(float(tat[1]), float(tat[2]))
-                c.text(g[1], x, y, _size(first(g, "effects")), BODY)
-            elif kind == "pin":
-                pat = first(g, "at")
-                length = float(first(g, "length")[1])
-                if "hide" in g:
-                    continue
-                ex, ey, angle = float(pat[1]), float(pat[2]), float(pat[3])
-                ux, uy = math.cos(math.radians(angle)), math.sin(math.radians(angle))
-                a = p(ex, ey)
-                b = p(ex + ux * length, ey + uy * length)
+            ex, ey, angle = float(pat[1]), float(pat[2]), float(pat[3])
+            ux, uy = math.cos(math.radians(angle)), math.sin(math.radians(angle))
+            a = p(ex, ey)
+            b = p(ex + ux * length, ey + uy * length)
+            if g[2] == "inverted":  # a bubble at the body
+                r = 0.635
+                c.line([a, p(ex + ux * (length - 2 * r), ey + uy * (length - 2 * r))], BODY, 0.15)
+                cx, cy = p(ex + ux * (length - r), ey + uy * (length - r))
+                c.circle(cx, cy, r, BODY, 0.15)
+            else:
                 c.line([a, b], BODY, 0.15)
-                dx, dy = b[0] - a[0], b[1] - a[1]
-                n = math.hypot(dx, dy) or 1.0
-                dx, dy = dx / n, dy / n
-                name = first(g, "name")[1]
-                if not names_hidden and name != "~":
-                    x, y = b[0] + dx * offset, b[1] + dy * offset
-                    if abs(dx) > 0.5:
-                        c.text(name, x, y, 1.27, PIN_TEXT, "start" if dx > 0 else "end")
-                    else:
-                        c.text(name, x, y, 1.27, PIN_TEXT, "start" if dy < 0 else "end", vertical=True)
-                if not numbers_hidden:
-                    mx, my = (a[0] + b[0]) / 2, (a[1] + b[1]) / 2
-                    number = first(g, "number")[1]
-                    if abs(dx) > 0.5:
-                        c.text(number, mx, my - 0.4, 1.0, BODY, v="auto")
-                    else:
-                        c.text(number, mx - 0.4, my, 1.0, BODY, v="auto", vertical=True)
+            dx, dy = b[0] - a[0], b[1] - a[1]
+            n = math.hypot(dx, dy) or 1.0
+            dx, dy = dx / n, dy / n
+            name = first(g, "name")[1]
+            if not names_hidden and name != "~":
+                x, y = b[0] + dx * offset, b[1] + dy * offset
+                if abs(dx) > 0.5:
+                    c.text(name, x, y, 1.27, PIN_TEXT, "start" if dx > 0 else "end")
+                else:
+                    c.text(name, x, y, 1.27, PIN_TEXT, "start" if dy < 0 else "end", vertical=True)
+            if not numbers_hidden:
+                mx, my = (a[0] + b[0]) / 2, (a[1] + b[1]) / 2
+                number = first(g, "number")[1]
+                if abs(dx) > 0.5:
+                    c.text(number, mx, my - 0.4, 1.0, BODY, v="auto")
+                else:
+                    c.text(number, mx - 0.4, my, 1.0, BODY, v="auto", vertical=True)
     for prop in find(sym, "property"):
         effects = first(prop, "effects")
         h, v, hidden = _justify(effects)

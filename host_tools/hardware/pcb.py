@@ -25,7 +25,7 @@ import tempfile
 import zipfile
 
 from host_tools import flash
-from host_tools.hardware import boards, layout, parts, schematic
+from host_tools.hardware import boards, layout, parts, schematic, schematic_svg
 from host_tools.hardware.boards import HardwareError
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -282,7 +282,8 @@ def board_files(board):
     files.append((name + "-cpl.csv", cpl(d, summary["parts"])))
     top, bottom = pictures(gerbers)
     files += [(name + "-top.svg", top), (name + "-bottom.svg", bottom)]
-    files += schematic.files(d, cfg, os.path.relpath(path, flash.ROOT))
+    sheet = schematic.kicad_sch(d, cfg, os.path.relpath(path, flash.ROOT))
+    files += [(name + ".kicad_sch", sheet), (name + "-schematic.svg", schematic_svg.draw(sheet))]
     return [(name + "/" + n, data) for n, data in files], summary
 
 

@@ -9,8 +9,9 @@ symbols are KiCad's own (``vendor/kicad-symbols``), embedded in the file's
 pinout. Every pin that is on a net has a short wire to a global label named
 for the net (GND and VBUS: KiCad's power symbols), so the file's nets are
 the board's by name. Each symbol's reference and footprint are the board's,
-so KiCad's "Update PCB from Schematic" finds nothing to change. ``svg``
-draws the sheet as a picture (KiCad 6 plots schematics only from its GUI).
+so KiCad's "Update PCB from Schematic" finds nothing to change.
+``schematic_svg.py`` draws the sheet as a picture (KiCad 6 plots schematics
+only from its GUI).
 Coordinates are KiCad's: mm on the page, y down; in a symbol, y up.
 """
 
@@ -27,7 +28,7 @@ PAPER = ("A3", 420.0, 297.0)
 NAMESPACE = uuid.UUID("6d1c5a4e-2f0b-5c3e-9a57-7461637469ce")  # this project's; ids are uuid5s of names
 PICO_LIB_ID = "tactictoe:RaspberryPi_Pico"
 PICO_FOOTPRINT = "tactictoe:RaspberryPi_Pico_Socketed"  # the id pcb_kicad.py gives the Pico's footprint
-# What each footprint of pcb.design is drawn as: (lib_id, unit count).
+# The symbol (lib_id) each footprint of pcb.design is drawn as.
 SYMBOL_OF = {
     "SW_PUSH_6mm_H4.3mm": "Switch:SW_Push",
     "LED_WS2812B_PLCC4_5.0x5.0mm_P3.2mm": "LED:WS2812B",
@@ -321,10 +322,24 @@ def grid(n):
     return round(n * G, 4)
 
 
+def data_order(design, lib):
+    """The pixels' references in the order the data runs through them,
+    followed along their nets: from the one whose DIN no pixel drives, each
+    DOUT to the DIN on its net."""
+    pin = {p["name"]: p["number"] for p in lib["LED:WS2812B"].pins}
+    pixels = {p["ref"]: p["nets"] for p in design["parts"] if SYMBOL_OF[p["footprint"]] == "LED:WS2812B"}
+    driven = {nets.get(pin["DOUT"]) for nets in pixels.values()}
+    order = [ref for ref, nets in sorted(pixels.items()) if nets[pin["DIN"]] not in driven]
+    while order and pixels[order[-1]].get(pin["DOUT"]):
+        out = pixels[order[-1]][pin["DOUT"]]
+        order += [ref for ref, nets in sorted(pixels.items()) if nets[pin["DIN"]] == out]
+    if sorted(order) != sorted(pixels):
+        raise ValueError("the pixels are not one chain: %s" % order)
+    return order, pin
+
+
 def build(design, cfg, source):
     """The sheet of a board's design (``pcb.design``)."""
-    from host_tools.hardware import pcb
-
     lib = library()
     sheet = Sheet(lib, design["name"])
     parts = {p["ref"]: p for p in design["parts"]}
@@ -358,28 +373,28 @@ def build(design, cfg, source):
                grid(8), grid(48))
 
     # The pixels: a row in data order, DOUT to the next one's DIN.
-    order = pcb.chain(cfg)
+    order, pin = data_order(design, lib)
     x0, y0, step = grid(24), grid(26), grid(14)
     sheet.text("Pixels in data order (%s): DATA_R from R1 into the first one's DIN, each DOUT to the next's DIN"
-               % " ".join("D%d" % (c + 1) for c in order), grid(8), grid(17))
+               % " ".join(order), grid(8), grid(17))
     prev = None
-    for n, cell in enumerate(order):
-        d = put("D%d" % (cell + 1), x0 + n * step, y0)
-        part = parts[d["ref"]]
-        for number in (pcb.PIXEL_VDD, pcb.PIXEL_GND):
-            (x, y), _ = sheet.pin_end(d, number)
-            sheet.power(part["nets"][number], x, y)
+    for n, ref in enumerate(order):
+        d = put(ref, x0 + n * step, y0)
+        nets = parts[ref]["nets"]
+        for name in ("VDD", "VSS"):
+            (x, y), _ = sheet.pin_end(d, pin[name])
+            sheet.power(nets[pin[name]], x, y)
         if prev is None:
-            sheet.attach(d, pcb.PIXEL_DIN, part["nets"][pcb.PIXEL_DIN])
+            sheet.attach(d, pin["DIN"], nets[pin["DIN"]])
         else:
-            (ax, ay), _ = sheet.pin_end(prev, pcb.PIXEL_DOUT)
-            (bx, by), _ = sheet.pin_end(d, pcb.PIXEL_DIN)
+            (ax, ay), _ = sheet.pin_end(prev, pin["DOUT"])
+            (bx, by), _ = sheet.pin_end(d, pin["DIN"])
             mid = (round((ax + bx) / 2 / G) * G, ay)
             sheet.wire((ax, ay), mid)
             sheet.wire(mid, (bx, by))
-            sheet.label(part["nets"][pcb.PIXEL_DIN], mid[0], mid[1], 90)
-        if pcb.PIXEL_DOUT not in part["nets"]:
-            sheet.attach(d, pcb.PIXEL_DOUT, None)
+            sheet.label(nets[pin["DIN"]], mid[0], mid[1], 90)
+        if pin["DOUT"] not in nets:
+            sheet.attach(d, pin["DOUT"], None)
         prev = d
     # The bulk capacitor, at the first pixel.
     c1 = put("C1", grid(12), y0)
@@ -426,7 +441,7 @@ def build(design, cfg, source):
     # The buzzer.
     bz = put("BZ1", grid(116), grid(80))
     wire_all(bz)
-    _, fitted = pcb.buzzer_pin(cfg)
+    fitted = parts["BZ1"]["bom"]
     sheet.text("Buzzer: %s" % ("fitted" if fitted else "not fitted: the config has none (its place is on the board)"),
                grid(104), grid(75))
 
@@ -496,7 +511,7 @@ def fields(sheet, sym):
     return out
 
 
-def kicad_sch(sheet, design, source):
+def _text(sheet, design, source):
     """The schematic file's text."""
     name = design["name"]
     out = ["(kicad_sch (version %d) (generator eeschema)" % VERSION, "",
@@ -561,20 +576,8 @@ def _natural(name):
     return [int(t) if t.isdigit() else t for t in re.split(r"(\d+)", name)]
 
 
-def files(design, cfg, source):
-    """``[(name, text)]``: the board's schematic and its picture."""
-    sheet = build(design, cfg, source)
-    name = design["name"]
-    text = kicad_sch(sheet, design, source)
-    return [(name + ".kicad_sch", text), (name + "-schematic.svg", svg(text))]
-
-
-# --- the picture -----------------------------------------------------------
-
-
-def svg(text):
-    """The sheet as an SVG picture, drawn from the schematic file's text."""
-    from host_tools.hardware import schematic_svg
-
-    return schematic_svg.draw(parse(text)[0])
-
+def kicad_sch(design, cfg, source):
+    """The text of a board's schematic (``BOARD.kicad_sch``), from its design
+    (``pcb.design``) and config; ``source`` is the config's path, for the
+    title block."""
+    return _text(build(design, cfg, source), design, source)

@@ -8,7 +8,7 @@ fields, the wires, junctions, no-connect flags, global labels and text.
 import math
 from xml.sax.saxutils import escape
 
-from host_tools.hardware.schematic import PAPER, find, first, transform
+from host_tools.hardware.schematic import PAPER, find, first, parse, transform
 
 BODY = "#840000"  # eeschema's colours
 BODY_FILL = "#ffffc2"
@@ -215,8 +215,9 @@ def _label(c, node):
     del tip
 
 
-def draw(tree):
-    """The SVG text of a parsed ``kicad_sch``."""
+def draw(text):
+    """The SVG text of a ``kicad_sch`` file's text."""
+    tree = parse(text)[0]
     _, width, height = PAPER
     paper = first(tree, "paper")
     if paper and paper[1] == "A4":

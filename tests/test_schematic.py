@@ -290,6 +290,18 @@ def test_each_symbol_is_the_boards_part_with_its_reference_value_and_footprint(n
         assert int(kid(path, "unit")[1]) == int(kid(sym, "unit")[1])
 
 
+def test_each_footprint_is_linked_to_its_symbol(name, nets):
+    # KiCad pairs a footprint with its symbol by the footprint's path: "/"
+    # and the symbol's uuid (for the level shifter's five units, its first's).
+    uuids = {}
+    for sym in nets.symbols:
+        uuids.setdefault(prop(sym, "Reference"), {})[int(kid(sym, "unit")[1])] = kid(sym, "uuid")[1]
+    tree = sexp(read(name, ".kicad_pcb"))
+    for fp in kids(tree, "footprint"):
+        ref = {t[1]: t[2] for t in kids(fp, "fp_text")}["reference"]
+        assert kid(fp, "path")[1] == "/" + uuids[ref][min(uuids[ref])], ref
+
+
 def test_the_not_fitted_parts_are_out_of_the_bom(name, nets):
     cfg = flash.board_config(name)[1]
     for sym in nets.symbols:

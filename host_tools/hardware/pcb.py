@@ -106,7 +106,7 @@ def design(cfg):
 
     def part(ref, footprint, value, side, at, rot, nets, bom=True, **extra):
         parts.append(dict(ref=ref, footprint=footprint, value=value, side=side, at=list(at), rot=rot,
-                          nets=nets, bom=bom, **extra))
+                          nets=nets, bom=bom, path=schematic.symbol_path(cfg["name"], ref), **extra))
 
     pins = {}  # Pico pin -> net
     inp = cfg["input"]
@@ -324,7 +324,7 @@ def readme(names=BOARDS):
                 " (`make test` rebuilds its netlist from the drawing and checks it against the board's), each net"
                 " as a global label or power symbol; the symbols are KiCad's own (the 74AHCT125 as the 74LS125,"
                 " which has its pins), the Pico's is drawn from its datasheet. `%s-schematic.svg` is a picture of"
-                " it." % (name, name, name, name),
+                " it. Each footprint holds its symbol's id, as KiCad links the two." % (name, name, name, name),
                 "- `%s-gerbers.zip`: the gerbers (copper, mask, silkscreen and paste on both sides, the outline) and"
                 " the drill files (plated and unplated), named as JLCPCB and PCBWay take them: upload the zip as it"
                 " is. Two layers, 1.6 mm FR-4, 1 oz copper; the smallest track is %g mm, the smallest gap %g mm,"

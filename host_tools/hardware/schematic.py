@@ -8,8 +8,9 @@ symbols are KiCad's own (``vendor/kicad-symbols``), embedded in the file's
 ``lib_symbols`` as KiCad does; the Pico's is drawn here from its datasheet's
 pinout. Every pin that is on a net has a short wire to a global label named
 for the net (GND and VBUS: KiCad's power symbols), so the file's nets are
-the board's by name. Each symbol's reference and footprint are the board's,
-so KiCad's "Update PCB from Schematic" finds nothing to change.
+the board's by name. Each symbol's reference, value and footprint are the
+board's, and each footprint holds its symbol's path (``symbol_path``: for
+the level shifter, its first unit's), the link by which KiCad pairs them.
 ``schematic_svg.py`` draws the sheet as a picture (KiCad 6 plots schematics
 only from its GUI).
 Coordinates are KiCad's: mm on the page, y down; in a symbol, y up.
@@ -49,6 +50,12 @@ FONT = 1.27
 def uid(*names):
     """A fixed uuid for a thing of the sheet, from its names."""
     return str(uuid.uuid5(NAMESPACE, "/".join(str(n) for n in names)))
+
+
+def symbol_path(board, ref, unit=1):
+    """The symbol's path on the sheet (its uuid), which the board's
+    footprint of the same part holds: KiCad's link between the two."""
+    return "/" + uid(board, "symbol", ref, unit)
 
 
 # --- s-expressions ---------------------------------------------------------
@@ -556,7 +563,7 @@ def _text(sheet, design, source):
         out += ["  (symbol (lib_id %s) (at %s %s %d) (unit %d)" % (q(sym["lib_id"]), _fmt(sym["x"]), _fmt(sym["y"]),
                                                                  sym["rot"], sym["unit"]),
                 "    (in_bom %s) (on_board yes)" % ("yes" if sym["bom"] else "no"),
-                "    (uuid %s)" % uid(name, "symbol", *key)]
+                "    (uuid %s)" % symbol_path(name, *key)[1:]]
         for f in fields(sheet, sym):
             out += _field(*f)
         for pin in sheet.lib[sym["lib_id"]].unit_pins(sym["unit"]):
@@ -564,7 +571,7 @@ def _text(sheet, design, source):
         out += ["  )", ""]
     out += ["  (sheet_instances", '    (path "/" (page "1"))', "  )", "", "  (symbol_instances"]
     for sym in sorted(sheet.symbols, key=lambda s: (_natural(s["ref"]), s["unit"])):
-        out += ['    (path "/%s"' % uid(name, "symbol", sym["ref"], sym["unit"]),
+        out += ['    (path "%s"' % symbol_path(name, sym["ref"], sym["unit"]),
                 "      (reference %s) (unit %d) (value %s) (footprint %s)" % (q(sym["ref"]), sym["unit"],
                                                                              q(sym["value"]), q(sym["footprint"])),
                 "    )"]

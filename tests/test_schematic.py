@@ -20,6 +20,7 @@ import pytest
 
 from host_tools import flash
 from host_tools.hardware import pcb, schematic, schematic_svg
+from host_tools.hardware.boards import HardwareError
 
 SYMBOLS = os.path.join(ROOT, "vendor", "kicad-symbols")
 
@@ -379,3 +380,15 @@ def test_the_picture_shows_the_sheet(name, nets):
         assert label[1] in words
     # one drawn line per wire
     assert svg.count('stroke="#008400" stroke-width="0.25"') == len(nets.wires)
+
+
+def test_a_part_the_sheet_has_no_place_for_is_an_error_not_a_missing_symbol():
+    cfg = flash.board_config("pico-buttons")[1]
+    design = pcb.design(cfg)
+    extra = dict(next(p for p in design["parts"] if p["ref"] == "R2"), ref="R9")
+    design["parts"].append(extra)
+    with pytest.raises(HardwareError, match="no place for R9"):
+        schematic.kicad_sch(design, cfg, "firmware/boards/pico-buttons.json")
+    design["parts"][-1] = dict(extra, footprint="SOT-23")
+    with pytest.raises(HardwareError, match="no symbol for the footprint SOT-23"):
+        schematic.kicad_sch(design, cfg, "firmware/boards/pico-buttons.json")

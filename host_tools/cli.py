@@ -531,8 +531,8 @@ def build_parser():
     hw.add_argument("--no-models", action="store_true",
                     help="of the printed case, only case/dimensions.scad: no STLs or pictures (they need OpenSCAD)")
     hw.set_defaults(func=cmd_hardware)
-    pc = sub.add_parser("pcb", help="write the PCB of a Pico build: KiCad files, gerbers and drills (zipped), BOM,"
-                        " placement and pictures (needs KiCad 6's pcbnew)")
+    pc = sub.add_parser("pcb", help="write the PCB of a Pico build: KiCad files and schematic, gerbers and drills"
+                        " (zipped), BOM, placement and pictures (needs KiCad 6's pcbnew)")
     pc.add_argument("-o", "--output", required=True, metavar="FOLDER")
     pc.add_argument("--board", metavar="NAME|PATH", help="only this board config (default: %s)" % "pico-buttons")
     pc.set_defaults(func=cmd_pcb)

@@ -10,7 +10,8 @@ board in KiCad 6 (pcbnew, under the system Python, in a subprocess: that is
 where Debian's ``kicad`` puts it), routes it (``pcb_route.py``), fills the
 ground zones, runs KiCad's design rule check and plots the gerbers and drill
 files; this module zips them and writes the BOM, the placement file and the
-pictures. Coordinates here are the kit's: mm from the grid's centre, x to the
+pictures, and ``schematic.py`` the schematic of the same parts and nets.
+Coordinates here are the kit's: mm from the grid's centre, x to the
 right, y to the back.
 """
 
@@ -24,7 +25,7 @@ import tempfile
 import zipfile
 
 from host_tools import flash
-from host_tools.hardware import boards, layout, parts
+from host_tools.hardware import boards, layout, parts, schematic, schematic_svg
 from host_tools.hardware.boards import HardwareError
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -105,7 +106,7 @@ def design(cfg):
 
     def part(ref, footprint, value, side, at, rot, nets, bom=True, **extra):
         parts.append(dict(ref=ref, footprint=footprint, value=value, side=side, at=list(at), rot=rot,
-                          nets=nets, bom=bom, **extra))
+                          nets=nets, bom=bom, path=schematic.symbol_path(cfg["name"], ref), **extra))
 
     pins = {}  # Pico pin -> net
     inp = cfg["input"]
@@ -281,6 +282,8 @@ def board_files(board):
     files.append((name + "-cpl.csv", cpl(d, summary["parts"])))
     top, bottom = pictures(gerbers)
     files += [(name + "-top.svg", top), (name + "-bottom.svg", bottom)]
+    sheet = schematic.kicad_sch(d, cfg, os.path.relpath(path, flash.ROOT))
+    files += [(name + ".kicad_sch", sheet), (name + "-schematic.svg", schematic_svg.draw(sheet))]
     return [(name + "/" + n, data) for n, data in files], summary
 
 
@@ -309,13 +312,19 @@ def readme(names=BOARDS):
         out += ["## %s" % name, "",
                 "![%s, top](%s/%s-top.svg) ![%s, bottom (seen from below)](%s/%s-bottom.svg)" % (
                     name, name, name, name, name, name), "",
+                "![%s, schematic](%s/%s-schematic.svg)" % (name, name, name), "",
                 "- Config: `firmware/boards/%s.json`: %s; the pixels' data from GP%d through the %s and the %s"
                 " resistor, along the cells in the order %s; the buzzer on GP%d%s." % (
                     name, wiring, cfg["leds"]["pin"], parts.SHIFTER, parts.RESISTOR,
                     " ".join(str(c) for c in chain(cfg)), buzzer,
                     "" if fitted else " (the config has none: the footprint is there, not fitted, and out of the"
                     " BOM; set `\"buzzer\": %d` to use one)" % buzzer),
-                "- `%s.kicad_pcb`, `%s.kicad_pro`: the design, for KiCad 6 or newer." % (name, name),
+                "- `%s.kicad_pcb`, `%s.kicad_pro`, `%s.kicad_sch`: the design and its schematic, one project for"
+                " KiCad 6 or newer. The schematic has the board's parts, references, footprints and nets"
+                " (`make test` rebuilds its netlist from the drawing and checks it against the board's), each net"
+                " as a global label or power symbol; the symbols are KiCad's own (the 74AHCT125 as the 74LS125,"
+                " which has its pins), the Pico's is drawn from its datasheet. `%s-schematic.svg` is a picture of"
+                " it. Each footprint holds its symbol's id, as KiCad links the two." % (name, name, name, name),
                 "- `%s-gerbers.zip`: the gerbers (copper, mask, silkscreen and paste on both sides, the outline) and"
                 " the drill files (plated and unplated), named as JLCPCB and PCBWay take them: upload the zip as it"
                 " is. Two layers, 1.6 mm FR-4, 1 oz copper; the smallest track is %g mm, the smallest gap %g mm,"

@@ -108,6 +108,7 @@ def place(board, design, nets):
             cx, cy = page(*part["at"])
             fp.SetPosition(pcbnew.wxPoint(pcbnew.FromMM(cx) - mx, pcbnew.FromMM(cy) - my))
         fp.SetReference(part["ref"])
+        fp.SetPath(pcbnew.KIID_PATH(part["path"]))  # its symbol's, in the schematic beside it
         fp.SetValue(part["value"])
         if part["ref"].startswith("U2"):  # inside the socket, clear of its outline
             fp.Reference().SetPosition(point(*page(*part["at"])))

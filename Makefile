@@ -24,7 +24,7 @@ GAMES  := $(ALL_GAMES)
 TOOLS  := $(PY) -m host_tools --via-make
 SOLVER_SOURCES := firmware/tactictoe/rules.py firmware/tactictoe/table.py host_tools/solver.py host_tools/cli.py
 
-.PHONY: all help venv node test lint table puzzles bench screens hardware sim sim-picture flash flash-table uf2 circuitpy web web-picture clean clean-sim
+.PHONY: all help venv node test lint table puzzles bench screens hardware pcb sim sim-picture flash flash-table uf2 circuitpy web web-picture clean clean-sim
 
 ## the default: solve both games into build/classic.tbl and build/tactictoe.tbl, and mine build/puzzles.bin
 all: table puzzles
@@ -65,7 +65,9 @@ node: $(NODE_STAMP)
 ## run the whole test suite (pytest)
 test: $(STAMP) $(NODE_STAMP)
 	@command -v chromium >/dev/null 2>&1 || echo "chromium is missing (apt-get install chromium): the web page's tests (tests/test_web.py) will fail" >&2
+	@command -v openscad >/dev/null 2>&1 || echo "openscad is missing (apt-get install openscad): the printed case's tests (tests/test_case.py) will fail" >&2
 	@command -v tmux >/dev/null 2>&1 || echo "tmux is missing (apt-get install tmux): the terminal front-end's tests (tests/test_sim_terminal.py) will fail" >&2
+	@/usr/bin/python3 -c "import pcbnew" >/dev/null 2>&1 || echo "KiCad 6 is missing (apt-get install kicad): the PCB's tests (tests/test_pcb.py) will fail" >&2
 	$(PY) -m pytest
 
 ## ruff over the repo's Python (pyproject.toml's settings; make test runs it too)
@@ -142,12 +144,23 @@ screens: $(STAMP)
 	$(PY) -m host_tools screens -o docs/screens
 
 # hardware/: each shipped board's pin table, parts and wiring diagram (and a
-# Pico with buttons' perfboard layout), and the grid's layout, from
-# firmware/boards/*.json; each bought board's page
-# and key map, from host_tools/hardware/boards.py (checked against its configs).
-## redraw hardware/ from firmware/boards/*.json
-hardware: $(STAMP)
+# Pico with buttons' perfboard layout), and the grid's layout, from firmware/boards/*.json; each bought board's page
+# and key map, from host_tools/hardware/boards.py (checked against its configs);
+# the printed case's dimensions.scad, STLs and pictures (hardware/case/, from
+# host_tools/hardware/layout.py through OpenSCAD; the pictures need a display
+# or xvfb-run).
+## redraw hardware/ from firmware/boards/*.json and the kit's dimensions (needs openscad), the PCB too (make pcb)
+hardware: $(STAMP) pcb
 	$(PY) -m host_tools hardware -o hardware
+
+# The PCB of the Pico build (pico-buttons), from its config and the kit's
+# dimensions (host_tools/hardware/layout.py): KiCad files, gerbers and drills
+# zipped for a fab, BOM, placement, pictures and the schematic (with its
+# picture; host_tools/hardware/schematic.py). pcbnew is KiCad 6's own
+# Python module, which Debian's kicad installs for the system Python only.
+## redraw hardware/pcb/, the PCB (needs KiCad 6: apt-get install kicad)
+pcb: $(STAMP)
+	$(PY) -m host_tools pcb -o hardware/pcb
 
 # The README's capture of make sim (needs tmux).
 ## redraw docs/simulator.svg (needs tmux)

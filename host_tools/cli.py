@@ -296,8 +296,21 @@ def cmd_hardware(args):
             if args.board:
                 files = hardware.write_board(args.board, args.output)
             else:
-                files = hardware.write_all(args.output)
+                files = hardware.write_all(args.output, models=not args.no_models)
     except hardware.HardwareError as e:
+        raise UserError(str(e))
+    print("wrote %d files to %s" % (len(files), args.output))
+    return 0
+
+
+def cmd_pcb(args):
+    from host_tools.hardware import pcb
+    from host_tools.hardware.boards import HardwareError
+
+    try:
+        with reported(UserError, "cannot write %s" % args.output):
+            files = pcb.write(args.output, [args.board] if args.board else pcb.BOARDS)
+    except HardwareError as e:
         raise UserError(str(e))
     print("wrote %d files to %s" % (len(files), args.output))
     return 0
@@ -510,11 +523,19 @@ def build_parser():
     sc.add_argument("-o", "--output", required=True, metavar="FOLDER")
     sc.set_defaults(func=cmd_screens)
     hw = sub.add_parser("hardware", help="write the build docs (pin tables, wiring diagrams, parts, layout, the"
-                        " bought boards' pages and key maps)")
+                        " bought boards' pages and key maps, the printed case's STLs and pictures)")
     hw.add_argument("-o", "--output", required=True, metavar="FOLDER")
     hw.add_argument("--board", metavar="NAME|PATH",
-                    help="only this board config (default: every shipped board, the bought boards and the layout)")
+                    help="only this board config (default: every shipped board, the bought boards, the layout and"
+                    " the printed case)")
+    hw.add_argument("--no-models", action="store_true",
+                    help="of the printed case, only case/dimensions.scad: no STLs or pictures (they need OpenSCAD)")
     hw.set_defaults(func=cmd_hardware)
+    pc = sub.add_parser("pcb", help="write the PCB of a Pico build: KiCad files and schematic, gerbers and drills"
+                        " (zipped), BOM, placement and pictures (needs KiCad 6's pcbnew)")
+    pc.add_argument("-o", "--output", required=True, metavar="FOLDER")
+    pc.add_argument("--board", metavar="NAME|PATH", help="only this board config (default: %s)" % "pico-buttons")
+    pc.set_defaults(func=cmd_pcb)
     sm = sub.add_parser("sim", help="run the virtual board (the firmware in MicroPython) in this terminal")
     sm.add_argument("--board", default="pico-buttons", metavar="NAME|PATH",
                     help="the virtual board's wiring: a shipped board or a board.json (default pico-buttons)")

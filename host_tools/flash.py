@@ -83,7 +83,7 @@ def board_config(board):
             data = f.read()
     except OSError as e:
         names = ", ".join(shipped_boards())
-        raise FlashError("no board %r (%s); shipped boards: %s" % (board, e.strerror, names))
+        raise FlashError("no board %r (BOARD=%s: %s); shipped boards: %s" % (board, board, e.strerror.lower(), names))
     try:
         doc = json.loads(data)
     except json.JSONDecodeError as e:

@@ -178,7 +178,9 @@ def file_outputs(tables):
 def folder_outputs(tables, script):
     return {
         "screens": ["screens", "-o"],
-        "hardware": ["hardware", "-o"],
+        # the docs and dimensions.scad: the case's STLs and pictures go through the same
+        # write, but OpenSCAD takes 17 s to make them (tests/test_case.py checks those)
+        "hardware": ["hardware", "--no-models", "-o"],
         "hardware-board": ["hardware", "--board", "pico-buttons", "-o"],
         "web": ["web", "--build-only", "--tables", tables, "-o"],
         "circuitpy": ["circuitpy", "--tables", tables, "--dest"],

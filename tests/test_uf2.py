@@ -291,7 +291,7 @@ def test_cli_says_what_it_wrote(written, tables_dir):
 @pytest.mark.parametrize("board, says", [
     ("esp32-touch", "esp32-touch is wired for an esp32-devkit, not an RP2040"),
     ("circuitpython-pico", "circuitpython-pico is a CircuitPython config"),
-    ("nosuch", "no board 'nosuch'"),
+    ("nosuch", "no board 'nosuch' (BOARD=nosuch: no such file or directory)"),
 ])
 def test_cli_refuses_a_board_that_is_not_a_micropython_pico(board, says, tables_dir, tmp_path):
     out = tmp_path / "x.uf2"

@@ -11,6 +11,8 @@ import pytest
 VENDOR = os.path.join(ROOT, "vendor", "micropython-rp2")
 CP_VENDOR = os.path.join(ROOT, "vendor", "circuitpython-rp2")
 ASYNCIO_VENDOR = os.path.join(ROOT, "vendor", "circuitpython-asyncio")
+KICAD_VENDOR = os.path.join(ROOT, "vendor", "kicad-footprints")
+KICAD_SYM_VENDOR = os.path.join(ROOT, "vendor", "kicad-symbols")
 README = os.path.join(VENDOR, "README.md")
 
 
@@ -34,17 +36,21 @@ def test_the_readmes_list_the_binaries():
                                             "circuitpython-10.2.1-adafruit_macropad_rp2040-en_US.uf2",
                                             "circuitpython-10.2.1-pimoroni_keybow2040-en_US.uf2"}
     assert set(readme_table(ASYNCIO_VENDOR)) == {"core.mpy", "event.mpy", "funcs.mpy", "lock.mpy", "stream.mpy"}
+    assert all(name.endswith(".kicad_mod") for name in readme_table(KICAD_VENDOR))
+    assert all(name.endswith(".kicad_sym") for name in readme_table(KICAD_SYM_VENDOR))
 
 
 def test_vendor_holds_only_these_folders():
     assert sorted(os.listdir(os.path.join(ROOT, "vendor"))) == ["circuitpython-asyncio", "circuitpython-rp2",
-                                                                 "micropython-rp2"]
+                                                                 "kicad-footprints", "kicad-symbols", "micropython-rp2"]
 
 
 @pytest.mark.parametrize("folder, licences", [
     (VENDOR, {"LICENSE-micropython", "LICENSE-pico-bootrom"}),
     (CP_VENDOR, {"LICENSE-circuitpython"}),
     (ASYNCIO_VENDOR, {"LICENSE-asyncio"}),
+    (KICAD_VENDOR, {"LICENSE-kicad-footprints"}),
+    (KICAD_SYM_VENDOR, {"LICENSE-kicad-symbols"}),
 ])
 def test_every_file_here_is_described(folder, licences):
     # Anything but the README and the licence texts needs a row (and so a
@@ -54,7 +60,7 @@ def test_every_file_here_is_described(folder, licences):
     assert licences == {n for n in os.listdir(folder) if n.startswith("LICENSE-")}
 
 
-@pytest.mark.parametrize("folder", [VENDOR, CP_VENDOR, ASYNCIO_VENDOR])
+@pytest.mark.parametrize("folder", [VENDOR, CP_VENDOR, ASYNCIO_VENDOR, KICAD_VENDOR, KICAD_SYM_VENDOR])
 def test_each_binary_matches_its_sha256_and_size(folder):
     for name, (size, sha) in readme_table(folder).items():
         with open(os.path.join(folder, name), "rb") as f:
@@ -78,3 +84,7 @@ def test_the_licences_are_the_upstream_texts():
     assert "See the comments and SPDX headers." in cp
     with open(os.path.join(ASYNCIO_VENDOR, "LICENSE-asyncio"), encoding="utf-8") as f:
         assert f.read().startswith("The MIT License (MIT)\n\nCopyright (c) 2021 Dan Halbert for Adafruit Industries\n")
+    with open(os.path.join(KICAD_SYM_VENDOR, "LICENSE-kicad-symbols"), encoding="utf-8") as f:
+        sym = f.read()
+    assert "Upstream-Name: kicad-symbols" in sym and "waives article 3 of the license" in sym
+    assert "Attribution-ShareAlike 4.0 International" in sym

@@ -15,20 +15,29 @@ Where to look:
 - ``parts.py``: the parts list, with part numbers and where to buy them;
 - ``page.py``: a board's page (pin table, parts, notes, flashing);
 - ``wiring.py``: a board's wiring diagram; ``svg.py``: its drawing parts;
-- ``layout.py``: the grid's dimensions, its drawing and notes;
+- ``layout.py``: the grid's dimensions, its drawing and notes, and the
+  kit's (the PCB's and the printed case's);
+- ``case.py``: the printed case: ``hardware/case/dimensions.scad`` from
+  ``layout.py``, and through OpenSCAD its STLs and pictures;
 - ``perfboard.py``: the hand-wired build's perfboard (a Pico with nine
   buttons): every part on a hole, every wire, as pictures and a hole list;
 - ``bought.py``: the page of each board bought ready-made (what to buy, the
   one-file install, the keys), ``keymap.py`` its key map's picture, both
   from ``boards.BOUGHT``, which each shipped config of such a board must
   agree with;
+- ``pcb.py``: the PCB of the Pico builds (``make pcb``, which ``make
+  hardware`` runs first: ``hardware/pcb/``), its parts and nets from the
+  config and ``layout.py``; ``pcb_kicad.py`` builds, checks and plots it in
+  KiCad 6's pcbnew (the system Python's), ``pcb_route.py`` routes it,
+  ``schematic.py`` writes its KiCad 6 schematic (``schematic_svg.py`` its
+  picture) from the same parts and nets;
 - this file: writing the folders (the bought boards' beside the others).
 """
 
 import os
 
 from host_tools import flash, outputs
-from host_tools.hardware import boards, bought, layout, page, perfboard, wiring
+from host_tools.hardware import boards, bought, case, layout, page, perfboard, wiring
 from host_tools.hardware.boards import HardwareError
 
 __all__ = ["HardwareError", "board_files", "write_board", "write_all"]
@@ -80,14 +89,20 @@ def _remove_gone(folder, shipped):
                 os.rmdir(os.path.join(folder, name))
 
 
-def write_all(folder):
-    """Every shipped board's folder and the layout drawing, all or none;
-    returns the files written, relative to ``folder``. A folder this wrote
-    for a board config that is gone is then removed."""
+def write_all(folder, models=True):
+    """Every shipped board's folder, the layout drawing and the case's
+    ``case/dimensions.scad``, and (with ``models``, through OpenSCAD) its
+    STLs and pictures, all or none; returns the files written, relative to
+    ``folder``. A folder this wrote for a board config that is gone is then
+    removed."""
+    outputs.check_folder(folder)  # before the slow part: OpenSCAD
+    outputs.check_folder(os.path.join(folder, "case"))
     shipped = hand_wired_boards()
     files = [(name + "/" + f, text) for name in shipped for f, text in board_files(name)]
     files += [("layout.md", layout.layout_page()), ("layout.svg", layout.layout_svg())]
     files += bought.files()
+    files += [("case/" + name, data)
+              for name, data in case.case_files(models=models, pictures_from=os.path.join(folder, "case"))]
     written = outputs.write_tree(folder, files)
     _remove_gone(folder, shipped)
     return sorted(os.path.join(*name.split("/")) for name in written)

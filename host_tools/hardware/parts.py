@@ -25,6 +25,34 @@ BOARD_PARTS = {
 }
 
 
+PRINT = "0.2 mm layers, 3 perimeters (every wall is %s mm or more), 15%% infill, no supports" % layout.mm(
+    layout.MIN_WALL)
+
+
+def printed_parts():
+    """The printed case's rows (``hardware/case/``), and its screws: for a
+    board with a button in each cell, pressed through the tiles."""
+    v = layout.case_values()
+    size = "%s x %s mm" % (layout.mm(v["outside"]), layout.mm(v["outside"]))
+    printer = "a 3D printer with a %s mm bed, a makerspace, a printing service" % layout.mm(layout.BED)
+    return [
+        (1, "enclosure base, 3D-printed, %s" % size, "printed: hardware/case/base.stl", printer,
+         "PLA or PETG, any colour; %s; floor down as the STL lies" % PRINT),
+        (1, "grid, top frame and skirt of the enclosure, 3D-printed, %s" % size, "printed: hardware/case/grid.stl",
+         printer, "PLA or PETG, black or another opaque colour (the walls keep each cell's light apart); %s;"
+         " frame face down as the STL lies" % PRINT),
+        (9, "key tiles (the diffuser), 3D-printed", "printed: hardware/case/tile.stl (print 9)", printer,
+         "white PLA or PETG: the %s mm top is each cell's diffuser; %s; top face down as the STL lies; each tile's"
+         " post presses its cell's button" % (layout.mm(layout.TILE_SKIN), PRINT)),
+        (4, "M3 x %s socket head screws" % layout.mm(layout.SCREW_LENGTH),
+         "generic: ISO 4762 (DIN 912) M3 x %s, steel or A2 stainless" % layout.mm(layout.SCREW_LENGTH),
+         DISTRIBUTORS + ", hardware shops",
+         "from under the base, through its bosses and the board's %s mm holes, into the grid's pillars; they cut their"
+         " own thread in the %s mm pilot holes: turn gently, stop when snug" % (layout.mm(layout.SCREW_HOLE),
+                                                                                layout.mm(layout.PILOT))),
+    ]
+
+
 def parts(cfg):
     """The bill of materials: ``[(quantity, part, part number, where to get
     it, why/notes)]``."""
@@ -103,6 +131,9 @@ def parts(cfg):
                     " controller", DISTRIBUTORS + ", " + MAKER_SHOPS,
                     "red for 5 V, black for GND, another colour for data helps"))
     v = layout.layout_values()
+    if kind in ("buttons", "matrix"):
+        out += printed_parts()
+        return out
     out.append((1, "diffuser, %s mm opal acrylic, %s mm square" % (layout.mm(layout.DIFFUSER), layout.mm(v["grid"])),
                 "generic: opal (milky white) cast acrylic sheet", "plastics suppliers, laser-cutting services",
                 "on top of the walls; white 3D print about 1 mm thick or tracing paper on clear acrylic also work"

@@ -382,11 +382,15 @@ def test_links_in_the_perfboard_pages_resolve():
                 assert anchor in headings, (page, target, anchor)
 
 
-def test_the_guide_shows_every_step_picture_and_marks_the_pcb_route_for_the_lead():
+def test_the_guide_shows_every_step_picture_of_both_routes():
     with open(os.path.join(HARDWARE, "README.md")) as f:
         guide = f.read()
     route2 = guide.split("### Route 2: hand-wired on perfboard", 1)[1].split("\n### ", 1)[0]
     for name in ["perfboard-top.svg"] + [s[0] for s in perfboard.STEPS]:
         assert "](pico-buttons/%s)" % name in route2, name
     route1 = guide.split("### Route 1: the PCB", 1)[1].split("\n### ", 1)[0]
-    assert "TODO(lead)" in route1
+    for name in ("pcb/pico-buttons/pico-buttons-top.svg", "pcb/pico-buttons/pico-buttons-bottom.svg",
+                 "pcb/pico-buttons/pico-buttons-gerbers.zip", "case/exploded.png", "case/section.png",
+                 "case/tile.stl"):
+        assert "](%s)" % name in route1, name
+    assert "TODO" not in guide

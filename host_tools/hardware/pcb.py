@@ -344,10 +344,10 @@ def readme(names=BOARDS):
             " its USB socket at the board's back edge (pin 1, the square pad, at the back on the right seen from"
             " above)." % parts.SHIFTER,
             "", "The grid's walls stand on the top: two of them cross the Pico's header rows (at the back edge and"
-            " a third of the way in). The printed grid ([grid.stl](../case/grid.stl)) has a slot over every solder joint"
-            " that sits under a wall or a tile's edge (`make hardware` reads them from this board), so clip the"
-            " joints' leads short and nothing presses on them. Nothing else on top but the pixels, the switches"
-            " and solder joints is in a cell.",
+            " a third of the way in). The printed grid ([grid.stl](../case/grid.stl)) has a slot over every"
+            " solder joint that sits under a wall or a tile's edge (`make hardware` reads them from this board),"
+            " so clip the joints' leads short and nothing presses on them. Nothing else on top but the pixels,"
+            " the switches and solder joints is in a cell.",
             ""]
     return "\n".join(out)
 

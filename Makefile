@@ -156,7 +156,7 @@ hardware: $(STAMP) pcb
 # The PCB of the Pico build (pico-buttons), from its config and the kit's
 # dimensions (host_tools/hardware/layout.py): KiCad files, gerbers and drills
 # zipped for a fab, BOM, placement, pictures and the schematic (with its
-# picture; host_tools/hardware/schematic.py). pcbnew is KiCad 6's own
+# picture; host_tools/hardware/pcb/schematic.py). pcbnew is KiCad 6's own
 # Python module, which Debian's kicad installs for the system Python only.
 ## redraw hardware/pcb/, the PCB (needs KiCad 6: apt-get install kicad)
 pcb: $(STAMP)

@@ -23,11 +23,12 @@ from conftest import ROOT
 import pytest
 
 from host_tools import flash
-from host_tools.hardware import boards, layout, pcb, pcb_route
+from host_tools.hardware import boards, layout, pcb
+from host_tools.hardware.pcb import route as pcb_route
 from host_tools.hardware.boards import HardwareError
 from tactictoe import config
 
-KICAD = [pcb.KICAD_PYTHON, os.path.join(ROOT, "host_tools", "hardware", "pcb_kicad.py")]
+KICAD = [pcb.KICAD_PYTHON, os.path.join(ROOT, "host_tools", "hardware", "pcb", "kicad.py")]
 TOL = 0.01  # mm
 
 

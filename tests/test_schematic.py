@@ -19,7 +19,8 @@ from conftest import ROOT
 import pytest
 
 from host_tools import flash
-from host_tools.hardware import pcb, schematic, schematic_svg
+from host_tools.hardware import pcb
+from host_tools.hardware.pcb import schematic, schematic_svg
 from host_tools.hardware.boards import HardwareError
 
 SYMBOLS = os.path.join(ROOT, "vendor", "kicad-symbols")

@@ -25,12 +25,12 @@ Where to look:
   one-file install, the keys), ``keymap.py`` its key map's picture, both
   from ``boards.BOUGHT``, which each shipped config of such a board must
   agree with;
-- ``pcb.py``: the PCB of the Pico builds (``make pcb``, which ``make
-  hardware`` runs first: ``hardware/pcb/``), its parts and nets from the
-  config and ``layout.py``; ``pcb_kicad.py`` builds, checks and plots it in
-  KiCad 6's pcbnew (the system Python's), ``pcb_route.py`` routes it,
-  ``schematic.py`` writes its KiCad 6 schematic (``schematic_svg.py`` its
-  picture) from the same parts and nets;
+- ``pcb/``: the PCB of the Pico builds (``make pcb``, which ``make
+  hardware`` runs first: ``hardware/pcb/``): ``__init__.py`` its parts and
+  nets from the config and ``layout.py``, and its files; ``kicad.py``
+  builds, checks and plots it in KiCad 6's pcbnew (the system Python's),
+  ``route.py`` routes it, ``schematic.py`` writes its KiCad 6 schematic
+  (``schematic_svg.py`` its picture) from the same parts and nets;
 - this file: writing the folders (the bought boards' beside the others).
 """
 

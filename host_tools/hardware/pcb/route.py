@@ -1,5 +1,5 @@
 """A small deterministic maze router for a two-layer board (the PCB's
-traces; ``pcb_kicad.py`` calls it under KiCad's Python).
+traces; ``kicad.py`` calls it under KiCad's Python).
 
 The board is a grid of nodes ``PITCH`` apart on two layers (0 top, 1
 bottom). Traces run between neighbouring nodes (no diagonals) and change

@@ -8,7 +8,7 @@ fields, the wires, junctions, no-connect flags, global labels and text.
 import math
 from xml.sax.saxutils import escape
 
-from host_tools.hardware.schematic import PAPER, find, first, parse, transform
+from host_tools.hardware.pcb.schematic import PAPER, find, first, parse, transform
 
 BODY = "#840000"  # eeschema's colours
 BODY_FILL = "#ffffc2"

@@ -1,12 +1,12 @@
-"""The PCB in KiCad 6, run by ``pcb.py`` under the system Python (where
+"""The PCB in KiCad 6, run by ``__init__.py`` under the system Python (where
 Debian's ``kicad`` puts ``pcbnew``); it imports nothing of the project's
 but the router beside it.
 
-``pcb_kicad.py build FOLDER`` reads the design (``pcb.design``) as JSON on
+``kicad.py build FOLDER`` reads the design (``pcb.design``) as JSON on
 stdin and writes into FOLDER: NAME.kicad_pcb and NAME.kicad_pro, the
 gerbers and drill files (in FOLDER/gerbers), the DRC report (NAME-drc.rpt)
 and on stdout a JSON summary (the parts' places for the placement file).
-``pcb_kicad.py check BOARD.kicad_pcb`` runs KiCad's design rule check on a
+``kicad.py check BOARD.kicad_pcb`` runs KiCad's design rule check on a
 saved board and prints its report's counts and the pads' nets, as JSON.
 """
 
@@ -22,7 +22,7 @@ except ImportError:  # imported outside KiCad's Python (the tests' import check)
     pcbnew = None
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import pcb_route  # noqa: E402  (beside this file; plain Python)
+import route as maze  # noqa: E402  (route.py, beside this file; plain Python)
 
 ORIGIN = (100.0, 100.0)  # where the kit's (0, 0) sits on KiCad's page
 
@@ -190,7 +190,7 @@ def route(board, design, footprints, nets):
     x0, y0 = page(-half, half)
     x1, y1 = page(half, -half)
     anchor = footprints["U1"].FindPadByNumber("1").GetPosition()
-    router = pcb_route.Router((x0, y0, x1, y1), r["grid"], r["clearance"],
+    router = maze.Router((x0, y0, x1, y1), r["grid"], r["clearance"],
                               {"thin": r["track"] / 2, "power": r["power_track"] / 2, "via": r["via"] / 2},
                               anchor=(pcbnew.ToMM(anchor.x), pcbnew.ToMM(anchor.y)), edge=r["edge"])
     for x, y in design["screws"]:
@@ -389,7 +389,7 @@ def main():
     elif sys.argv[1] == "check":
         check(sys.argv[2], short="--short" in sys.argv[3:])
     else:
-        raise SystemExit("usage: pcb_kicad.py build FOLDER | check BOARD [--short]")
+        raise SystemExit("usage: kicad.py build FOLDER | check BOARD [--short]")
 
 
 if __name__ == "__main__":

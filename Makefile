@@ -180,6 +180,7 @@ bench: $(STAMP) $(NODE_STAMP) $(SHIPPED)
 	$(PY) benchmarks/circuitpy_pico.py
 	$(PY) benchmarks/boards.py
 	$(PY) benchmarks/web.py
+	$(PY) benchmarks/hardware.py
 	$(PY) benchmarks/report.py
 
 # build/sim/ is the simulator's flash (make sim): what you copy there stays,

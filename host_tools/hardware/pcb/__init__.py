@@ -336,8 +336,10 @@ def readme(names=BOARDS):
                 "- `%s-drc.rpt`: KiCad's design rule check of this board (`make test` runs it again)." % name,
                 ""]
     out += ["## Putting it together", "",
-            "1. The pixels first (the only SMD parts), on top: each WS2812B's marked corner (its pin 1) at the"
-            " silkscreen's 1.",
+            "1. The pixels first (the only SMD parts), on top: each WS2812B's pin 1 (5 V) on the pad by the"
+            " silkscreen's 1. The chip's cut corner is not pin 1: it marks pin 3 (GND), so it goes at the"
+            " corner diagonally opposite the 1, where the outline has its short extra line. Turned round, a"
+            " pixel gets its power backwards.",
             "2. Underneath: the DIP-14 socket (notch as drawn), the resistors, the 100 nF capacitor, the 470 µF"
             " capacitor (+ to the square pad), the buzzer if fitted; then the two 20-pin female sockets. Solder"
             " each from the top.",

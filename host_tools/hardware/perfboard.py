@@ -124,6 +124,20 @@ def near_screw(x, y, clear=SCREW_CLEAR):
     return any(math.hypot(x - sx, y - sy) < clear for sx, sy in layout.screws())
 
 
+def _screw_holes():
+    """Where each screw hole is to be drilled, in hole names: ``"between O15
+    and O16, ..."`` (the screws fall between holes)."""
+    out = []
+    for sx, sy in layout.screws():
+        c = sx / P + (COLS - 1) / 2
+        r = (ROWS - 1) / 2 - sy / P
+        cols = sorted({math.floor(c + 0.25), math.ceil(c - 0.25)})
+        rows = sorted({math.floor(r + 0.25), math.ceil(r - 0.25)})
+        names = [hole_name((a, b)) for a in cols for b in rows]
+        out.append(names[0] if len(names) == 1 else "between " + " and ".join(names))
+    return ", ".join(out)
+
+
 # --- parts ---------------------------------------------------------------------
 
 
@@ -1018,9 +1032,11 @@ def _page(board, source):
                                           ROWS),
         "- **The grid's centre** is between columns %s and %s, on row %d. The pixels sit at the cells' centres,"
         " the buttons in front of them, snapped to the nearest hole (below). Nothing is soldered on the top"
-        " where the walls stand (the grey bands) or inside the dashed circles round the four M3 screw holes"
-        " (drill them out to 3.2 mm), except the Pico's socket pins." % (
-            column_name(COLS // 2 - 1), column_name(COLS // 2), ROWS // 2 + 1),
+        " where the walls stand (the grey bands) or inside the dashed circles round the four M3 screw holes,"
+        " except the Pico's socket pins. Drill the screw holes to 3.2 mm centred on the circles, not on a"
+        " hole: %s (the drill takes both holes). The holes next to a circle are more than 1 mm off it,"
+        " and a screw there misses the grid's pillar." % (
+            column_name(COLS // 2 - 1), column_name(COLS // 2), ROWS // 2 + 1, _screw_holes()),
         "- **Top and underside.** The pixels and buttons stand on the top, soldered underneath. The Pico (in its"
         " two sockets), the %s (in its socket), the resistors and the capacitors hang underneath and are"
         " soldered on the top. The wires run underneath: insulated wire soldered at its ends, and four bare"

@@ -120,6 +120,21 @@ def under_wall(x, y, clear=PAD):
     return False
 
 
+def under_tile(x, y, clear=PAD):
+    """True when a joint at ``(x, y)`` would be under a key tile's edge (its
+    stop, which comes down to STOP_GAP above the board), with the tile's play
+    in its well."""
+    v = layout.case_values()
+    outer = v["flange"] / 2 + layout.FIT + clear
+    inner = v["flange"] / 2 - layout.TILE_SKIN - layout.FIT - clear
+    for cell in range(9):
+        cx, cy = layout.pixel_at(cell)
+        dx, dy = abs(x - cx), abs(y - cy)
+        if inner < max(dx, dy) < outer and (dx + dy) / math.sqrt(2) < v["corner_cut"] + clear:
+            return not under_wall(x, y)
+    return False
+
+
 def near_screw(x, y, clear=SCREW_CLEAR):
     return any(math.hypot(x - sx, y - sy) < clear for sx, sy in layout.screws())
 
@@ -1070,6 +1085,14 @@ def _page(board, source):
     under = [hole_name(h) for h in sorted(board.parts["PICO"].pins.values()) if under_wall(*hole_xy(h))]
     lines += ["", "The grid's walls stand across the Pico's socket pins at %s: trim those joints flat, or notch the"
               " walls' bottom edge there." % ", ".join(under), ""]
+    joints = {h for part in board.parts.values() if part.side == "bottom" for h in part.pins.values()}
+    joints |= set(board.wire_hole.values()) | {h for b in board.bridges for h in b}
+    edge = [hole_name(h) for h in sorted(joints) if under_tile(*hole_xy(h))]
+    if edge:
+        lines += ["A key tile's edge comes down on the joints at %s (the tiles' stop, %s mm above the board at rest):"
+                  " cut those leads flush and keep the solder flat, or cut a notch in that tile's edge, else the"
+                  " tile rests on the joint and its post can't press the button." % (
+                      ", ".join(edge), layout.mm(layout.STOP_GAP)), ""]
     lines += ["## Parts and their holes", "", "| part | what | side | legs |", "|---|---|---|---|"]
     for ref in sorted(board.parts, key=_part_order):
         part = board.parts[ref]

@@ -128,17 +128,17 @@ def netlist(top, bottom):
 def expected(cfg):
     """The nets the config asks for, named as the drawing names its pins:
     pixel ``P<cell>``, button ``S<cell>``, the Pico's pins by number, the
-    74AHCT125 ``U1``, the 330R ``R1``, the 10k pull-down ``R2``, the
+    74AHCT125 ``U2``, the 330R ``R1``, the 10k pull-down ``R2``, the
     470 uF ``C1``, the 100 nF ``C2``."""
     header = boards.PICO_HEADER
     chain = [cfg["leds"]["order"].index(p) for p in range(9)]
     data = header[boards.gpio(cfg["leds"]["pin"])]
     nets = [
-        {("PICO", str(PICO_VBUS)), ("U1", "14"), ("C1", "+")} | {("P%d" % c, "5V") for c in range(9)},
-        {("PICO", str(n)) for n in PICO_GND} | {("U1", k) for k in ("1", "4", "5", "7", "9", "10", "12", "13")}
+        {("PICO", str(PICO_VBUS)), ("U2", "14"), ("C1", "+")} | {("P%d" % c, "5V") for c in range(9)},
+        {("PICO", str(n)) for n in PICO_GND} | {("U2", k) for k in ("1", "4", "5", "7", "9", "10", "12", "13")}
         | {("C1", "-")} | {("P%d" % c, "GND") for c in range(9)} | {("S%d" % c, "GND") for c in range(9)},
-        {("PICO", str(data)), ("U1", "2")},
-        {("U1", "3")},
+        {("PICO", str(data)), ("U2", "2")},
+        {("U2", "3")},
         {("P%d" % chain[0], "DIN")},
     ]
     nets[3].add(("R1", "?"))  # the 330R's two legs: which is which is the drawing's business

@@ -29,8 +29,8 @@ How it is built (so each joint is where a hand reaches it):
 Nothing is soldered on the top where the grid's walls stand or round the
 four screw holes, except the Pico's socket pins (the Pico's place is the
 kit's, ``layout.PICO_CENTRE``): the walls cross eight of them. The parts'
-names are the netlist's: pixels ``P<cell>``, buttons ``S<cell>``, ``U1``
-the 74AHCT125, ``R1`` the 330R, ``R2`` the 10k pull-down, ``C1`` the 470 uF,
+names are the netlist's: pixels ``P<cell>``, buttons ``S<cell>``, ``U2``
+the 74AHCT125 (as on the PCB, whose U1 is the Pico), ``R1`` the 330R, ``R2`` the 10k pull-down, ``C1`` the 470 uF,
 ``C2`` the 100 nF; the Pico's pins by number. A config whose wires don't fit
 gets a page that says so (``perfboard_files``).
 """
@@ -298,30 +298,30 @@ class Board:
         front, back = r0 - 1, r0 - 4
         x = (hole_xy((c0, 0))[0] + hole_xy((c0 + 6, 0))[0]) / 2
         y = (hole_xy((0, front))[1] + hole_xy((0, back))[1]) / 2
-        u1 = self._add(_place("U1", "%s in a DIP-14 socket" % parts.SHIFTER, "bottom", "dip", (x, y), DIP_PINS,
+        u2 = self._add(_place("U2", "%s in a DIP-14 socket" % parts.SHIFTER, "bottom", "dip", (x, y), DIP_PINS,
                               DIP_BODY, turn=True))
-        assert u1.hole("1") == (c0 + 6, front) and u1.hole("14") == (c0 + 6, back), "U1 turned the wrong way"
+        assert u2.hole("1") == (c0 + 6, front) and u2.hole("14") == (c0 + 6, back), "U2 turned the wrong way"
         bar = front - 1
         self.bridges += [((c, bar), (c + 1, bar)) for c in range(c0, c0 + 6)]
         for pin in ("1", "4", "5", "7"):
-            c, r = u1.hole(pin)
+            c, r = u2.hole(pin)
             self.bridges.append(((c, r), (c, bar)))
         for pin in ("9", "10", "12", "13"):
-            c, r = u1.hole(pin)
+            c, r = u2.hole(pin)
             self.bridges += [((c, r), (c, r + 1)), ((c, r + 1), (c, bar))]
         # Pin 14: along its row to the 5 V wire's hole, then down to C2.
-        c14, _ = u1.hole("14")
+        c14, _ = u2.hole("14")
         five = (c14 + 1, back)
-        self.bridges += [(u1.hole("14"), five), (five, (c14 + 2, back + 1)), ((c14 + 2, back + 2), (c14 + 1, bar)),
+        self.bridges += [(u2.hole("14"), five), (five, (c14 + 2, back + 1)), ((c14 + 2, back + 2), (c14 + 1, bar)),
                          ((c14 + 1, bar), (c14, bar))]
-        self.wire_hole[("U1", "14")] = five
+        self.wire_hole[("U2", "14")] = five
         self._add(_two("C2", "100 nF capacitor", "ceramic", (c14 + 2, back + 1), (c14 + 2, back + 2), C2_BODY))
         # Pin 1: GND comes up beside it; pin 3's output beside it; pin 2 to
         # the pull-down's leg, which the data wire comes to.
         for pin, beside in (("1", (1, 0)), ("2", (0, 1)), ("3", (0, 1))):  # pin 1 along its row, 2 and 3 in front
-            c, r = u1.hole(pin)
-            self.wire_hole[("U1", pin)] = (c + beside[0], r + beside[1])
-            self.bridges.append(((c, r), self.wire_hole[("U1", pin)]))
+            c, r = u2.hole(pin)
+            self.wire_hole[("U2", pin)] = (c + beside[0], r + beside[1])
+            self.bridges.append(((c, r), self.wire_hole[("U2", pin)]))
 
     def used(self):
         """Every hole a pin, a wire hole or a bridge takes."""
@@ -470,18 +470,18 @@ class Board:
         five, gnd = ("rail", "5v"), ("rail", "gnd")
         links = [("5v", "5 V", self._pico_hole(PICO_VBUS, True), ("P1", "5V")),
                  ("5v", "5 V", self._pico_hole(PICO_VBUS, False), five),
-                 ("5v", "5 V", ("U1", "14"), five), ("5v", "5 V", ("C1", "+"), five),
+                 ("5v", "5 V", ("U2", "14"), five), ("5v", "5 V", ("C1", "+"), five),
                  ("5v", "5 V", ("P2", "5V"), five),
                  ("gnd", "GND", self._pico_hole(PICO_GND, True), ("S1", "GND")),
                  ("gnd", "GND", ("S1", "GND"), ("P1", "GND")),
                  ("gnd", "GND", self._pico_hole(PICO_GND, False), gnd),
-                 ("gnd", "GND", ("U1", "1"), gnd), ("gnd", "GND", ("R2", "2"), gnd),
+                 ("gnd", "GND", ("U2", "1"), gnd), ("gnd", "GND", ("R2", "2"), gnd),
                  ("gnd", "GND", ("C1", "-"), gnd), ("gnd", "GND", ("P0", "GND"), gnd)]
         links += [("gnd", "GND", ("S%d" % c, "GND"), ("P%d" % c, "GND")) for c in range(9) if c != 1]
         data = _pico_pin(cfg, cfg["leds"]["pin"])
         links.append(("data", "data in", self._pico_hole(data, False), ("R2", "1")))
-        links.append(("data", "data in", ("R2", "1"), ("U1", "2")))
-        links.append(("data", "data out", ("U1", "3"), ("R1", "1")))
+        links.append(("data", "data in", ("R2", "1"), ("U2", "2")))
+        links.append(("data", "data out", ("U2", "3"), ("R1", "1")))
         links.append(("data", "data to pixel 0", ("R1", "2"), ("P%d" % chain[0], "DIN")))
         for p in range(8):
             links.append(("data", "data to pixel %d" % (p + 1), ("P%d" % chain[p], "DOUT"),
@@ -899,7 +899,7 @@ def _part_labels(view, part, chain_index, cfg, near):
             px, py = view.hole(hole)
             out.append(svg.text(px, py + (18 if py > cy else -12), name, 9, anchor="middle",
                                 fill=svg.INK if near else svg.MUTED))
-        out.append(svg.text(cx, y - 16, "U1", 11, anchor="middle", weight="bold"))
+        out.append(svg.text(cx, y - 16, "U2", 11, anchor="middle", weight="bold"))
     else:
         label = {"resistor": {"R1": parts.RESISTOR, "R2": parts.PULL_DOWN}.get(part.ref, ""),
                  "electrolytic": parts.CAPACITOR, "ceramic": "100 nF"}[part.kind]

@@ -65,10 +65,17 @@ def parts(cfg):
     else:
         out.append((1, "a development board", "generic: the board your board.json is written for", "-",
                     "whatever your board.json is written for"))
-    out.append((9, "WS2812B RGB pixels (5 V)", "Worldsemi WS2812B (the LED on each breakout or strip)",
-                "as NeoPixels: " + MAKER_SHOPS + "; strips from most LED shops",
-                "single-pixel breakout boards, or three 3-pixel pieces cut from a 30 LEDs/m strip (33 mm apart, the"
-                " cell pitch); RGB, not RGBW"))
+    if cfg["board"] == "pico" and kind in ("buttons", "matrix"):  # the kit's PCB (hardware/pcb/) is drawn for these
+        out.append((9, "WS2812B RGB pixels (5 V)", "Worldsemi WS2812B (bare, or the LED on each breakout)",
+                    "bare: " + DISTRIBUTORS + ", LCSC; breakouts as NeoPixels: " + MAKER_SHOPS,
+                    "for the PCB the bare LED, in its 5 x 5 mm 5050 SMD package (4 pads, no board); for perfboard"
+                    " single-pixel breakout boards; or, wired from the diagram, three 3-pixel pieces cut from a 30"
+                    " LEDs/m strip (33 mm apart, the cell pitch); RGB, not RGBW"))
+    else:
+        out.append((9, "WS2812B RGB pixels (5 V)", "Worldsemi WS2812B (the LED on each breakout or strip)",
+                    "as NeoPixels: " + MAKER_SHOPS + "; strips from most LED shops",
+                    "single-pixel breakout boards, or three 3-pixel pieces cut from a 30 LEDs/m strip (33 mm apart,"
+                    " the cell pitch); RGB, not RGBW"))
     buttons = ("Omron B3F-1000 (6 x 6 mm, 4.3 mm tall); 12 x 12 mm for a keypad: Omron B3F-4055", DISTRIBUTORS
                + "; packs of generic ones from " + MAKER_SHOPS)
     if kind == "buttons":
@@ -105,7 +112,7 @@ def parts(cfg):
                     " magnetic one needs a transistor"))
     if cfg["board"] == "pico":
         out.append((2, "20-pin female headers, 2.54 mm", "Sullins PPPC201LFBN-RC", DISTRIBUTORS + ", " + MAKER_SHOPS,
-                    "soldered to the perfboard, so the Pico plugs in and can come out again"))
+                    "soldered to the PCB or perfboard, so the Pico plugs in and can come out again"))
         out.append((1, "40-pin male header strip, 2.54 mm", "Sullins PRPC040SAAN-RC", DISTRIBUTORS + ", " + MAKER_SHOPS,
                     "cut in two and soldered to the Pico; not needed with a Pico H, which has its headers"))
     elif cfg["board"] == "esp32-devkit":

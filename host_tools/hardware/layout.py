@@ -376,9 +376,9 @@ def layout_page():
         " (black or another dark filament, card, or wood). With strip pieces, notch the walls' bottom edge where"
         " the strip passes under them." % (m["wall"], m["wall_height"]),
         "- **Diffuser: the key tiles' tops, %s thick,** printed in white PLA or PETG. The pixel sits in the middle"
-        " of its well, its face about %s below the tile's top: closer gives a bright spot with dark corners, farther"
-        " a more even but dimmer glow. Without buttons (touch pads), lay a %s mm opal (milky white) acrylic sheet,"
-        " or two layers of tracing paper on clear acrylic, on the walls instead." % (
+        " of its well, its face about %s below the tile's top (its underside): closer gives a bright spot with"
+        " dark corners, farther a more even but dimmer glow. Without buttons (touch pads), lay a %s mm opal"
+        " (milky white) acrylic sheet, or two layers of tracing paper on clear acrylic, on the walls instead." % (
             mm(TILE_SKIN), mm(c["tile_top"] - TILE_SKIN - LED_HEIGHT), m["diffuser"]),
         "- **Grid %s square, enclosure %s square** (%s of margin for its walls), %s tall: the base leaves %s"
         " under the LED board for the Pico or ESP32 and its wiring (at least %s: the Pico stands %s under the board"

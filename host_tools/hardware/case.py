@@ -135,6 +135,11 @@ def read_pcb(path):
     return parts
 
 
+# The perfboard layouts whose joints the case clears (circuitpython-pico has
+# the same pins, so the same layout).
+PERFBOARDS = ("pico-buttons",)
+
+
 def pcb_files():
     """The PCBs ``make pcb`` wrote (hardware/pcb/NAME/NAME.kicad_pcb)."""
     if not os.path.isdir(PCB):
@@ -145,12 +150,20 @@ def pcb_files():
 
 def top_joints():
     """``[(x, y, radius)]``: the solder joints on the top side of every PCB
-    (the through-hole pads of the parts under it), rounded, each once."""
+    (the through-hole pads of the parts under it) and of the shipped Pico
+    with buttons' perfboard (``perfboard.top_joints``), rounded, each once:
+    the walls and the tiles clear them on either route."""
+    from host_tools import flash
+    from host_tools.hardware import perfboard
+
     out = set()
     for path in pcb_files():
         for part in read_pcb(path):
             if part["side"] == "bottom":
                 out.update((round(x, 3), round(y, 3), round(r, 3)) for x, y, r in part["pads"])
+    for board in PERFBOARDS:
+        joints = perfboard.top_joints(flash.board_config(board)[1])
+        out.update((round(x, 3), round(y, 3), round(r, 3)) for x, y, r in joints)
     return sorted(out)
 
 

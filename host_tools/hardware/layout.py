@@ -82,7 +82,7 @@ PCB_LEDGE = 2.0  # how far the base's ledge reaches under the board's edge
 SEAM = 0.2  # skirt to base wall: the screws clamp the board, not the seam
 # The solder joints on the board's top side (the leads of the parts under it)
 # stand up to this: where one is under a wall or a tile's edge, the grid or
-# the tile has a notch over it (case.py reads where from the PCB's files).
+# the tile has a notch over it (case.py reads where from the PCB's files and the perfboard's layout).
 JOINT_HEIGHT = 2.0
 CORNER = 3.0  # the case's corner radius, seen from above
 # The Pico under the board (upside down): the male header's plastic between
@@ -417,7 +417,7 @@ def layout_page():
         " its edge (the ledge). Where solder joints"
         " on the board's top are under a wall or a tile's edge anyway (the Pico's header rows cross two walls),"
         " the walls and every tile have %s high slots over them, placed from the PCB's own files"
-        " (`hardware/pcb/`)." % (
+        " (`hardware/pcb/`) and the shipped perfboard layout's (`pico-buttons/perfboard.md`)." % (
             mm(BED), mm(MIN_WALL), mm(SCREW_LENGTH), mm(PCB_LEDGE), mm(SCREW_HOLE), mm(PILOT),
             mm(FIT + TILE_SKIN + 0.5), mm(BOSS_TOP / 2), mm(BOSS / 2),
             mm(-(case_values()["seat"] + MIN_WALL) - BOARD_THICKNESS), mm(PCB_LEDGE), mm(JOINT_HEIGHT)),

@@ -1089,10 +1089,10 @@ def _page(board, source):
     joints |= set(board.wire_hole.values()) | {h for b in board.bridges for h in b}
     edge = [hole_name(h) for h in sorted(joints) if under_tile(*hole_xy(h))]
     if edge:
-        lines += ["A key tile's edge comes down on the joints at %s (the tiles' stop, %s mm above the board at rest):"
-                  " cut those leads flush and keep the solder flat, or cut a notch in that tile's edge, else the"
-                  " tile rests on the joint and its post can't press the button." % (
-                      ", ".join(edge), layout.mm(layout.STOP_GAP)), ""]
+        lines += ["A key tile's edge comes down to %s mm above the board (the tiles' stop) over the joints at %s:"
+                  " the printed tiles (`hardware/case/tile.stl`, made for the shipped pins) have a slot over each,"
+                  " so cut those leads flush and keep the solder low; with other pins, check each tile's edge"
+                  " clears them." % (layout.mm(layout.STOP_GAP), ", ".join(edge)), ""]
     lines += ["## Parts and their holes", "", "| part | what | side | legs |", "|---|---|---|---|"]
     for ref in sorted(board.parts, key=_part_order):
         part = board.parts[ref]
@@ -1143,6 +1143,20 @@ def _wire_order(wire):
 
 def _part_order(ref):
     return ("PSU RC".index(ref[0]) if ref[0] in "PSURC" else 9, ref)
+
+
+def top_joints(cfg):
+    """``[(x, y, radius)]`` in mm: the solder joints on the top of a Pico
+    with buttons' perfboard (the pins of the parts underneath, the wire holes
+    and the bridges), for the printed case to clear; ``[]`` when this layout
+    can't take the config."""
+    try:
+        board = Board(cfg)
+    except HardwareError:
+        return []
+    joints = {h for part in board.parts.values() if part.side == "bottom" for h in part.pins.values()}
+    joints |= set(board.wire_hole.values()) | {h for b in board.bridges for h in b}
+    return [hole_xy(h) + (PAD,) for h in sorted(joints)]
 
 
 def perfboard_files(cfg, source="board.json"):

@@ -399,10 +399,14 @@ def layout_page():
         " board is turned over; a %s post under the top, %s in front of its middle, reaches the button. At rest the"
         " post sits on the button's actuator, the flange %s under the frame and the box's edge %s above the board."
         " A press clicks the button after %s; at %s the edge lands on the board, the stop, so a hard press goes"
-        " into the board. The box's corners are cut to clear the pillars (%s) at the screws." % (
+        " into the board. The box's corners are cut to clear the pillars (%s) at the screws. The post is the"
+        " tile's only support besides its edge, so at rest the tile leans back onto its back edge and works as"
+        " a lever hinged there: a press over the button takes the button's own force (about 1 N), one in the"
+        " middle about %s times that, and one near the back edge several times more. The front half, over"
+        " the button, presses best." % (
             mm(c["flange"]), mm(TILE_SKIN), m["opening"], fine(FIT), mm(c["cap"]), mm(c["frame_opening"]),
             mm(PROUD), mm(POST), mm(BUTTON_OFFSET), fine(RATTLE), fine(STOP_GAP), fine(SWITCH_TRAVEL),
-            fine(STOP_GAP), mm(PILLAR)),
+            fine(STOP_GAP), mm(PILLAR), "%.1f" % ((c["flange"] / 2 + BUTTON_OFFSET) / (c["flange"] / 2))),
         "- **The printed case** (`hardware/case/`: OpenSCAD sources, and STLs made from these numbers): the base"
         " ([base.stl](case/base.stl)), the grid with its top frame, pillars and skirt ([grid.stl](case/grid.stl),"
         " printed frame down) and nine tiles ([tile.stl](case/tile.stl), printed top down), all without supports"

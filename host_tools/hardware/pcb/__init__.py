@@ -252,7 +252,21 @@ def pictures(gerbers):
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # KiCad's drill header order, which gerbonara notes
             stack = LayerStack.open(tmp)
-            return [str(stack.to_pretty_svg(side=side)) for side in ("top", "bottom")]
+            return [_readable(str(stack.to_pretty_svg(side=side))) for side in ("top", "bottom")]
+
+
+PICTURE_SCALE = 7  # px per mm: the silkscreen's pin marks readable in a browser (gerbonara gives mm)
+
+
+def _readable(svg_text):
+    """The picture drawn at PICTURE_SCALE px per mm, not at its size in mm
+    (which a browser shows at about 3.8 px per mm)."""
+    def px(m):
+        return '%s="%d"' % (m.group(1), round(float(m.group(2)) * PICTURE_SCALE))
+
+    start = svg_text.index("<svg")
+    end = svg_text.index(">", start)
+    return svg_text[:start] + re.sub(r'(width|height)="([0-9.]+)mm"', px, svg_text[start:end]) + svg_text[end:]
 
 
 def board_files(board):

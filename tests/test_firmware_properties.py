@@ -36,6 +36,9 @@ menu = st.tuples(st.sampled_from([3, 5]), st.sampled_from([0, 2, 6, 8]), st.samp
 # X's move lands in the last scan of a press: the check must not read the frame from before it.
 @example(start=[(c, 90, 100) for c in (5, 0, 6, 3)], presses=[(0, 30, 0), (0, 30, 0), (1, 30, 0), (0, 30, 0),
                                                                (0, 30, 0)], seed=0)
+# The trainer catches X's move: the moves that kept the better outcome pulse in X's colour while O is to move.
+@example(start=[(c, 90, 100) for c in (3, 0, 6, 3)], presses=[(0, 1700, 0), (5, 30, 0), (0, 30, 0), (6, 30, 0),
+                                                               (4, 30, 26), (0, 30, 0)], seed=0)
 def test_random_presses(board_folder, start, presses, seed):
     b = sim.Board(board_folder, seed)
     b.run(app.SELFTEST_MS + 20)
@@ -62,12 +65,20 @@ def test_random_presses(board_folder, start, presses, seed):
             assert len(rules_extra.marks(m.pos, rules.X)) <= 3 and len(rules_extra.marks(m.pos, rules.O)) <= 3
             if b.app.state == app.PLAY:
                 # The player not to move shows only its marks (the mover's
-                # colour also lights empty cells): never more than 3.
+                # colour also lights empty cells): never more than 3. While
+                # the trainer holds a caught move, the moves that kept the
+                # better outcome pulse in that player's colour too.
                 other = "Oo" if m.pos.turn == rules.X else "Xx"
                 # The strip shows the last frame drawn, up to frame_ms old:
                 # draw this moment's, as the board's next frame will.
                 b.runner.draw(b.now)
-                assert sum(1 for ch in b.picture() if ch in other) <= 3, b.show()
+                shown = {i for i, ch in enumerate(b.picture().replace(" ", "")) if ch in other}
+                if b.app.caught:
+                    player = rules.O if m.pos.turn == rules.X else rules.X
+                    better = {i for i in range(9) if b.app.blunder >> i & 1}
+                    assert better and shown <= set(rules_extra.marks(m.pos, player)) | better, b.show()
+                else:
+                    assert len(shown) <= 3, b.show()
     event("AI moves: %s" % ("none" if not ai_moves else "some"))
     event("reached play" if b.app.match is not None or ai_moves else "stayed in the menu")
     for before, cell, pos in ai_moves:

@@ -104,8 +104,11 @@ def test_every_shipped_board_has_its_folder_and_a_row_in_the_guide():
 
 
 def test_links_in_the_hardware_docs_resolve():
-    for page in [os.path.join(HARDWARE, "README.md"), os.path.join(HARDWARE, "layout.md")] + [
-            os.path.join(HARDWARE, b, "README.md") for b in BOARDS + sorted(boards.BOUGHT)]:
+    pages = [os.path.join(HARDWARE, "README.md"), os.path.join(HARDWARE, "layout.md")] + [
+        os.path.join(HARDWARE, b, "README.md") for b in BOARDS + sorted(boards.BOUGHT)]
+    pages += [os.path.join(HARDWARE, b, "perfboard.md") for b in BOARDS
+              if os.path.exists(os.path.join(HARDWARE, b, "perfboard.md"))]
+    for page in pages:
         with open(page) as f:
             text = f.read()
         for target, anchor in re.findall(r"\]\(([^)#<>]+)(?:#([^)]*))?\)", text):

@@ -367,21 +367,6 @@ def test_the_page_lists_every_wire_with_its_holes():
         assert "(%s)" % name in page or "(%s#" % name in page, name
 
 
-def test_links_in_the_perfboard_pages_resolve():
-    for name in SHIPPED:
-        page = os.path.join(HARDWARE, name, "perfboard.md")
-        with open(page) as f:
-            text = f.read()
-        for target, anchor in re.findall(r"\]\(([^)#<>]+)(?:#([^)]*))?\)", text):
-            path = os.path.join(os.path.dirname(page), target)
-            assert os.path.exists(path), (page, target)
-            if anchor:  # GitHub's heading slugs
-                with open(path) as f:
-                    headings = [re.sub(r"[^\w\- ]", "", h.strip().lower()).replace(" ", "-")
-                                for h in re.findall(r"^#+ (.+)$", f.read(), re.M)]
-                assert anchor in headings, (page, target, anchor)
-
-
 def test_the_guide_shows_every_step_picture_of_both_routes():
     with open(os.path.join(HARDWARE, "README.md")) as f:
         guide = f.read()

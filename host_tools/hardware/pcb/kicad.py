@@ -21,8 +21,10 @@ try:
 except ImportError:  # imported outside KiCad's Python (the tests' import check): main() says so
     pcbnew = None
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import route as maze  # noqa: E402  (route.py, beside this file; plain Python)
+if __package__:  # imported as host_tools.hardware.pcb.kicad (the tests' import check)
+    from . import route as maze
+else:  # run as a script: its folder, where route.py is (plain Python), is sys.path[0]
+    import route as maze
 
 ORIGIN = (100.0, 100.0)  # where the kit's (0, 0) sits on KiCad's page
 

@@ -190,7 +190,7 @@ def test_a_benchmark_records_the_rows_it_prints(tmp_path, capsys):
 def test_which_micropython_runs_where_matches_the_pins():
     """docs/firmware.md's one table of MicroPython versions says what the
     pins hold: requirements.txt's Unix port (and the interpreter it
-    installed), package.json's WebAssembly port, the vendored Pico UF2, and
+    installed), package.json's WebAssembly port, the official Pico UF2, and
     mpy-cross."""
     import json
 
@@ -216,7 +216,9 @@ def test_which_micropython_runs_where_matches_the_pins():
     release, _, commits = npm.partition("-")
     web = "v%s and %s commits, WebAssembly port" % (release, commits) if commits else "v%s, WebAssembly port" % release
     assert web in table, web
-    uf2s = [n for n in os.listdir(os.path.join(ROOT, "vendor", "micropython-rp2")) if n.endswith(".uf2")]
-    assert len(uf2s) == 1 and "`vendor/micropython-rp2/%s`" % uf2s[0] in table
-    pico = re.fullmatch(r"RPI_PICO-(v[\d.]+)\.uf2", uf2s[0]).group(1)
-    assert "%s, rp2 port" % pico in table
+    from host_tools import images
+
+    official = images.IMAGES["micropython"]
+    assert "`%s` in `host_tools/images.py`" % official.file in table and official.source in table
+    pico = re.fullmatch(r"RPI_PICO-(v[\d.]+)\.uf2", official.file).group(1)
+    assert "%s, rp2 port" % pico in table and pico.encode() in official.marks[0]

@@ -25,10 +25,15 @@ settings.load_profile("no_clock")
 # (tests/live_sim.py), a process that has died in its exit status.
 HANG_S = 900
 
-# A test never downloads: the official firmware images are found in
-# FIRMWARE_DIR or the cache (make firmware fills it), or the tests that need
-# one skip (``need_image``). Set here, it holds for the commands tests run too.
-os.environ[images.NO_DOWNLOAD] = "1"
+
+
+def pytest_configure(config):
+    """A test never downloads: the official firmware images are found in
+    FIRMWARE_DIR or the cache (make firmware fills it), or the tests that
+    need one skip (``need_image``). Set for the run (not when a benchmark
+    imports this module), it holds for the commands tests run too."""
+    os.environ[images.NO_DOWNLOAD] = "1"
+
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # The folder holding the firmware's package: what a MicroPython run puts on

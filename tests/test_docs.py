@@ -139,6 +139,20 @@ def test_report_fills_the_regions(tmp_path):
     assert sorted(os.listdir(tmp_path)) == ["bench", "doc.md"]  # no temporary file left
 
 
+def test_a_benchmark_skipped_for_want_of_an_image_keeps_its_earlier_table(tmp_path, capsys):
+    out = _bench_dir(tmp_path, ["one"])
+    report.skipped("benchmarks/two.py", "rp2040-bootrom-B1.bin is missing: ...", str(out))
+    said = capsys.readouterr().out
+    assert said == "two: skipped (the doc keeps its earlier table): rp2040-bootrom-B1.bin is missing: ...\n"
+    doc = tmp_path / "doc.md"
+    doc.write_text(DOC)
+    assert report.report(str(doc), str(out), ("one", "two")) == {"one": "abc1234"}
+    text = doc.read_text()
+    two = DOC[DOC.index("<!-- bench: two -->"):]
+    assert "| one row | 1 ms |" in text and text.endswith(two)  # two's region as it was
+    assert sorted(os.listdir(out)) == ["one.md", "two.skipped"]
+
+
 def test_report_of_a_missing_table_is_one_line_and_leaves_the_doc(tmp_path):
     out = _bench_dir(tmp_path, ["run", "soak", "circuitpy_pico", "web"])  # no pico.md
     doc = tmp_path / "doc.md"

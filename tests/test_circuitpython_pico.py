@@ -1,4 +1,4 @@
-"""The firmware on real CircuitPython (the vendored 10.2.1 UF2 for the Pico)
+"""The firmware on real CircuitPython (the official 10.2.1 UF2 for the Pico)
 in an emulated RP2040: ``keypad`` scanning the GPIO buttons, Adafruit's
 ``neopixel`` library driving the data pin through PIO, the CIRCUITPY drive
 exactly as ``make circuitpy`` stages it.

@@ -22,9 +22,13 @@ GAMES  := $(ALL_GAMES)
 # --via-make first, an error about a flag names its variable instead (CHIP=,
 # not --chip; host_tools/makevars.py has the table of which fills which).
 TOOLS  := $(PY) -m host_tools --via-make
+# The official firmware images (make firmware; host_tools/images.py) live in
+# ~/.cache/tactictoe/firmware, or in the folder FIRMWARE_DIR= names (files
+# downloaded by hand), passed through to every tool.
+export FIRMWARE_DIR
 SOLVER_SOURCES := firmware/tactictoe/rules.py firmware/tactictoe/table.py host_tools/solver.py host_tools/cli.py
 
-.PHONY: all help venv node test lint table puzzles bench screens hardware pcb sim sim-picture flash flash-table uf2 circuitpy web web-picture clean clean-sim
+.PHONY: all help venv node test lint table puzzles bench screens hardware pcb sim sim-picture flash flash-table uf2 circuitpy web web-picture firmware clean clean-sim
 
 ## the default: solve both games into build/classic.tbl and build/tactictoe.tbl, and mine build/puzzles.bin
 all: table puzzles
@@ -118,6 +122,16 @@ flash: $(STAMP) $(SHIPPED)
 flash-table: $(STAMP) $(if $(filter $(GAME),$(ALL_GAMES)),build/$(GAME).tbl)
 	@test -n "$(filter $(GAME),$(ALL_GAMES))" || { echo "error: GAME=$(GAME): say which table, $(ALL_GAMES): make flash-table GAME=classic PORT=..." >&2; exit 1; }
 	@$(TOOLS) flash --port "$(PORT)" --table "$(GAME)"
+
+# The official images make uf2 and the emulated RP2040 need, from their
+# publishers: MicroPython's RPI_PICO UF2 (micropython.org), CircuitPython's
+# UF2s for the Pico, the MacroPad and the Keybow 2040 (circuitpython.org),
+# the RP2040's boot ROM (Raspberry Pi's pico-bootrom-rp2040 release). Each
+# is also fetched the first time something needs it; with FIRMWARE_DIR=
+# nothing is downloaded, the images there are checked.
+## download the official firmware images into ~/.cache/tactictoe/firmware [FIRMWARE_DIR=...]
+firmware: $(STAMP)
+	@$(TOOLS) firmware
 
 # One file for a Pico's USB drive (hold BOOTSEL while plugging it in): MicroPython
 # and a filesystem with what make flash installs, or with RUNTIME=circuitpython

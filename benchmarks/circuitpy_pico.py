@@ -1,4 +1,4 @@
-"""The firmware's figures on real CircuitPython (10.2.1, the vendored UF2) in
+"""The firmware's figures on real CircuitPython (10.2.1, the official UF2) in
 the emulated Pico, beside MicroPython's (``benchmarks/pico.py``): run in
 lockstep, so every figure is emulated time (the board's
 ``time.monotonic_ns``, or the emulated clock the LED frames carry), the same
@@ -35,7 +35,7 @@ from tactictoe import ai, rules, table  # noqa: E402
 
 BOARD = "circuitpython-pico"
 TABLES = os.path.join(ROOT, "build")
-# What the vendored CircuitPython writes to /boot_out.txt on the emulated
+# What the official CircuitPython writes to /boot_out.txt on the emulated
 # Pico (its flash answers 0 for the unique ID). On a drive without this
 # very text it waits 1 s and writes it, at every power-on here, since the
 # emulated drive is read-only; a real board waits on its first only.
@@ -209,5 +209,6 @@ def main(argv=None):
 if __name__ == "__main__":
     import report
 
-    with report.record(__file__):
-        main()
+    if report.need_images(__file__, ("circuitpython-pico", "bootrom")):
+        with report.record(__file__):
+            main()

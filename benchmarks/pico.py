@@ -780,5 +780,6 @@ def main(argv=None):
 if __name__ == "__main__":
     import report
 
-    with report.record(__file__):
-        main()
+    if report.need_images(__file__, ("micropython", "bootrom")):
+        with report.record(__file__):
+            main()

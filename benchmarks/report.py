@@ -13,6 +13,11 @@ file into the doc between its markers, replacing what was there::
     (build/bench/NAME.md)
     <!-- /bench -->
 
+A benchmark that needs an official firmware image (``host_tools/images.py``)
+that is missing and can't be fetched says so in one line and writes
+``build/bench/NAME.skipped`` instead (``need_images``): its region keeps the
+table measured earlier, with that table's date and commit.
+
 A marker is a line of its own. A missing file, or a region the doc lacks or
 has twice or leaves open, or one no script fills, is an error of one line, and the doc is left as it was; otherwise the
 doc is written whole (a temporary file, then renamed). A new row a script
@@ -97,6 +102,35 @@ def write(name, head, rows, out=OUT):
     return path
 
 
+def skipped(script, why, out=OUT):
+    """One line saying why ``script`` measured nothing, and ``out/NAME.skipped``
+    in place of its table (``report`` keeps the doc's earlier one)."""
+    name = os.path.splitext(os.path.basename(script))[0]
+    with contextlib.suppress(FileNotFoundError):
+        os.remove(os.path.join(out, name + ".md"))
+    print("%s: skipped (the doc keeps its earlier table): %s" % (name, why), flush=True)
+    os.makedirs(out, exist_ok=True)
+    with open(os.path.join(out, name + ".skipped"), "w") as f:
+        f.write("%s\n" % why)
+
+
+def need_images(script, keys, out=OUT):
+    """Whether the official images ``keys`` are here (fetched if need be);
+    ``skipped`` if not."""
+    from host_tools import images
+
+    name = os.path.splitext(os.path.basename(script))[0]
+    with contextlib.suppress(FileNotFoundError):
+        os.remove(os.path.join(out, name + ".skipped"))
+    try:
+        for key in keys:
+            images.get(key)
+    except images.ImageError as e:
+        skipped(script, e, out)
+        return False
+    return True
+
+
 class _Tee(io.TextIOBase):
     """Passes everything on to ``out`` and keeps the lines that are table
     rows."""
@@ -169,17 +203,22 @@ def fill(text, tables):
     for name in tables:
         if name not in names:
             raise ReportError("the doc has no region <!-- bench: %s --> for build/bench/%s.md" % (name, name))
-    # (a blank line before the closing marker ends the table for every markdown reader)
-    return REGION.sub(lambda m: "<!-- bench: %s -->\n%s\n\n<!-- /bench -->"
-                      % (m.group(1), tables[m.group(1)].rstrip("\n")), text)
+    # (a blank line before the closing marker ends the table for every markdown reader;
+    # a skipped benchmark's table is None: its region stays as it is)
+    return REGION.sub(lambda m: m.group(0) if tables[m.group(1)] is None else
+                      "<!-- bench: %s -->\n%s\n\n<!-- /bench -->" % (m.group(1), tables[m.group(1)].rstrip("\n")),
+                      text)
 
 
 def load(out=OUT, names=BENCHES):
-    """``{name: text}`` of every benchmark's file; ReportError naming the
-    first one missing."""
+    """``{name: text}`` of every benchmark's file (None for one skipped for
+    want of an image); ReportError naming the first one missing."""
     tables = {}
     for name in names:
         path = os.path.join(out, name + ".md")
+        if not os.path.exists(path) and os.path.exists(os.path.join(out, name + ".skipped")):
+            tables[name] = None
+            continue
         try:
             with open(path) as f:
                 tables[name] = f.read()
@@ -200,7 +239,7 @@ def report(doc=DOC, out=OUT, names=BENCHES):
         with open(doc + ".tmp", "w") as f:
             f.write(new)
         os.replace(doc + ".tmp", doc)
-    return {name: (HEADER.match(t) or [None, "?"])[1] for name, t in tables.items()}
+    return {name: (HEADER.match(t) or [None, "?"])[1] for name, t in tables.items() if t is not None}
 
 
 def main(argv=None):
@@ -215,7 +254,9 @@ def main(argv=None):
     if len(set(versions.values())) > 1:
         print("benchmarks/report.py: warning: the tables were measured at different commits: "
               + ", ".join("%s %s" % kv for kv in versions.items()), file=sys.stderr)
-    print("%s: filled %s" % (os.path.relpath(args.doc, ROOT), ", ".join(versions)))
+    kept = [name for name in BENCHES if name not in versions]
+    print("%s: filled %s%s" % (os.path.relpath(args.doc, ROOT), ", ".join(versions),
+                               "; kept the earlier %s (skipped: no images)" % ", ".join(kept) if kept else ""))
 
 
 if __name__ == "__main__":

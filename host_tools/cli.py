@@ -1,7 +1,7 @@
 """``python -m host_tools``: the host tools, one subcommand each: solve and
 inspect tables, mine puzzles and the fallback's book from them, run the virtual board (sim), build and
 serve it in a browser (web), put the game on a board (flash, uf2, circuitpy), and draw the docs'
-pictures (screens, hardware, sim-picture, web-picture).
+pictures (screens, hardware, sim-picture, web-picture); fetch the official firmware images (firmware).
 
 Errors a user can cause (a bad path, a corrupt table, an illegal move) print
 one line to stderr and exit with status 1; usage errors exit with 2.
@@ -317,12 +317,12 @@ def cmd_pcb(args):
 
 
 def cmd_sim(args):
-    from host_tools import sim
+    from host_tools import images, sim
     from host_tools.sim.board import SimError
 
     try:
         return sim.main(args)
-    except SimError as e:
+    except (SimError, images.ImageError) as e:
         raise UserError(str(e))
 
 
@@ -435,7 +435,7 @@ def uf2_board(board, runtime):
 
 
 def cmd_uf2(args):
-    from host_tools import flash
+    from host_tools import flash, images
     from host_tools.drive import fat, picofs, uf2
 
     games = args.games
@@ -445,16 +445,16 @@ def cmd_uf2(args):
     try:
         bought = flash.board_config(board)[1]["board"]
         files, size = uf2.write(args.output, board=board, games=games, tables_dir=args.tables, runtime=args.runtime)
-    except flash.FlashError as e:
+    except (flash.FlashError, images.ImageError) as e:
         raise UserError(str(e))
     total = sum(len(d) for _, d in files)
     print("board:    %s" % board)
     if cp:
-        print("holds:    %s" % uf2.CIRCUITPYTHON_BUILDS[bought][1])
+        print("holds:    %s" % images.IMAGES[uf2.CIRCUITPYTHON_BUILDS[bought]].title)
         print("          and at %#x a %d KiB CIRCUITPY drive (FAT12): %d files, %d bytes"
               % (uf2.FLASH_BASE + fat.FS_OFFSET, fat.FS_SIZE // 1024, len(files), total))
     else:
-        print("holds:    %s" % uf2.MICROPYTHON_NAME)
+        print("holds:    %s" % images.IMAGES[uf2.MICROPYTHON].title)
         print("          and at %#x a %d KiB littlefs filesystem: %d files, %d bytes"
               % (uf2.FS_ADDRESS, picofs.FS_SIZE // 1024, len(files), total))
     for line in _folders([name for name, _ in files]):
@@ -466,6 +466,23 @@ def cmd_uf2(args):
     print("install:  %s, then copy the file onto the RPI-RP2 drive;"
           % bootloader.get(bought, "hold BOOTSEL while plugging the Pico in"))
     print("          it replaces %s and every file on the board" % ("the firmware" if cp else "MicroPython"))
+    return 0
+
+
+def cmd_firmware(args):
+    from host_tools import images
+
+    try:
+        if args.sha256:
+            for key, name, digest in images.sha256s():
+                print("%-24s %s  %s" % (key, digest, name))
+            print("record:   each as sha256= of its entry in host_tools/images.py's IMAGES")
+            return 0
+        for key, image in images.IMAGES.items():
+            print("have:     %s (%s)" % (os.path.basename(images.get(key)), image.title), flush=True)
+    except images.ImageError as e:
+        raise UserError(str(e))
+    print("folder:   %s" % images.folder())
     return 0
 
 
@@ -597,6 +614,10 @@ def build_parser():
                    help="where the tables are (default build)")
     u.add_argument("-o", "--output", required=True, metavar="PATH", help="UF2 file to write")
     u.set_defaults(func=cmd_uf2)
+    fw = sub.add_parser("firmware", help="download the official images make uf2 and the emulated RP2040 need"
+                        " (MicroPython's, CircuitPython's, the boot ROM) into the cache, or check FIRMWARE_DIR's")
+    fw.add_argument("--sha256", action="store_true", help="print the sha256 of each image present, to record")
+    fw.set_defaults(func=cmd_firmware)
     c = sub.add_parser("circuitpy", help="stage what a CircuitPython board's CIRCUITPY drive needs into a folder")
     c.add_argument("--dest", required=True, metavar="FOLDER", help="the CIRCUITPY drive, mounted (or any folder)")
     c.add_argument("--board", default="circuitpython-pico", metavar="NAME|PATH",

@@ -10,7 +10,7 @@ import sys
 import pytest
 from hypothesis import HealthCheck, settings
 
-from host_tools import solver
+from host_tools import images, solver
 from tactictoe import rules, table
 
 # No test may depend on wall-clock speed: CI shares 2 cores, often with a
@@ -24,6 +24,16 @@ settings.load_profile("no_clock")
 # slower, not red; a board that has stopped shows in its own progress
 # (tests/live_sim.py), a process that has died in its exit status.
 HANG_S = 900
+
+
+
+def pytest_configure(config):
+    """A test never downloads: the official firmware images are found in
+    FIRMWARE_DIR or the cache (make firmware fills it), or the tests that
+    need one skip (``need_image``). Set for the run (not when a benchmark
+    imports this module), it holds for the commands tests run too."""
+    os.environ[images.NO_DOWNLOAD] = "1"
+
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # The folder holding the firmware's package: what a MicroPython run puts on
@@ -63,10 +73,78 @@ def table_files(solutions, tmp_path_factory):
     return out
 
 
-def run_cli(*args):
-    """``python -m host_tools ARGS`` as a user runs it (CompletedProcess, text)."""
+SKIP = "needs the official image %s (%s): run `make firmware`, then `make test`"
+
+
+def skip_for(image):
+    """Skip the test for want of an official image (``images.Image``): one
+    line naming it, the same for every test."""
+    pytest.skip(SKIP % (image.file, image.title))
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    """A skip for want of an image is reported from ``skip_for``, not from
+    each test, so that pytest -ra's summary counts them on one line per image."""
+    report = (yield).get_result()
+    if report.skipped and isinstance(report.longrepr, tuple) and SKIP.split(" %s")[0] in report.longrepr[2]:
+        report.longrepr = (__file__, skip_for.__code__.co_firstlineno, report.longrepr[2])
+
+
+def need_image(*keys):
+    """The paths of the official images ``keys`` (``images.IMAGES``), found
+    (never downloaded); the test skips (``skip_for``) when one is missing."""
+    paths = []
+    for key in keys:
+        try:
+            paths.append(images.find(key))
+        except images.ImageMissing as e:
+            skip_for(e.image)
+    return paths
+
+
+def fake_uf2(marks, pages=1327, family=images.FAMILY_RP2040, address=0x10000000):
+    """A UF2 shaped as the official MicroPython one (``pages`` 256-byte pages
+    from the start of the RP2040's flash, numbered 0 to pages - 1 of
+    ``pages``) holding ``marks`` (the strings ``images.check`` looks for) and
+    seeded random bytes: a base for ``make uf2`` that tests build themselves."""
+    import random
+    import struct
+
+    body = bytearray(random.Random(pages).randbytes(pages * 256))
+    text = b"\0".join(marks)
+    body[1000:1000 + len(text)] = text
+    out = bytearray()
+    for i in range(pages):
+        out += struct.pack("<8I", 0x0A324655, 0x9E5D5157, 0x2000, address + 256 * i, 256, i, pages, family)
+        out += body[256 * i:256 * (i + 1)] + bytes(476 - 256) + struct.pack("<I", 0x0AB16F30)
+    return bytes(out)
+
+
+def fake_rom():
+    """A stand-in for the boot ROM: 16 KiB with the B1 header's ``Mu``, 1, 2."""
+    rom = bytearray(images.ROM_SIZE)
+    rom[0x10:0x14] = b"Mu\x01\x02"
+    return bytes(rom)
+
+
+def fake_images(folder, pages=1327):
+    """A folder (for FIRMWARE_DIR) of stand-ins for every official image,
+    each under the name the cache uses: they pass the checks, and boot
+    nothing. Returns ``folder``."""
+    os.makedirs(str(folder), exist_ok=True)
+    for image in images.IMAGES.values():
+        data = fake_rom() if image.kind == "rom" else fake_uf2(image.marks, pages)
+        with open(os.path.join(str(folder), image.file), "wb") as f:
+            f.write(data)
+    return folder
+
+
+def run_cli(*args, env=None):
+    """``python -m host_tools ARGS`` as a user runs it (CompletedProcess,
+    text), with ``env``'s variables added to the environment."""
     return subprocess.run([sys.executable, "-m", "host_tools"] + [str(a) for a in args],
-                          capture_output=True, text=True, cwd=ROOT, timeout=HANG_S)
+                          capture_output=True, text=True, cwd=ROOT, timeout=HANG_S, env=dict(os.environ, **(env or {})))
 
 
 def one_line_error(r, status=1):

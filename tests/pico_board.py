@@ -8,6 +8,7 @@ plus ``tone MS HZ`` and ``power MS WHY``.
 
 import os
 
+from host_tools import images
 from host_tools.sim import frames as sim_frames, headless as sim_headless, pico, script as sim_script
 from tactictoe import rules
 
@@ -31,6 +32,9 @@ class PicoRun:
         ``turned MS N`` (what they show is on ``self.chip``).
     :param grid: the board's key under each of the 9 cells (``tap(cell)``
         presses it; ``press(key)`` any key); default: key = cell.
+
+    Without an official image it needs (the boot ROM, its default runtime)
+    the test skips, saying which (``conftest.skip_for``).
     """
 
     def __init__(self, flash_file, board="pico-buttons", uf2=None, console=False, runtime="micropython",
@@ -40,9 +44,14 @@ class PicoRun:
         self.wires = []  # the bytes on the wire of each frame line, in order
         self.seen = 0  # lines already looked at by wait()
         self._out = sim_headless.SerialLines(self.lines.append)
-        self.chip = pico.EmulatedPico(flash_file, board, console=console, uf2=uf2,
-                                      on_frame=self._frame, on_output=self._out,
-                                      on_event=self._event, runtime=runtime, hardware=hardware)
+        try:
+            self.chip = pico.EmulatedPico(flash_file, board, console=console, uf2=uf2,
+                                          on_frame=self._frame, on_output=self._out,
+                                          on_event=self._event, runtime=runtime, hardware=hardware)
+        except images.ImageMissing as e:
+            from conftest import skip_for
+
+            skip_for(e.image)
         self.chip.start(live=False)
 
     def _frame(self, ms, cells):

@@ -4,7 +4,7 @@ the bus, checked against what was sent, never against our own calls.
 
 - the MacroPad's own CircuitPython build boots and its C code (board.c)
   puts CircuitPython's terminal on the SH1106;
-- on the vendored MicroPython RPI_PICO build, the smoke scripts in
+- on the official MicroPython RPI_PICO build, the smoke scripts in
   tests/mpy/ talk to each chip with machine.SPI / I2C / Pin alone: text on
   the SH1106, a frame of colours on the APA102s, held keys through the
   TCA9555 (active low), the encoder's quadrature edges, the Keybow's colours

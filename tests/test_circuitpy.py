@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from conftest import HANG_S, ROOT
+from conftest import HANG_S, ROOT, need_image
 from host_tools import flash
 from host_tools.drive import circuitpy, fat, uf2
 from tactictoe import rules
@@ -127,6 +127,7 @@ def test_fat_refuses_what_does_not_fit():
 
 
 def test_uf2_for_circuitpython_is_circuitpython_then_the_drive(tmp_path, tables):
+    build, = need_image("circuitpython-pico")
     out = tmp_path / "cp.uf2"
     r = cli("uf2", "--runtime", "circuitpython", "--tables", tables, "-o", out)
     assert r.returncode == 0, r.stderr
@@ -149,7 +150,7 @@ def test_uf2_for_circuitpython_is_circuitpython_then_the_drive(tmp_path, tables)
     assert all(b.family == uf2.FAMILY_RP2040 and b.size == uf2.PAGE for b in blocks)
     drive_at = uf2.FLASH_BASE + fat.FS_OFFSET
     # CircuitPython's own pages, unchanged, below the drive
-    cp = {a: p for a, p in uf2.micropython_pages(uf2.CIRCUITPYTHON, drive_at)}
+    cp = {a: p for a, p in uf2.micropython_pages(build, drive_at)}
     assert {b.address: bytes(b.payload) for b in blocks if b.address < drive_at and b.address in cp} == cp
     # each 4 KiB sector written whole, first block on a multiple of 16 (see uf2.py)
     for b in blocks:

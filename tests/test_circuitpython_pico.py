@@ -1,4 +1,4 @@
-"""The firmware on real CircuitPython (the vendored 10.2.1 UF2 for the Pico)
+"""The firmware on real CircuitPython (the official 10.2.1 UF2 for the Pico)
 in an emulated RP2040: ``keypad`` scanning the GPIO buttons, Adafruit's
 ``neopixel`` library driving the data pin through PIO, the CIRCUITPY drive
 exactly as ``make circuitpy`` stages it.
@@ -21,7 +21,7 @@ from pico_board import PicoRun, check_self_test, is_menu, perfect, play, plays_o
 from host_tools.drive import circuitpy, fat, uf2
 from host_tools.sim import pico
 from tactictoe import rules
-from conftest import HANG_S
+from conftest import HANG_S, need_image
 
 BOARD = "circuitpython-pico"
 PROBE = os.path.join(os.path.dirname(__file__), "cp", "cp_probe.py")
@@ -40,6 +40,7 @@ DOUBLES_DIFFER = {
 def uf2_board(tmp_path_factory, table_files):
     """A Pico flashed with build/tactictoe-circuitpython-pico.uf2 alone."""
     path = str(tmp_path_factory.mktemp("cpuf2") / "tactictoe-circuitpython-pico.uf2")
+    need_image("circuitpython-pico", "bootrom")  # (or the tests skip, saying which)
     uf2.write(path, board=BOARD, tables_dir=os.path.dirname(table_files[rules.CLASSIC]), runtime="circuitpython")
     b = PicoRun(None, board=BOARD, uf2=(path,), runtime="circuitpython")
     yield b

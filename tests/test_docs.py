@@ -139,6 +139,20 @@ def test_report_fills_the_regions(tmp_path):
     assert sorted(os.listdir(tmp_path)) == ["bench", "doc.md"]  # no temporary file left
 
 
+def test_a_benchmark_skipped_for_want_of_an_image_keeps_its_earlier_table(tmp_path, capsys):
+    out = _bench_dir(tmp_path, ["one"])
+    report.skipped("benchmarks/two.py", "rp2040-bootrom-B1.bin is missing: ...", str(out))
+    said = capsys.readouterr().out
+    assert said == "two: skipped (the doc keeps its earlier table): rp2040-bootrom-B1.bin is missing: ...\n"
+    doc = tmp_path / "doc.md"
+    doc.write_text(DOC)
+    assert report.report(str(doc), str(out), ("one", "two")) == {"one": "abc1234"}
+    text = doc.read_text()
+    two = DOC[DOC.index("<!-- bench: two -->"):]
+    assert "| one row | 1 ms |" in text and text.endswith(two)  # two's region as it was
+    assert sorted(os.listdir(out)) == ["one.md", "two.skipped"]
+
+
 def test_report_of_a_missing_table_is_one_line_and_leaves_the_doc(tmp_path):
     out = _bench_dir(tmp_path, ["run", "soak", "circuitpy_pico", "web"])  # no pico.md
     doc = tmp_path / "doc.md"
@@ -190,7 +204,7 @@ def test_a_benchmark_records_the_rows_it_prints(tmp_path, capsys):
 def test_which_micropython_runs_where_matches_the_pins():
     """docs/firmware.md's one table of MicroPython versions says what the
     pins hold: requirements.txt's Unix port (and the interpreter it
-    installed), package.json's WebAssembly port, the vendored Pico UF2, and
+    installed), package.json's WebAssembly port, the official Pico UF2, and
     mpy-cross."""
     import json
 
@@ -216,7 +230,9 @@ def test_which_micropython_runs_where_matches_the_pins():
     release, _, commits = npm.partition("-")
     web = "v%s and %s commits, WebAssembly port" % (release, commits) if commits else "v%s, WebAssembly port" % release
     assert web in table, web
-    uf2s = [n for n in os.listdir(os.path.join(ROOT, "vendor", "micropython-rp2")) if n.endswith(".uf2")]
-    assert len(uf2s) == 1 and "`vendor/micropython-rp2/%s`" % uf2s[0] in table
-    pico = re.fullmatch(r"RPI_PICO-(v[\d.]+)\.uf2", uf2s[0]).group(1)
-    assert "%s, rp2 port" % pico in table
+    from host_tools import images
+
+    official = images.IMAGES["micropython"]
+    assert "`%s` in `host_tools/images.py`" % official.file in table and official.source in table
+    pico = re.fullmatch(r"RPI_PICO-(v[\d.]+)\.uf2", official.file).group(1)
+    assert "%s, rp2 port" % pico in table and pico.encode() in official.marks[0]

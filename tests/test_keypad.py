@@ -12,6 +12,7 @@ import os
 
 import pytest
 
+from conftest import need_image
 from host_tools.drive import uf2
 from pico_board import PicoRun, flash_image, is_menu, perfect, play, plays_on_without_its_table, start_game
 from tactictoe import rules
@@ -25,6 +26,7 @@ UNUSED = (12, 13, 14, 15)
 @pytest.fixture(scope="module")
 def board(tmp_path_factory, table_files):
     path = str(tmp_path_factory.mktemp("keypad") / "tactictoe-keypad.uf2")
+    need_image("micropython", "bootrom")  # (or the tests skip, saying which)
     uf2.write(path, board=BOARD, tables_dir=os.path.dirname(table_files[rules.CLASSIC]))
     b = PicoRun(None, board=BOARD, uf2=(path,), grid=GRID)
     yield b

@@ -15,6 +15,7 @@ import os
 
 import pytest
 
+from conftest import need_image
 from host_tools.drive import uf2
 from pico_board import (
     corrupt_drive, PicoRun, is_menu, perfect, play, plays_on_without_its_table, start_game, to_the_menu,
@@ -30,6 +31,7 @@ UNUSED = (12, 13, 14, 15)
 @pytest.fixture(scope="module")
 def board(tmp_path_factory, table_files):
     path = str(tmp_path_factory.mktemp("cpkeypad") / "tactictoe-circuitpython-keypad.uf2")
+    need_image("circuitpython-pico", "bootrom")  # (or the tests skip, saying which)
     uf2.write(path, board=BOARD, tables_dir=os.path.dirname(table_files[rules.CLASSIC]), runtime="circuitpython")
     b = PicoRun(None, board=BOARD, uf2=(path,), runtime="circuitpython", grid=GRID)
     yield b
@@ -88,7 +90,7 @@ def test_a_corrupt_table_is_refused_and_the_game_plays_on(tmp_path, table_files)
     drive = corrupt_drive(tmp_path, BOARD, table_files)
     b = PicoRun(str(drive), board=BOARD, runtime="circuitpython", grid=GRID)  # the Pico's own build
     try:
-        assert os.path.basename(b.chip.uf2[0]) == "circuitpython-10.2.1-raspberry_pi_pico-en_US.uf2"
+        assert os.path.basename(b.chip.uf2[0]) == "adafruit-circuitpython-raspberry_pi_pico-en_US-10.2.1.uf2"
         b.serial("tactictoe: table lib/tactictoe/tactictoe.tbl: table corrupt: CRC-32 of records is", 15000)
         start_game(b, rules.TACTICTOE)
         plays_on_without_its_table(b)

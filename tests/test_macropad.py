@@ -14,6 +14,7 @@ import os
 
 import pytest
 
+from conftest import need_image
 from host_tools.drive import uf2
 from host_tools.sim import pico, screen as sim_screen
 from pico_board import PicoRun, flash_image, perfect, play, plays_on_without_its_table, rendered, start_game
@@ -52,6 +53,7 @@ def tables_dir(table_files):
 def board(tmp_path_factory, tables_dir):
     """A MacroPad flashed with build/tactictoe-macropad.uf2 alone."""
     path = str(tmp_path_factory.mktemp("macropad") / "tactictoe-macropad.uf2")
+    need_image("micropython", "bootrom")  # (or the tests skip, saying which)
     uf2.write(path, board=BOARD, tables_dir=tables_dir)
     b = PicoRun(None, board=BOARD, uf2=(path,), grid=GRID)
     yield b

@@ -21,6 +21,7 @@ import os
 
 import pytest
 
+from conftest import need_image
 from host_tools.drive import uf2
 from host_tools.sim import pico
 from pico_board import (
@@ -46,6 +47,7 @@ def settled(b, ms=600):
 @pytest.fixture(scope="module")
 def board(tmp_path_factory, table_files):
     path = str(tmp_path_factory.mktemp("cpmacropad") / "tactictoe-circuitpython-macropad.uf2")
+    need_image("circuitpython-macropad", "bootrom")  # (or the tests skip, saying which)
     uf2.write(path, board=BOARD, tables_dir=os.path.dirname(table_files[rules.CLASSIC]), runtime="circuitpython")
     b = PicoRun(None, board=BOARD, uf2=(path,), runtime="circuitpython", grid=GRID)
     yield b
@@ -125,7 +127,7 @@ def test_a_corrupt_table_is_refused_and_the_game_plays_on(tmp_path, table_files)
     drive = corrupt_drive(tmp_path, BOARD, table_files)
     b = PicoRun(str(drive), board=BOARD, runtime="circuitpython", grid=GRID)  # the MacroPad's own build
     try:
-        assert os.path.basename(b.chip.uf2[0]) == "circuitpython-10.2.1-adafruit_macropad_rp2040-en_US.uf2"
+        assert os.path.basename(b.chip.uf2[0]) == "adafruit-circuitpython-adafruit_macropad_rp2040-en_US-10.2.1.uf2"
         b.serial("tactictoe: table lib/tactictoe/tactictoe.tbl: table corrupt: CRC-32 of records is", 15000)
         b.wait(is_menu, 15000, "the menu")
         for key in (SELECT, SELECT, SELECT, SELECT):  # tactic-toe, you are X, perfect, no hints: the encoder's switch

@@ -32,7 +32,7 @@ from pico_board import PicoRun, flash_image, is_menu, perfect, play, start_game
 from host_tools import flash
 from host_tools.drive import picofs
 from tactictoe import rules
-from conftest import HANG_S
+from conftest import HANG_S, need_image
 
 PY = sys.executable
 LIVE_TIMEOUT = 120  # s: any one command against the live chip (only a hung one gets near it)
@@ -328,6 +328,7 @@ def test_a_flash_killed_mid_copy_leaves_the_old_files_working(board, tmp_path, t
 def test_the_one_file_uf2_boots_on_the_emulated_pico_and_plays(board, tmp_path):
     # make uf2's file: MicroPython and the filesystem in one, and no flash
     # file beside it: everything the chip runs comes from this file.
+    need_image("micropython", "bootrom")
     path = tmp_path / "tactictoe-pico-buttons.uf2"
     r = subprocess.run([PY, "-m", "host_tools", "uf2", "--board", "pico-buttons", "-o", str(path)], cwd=ROOT,
                        capture_output=True, text=True, timeout=HANG_S)

@@ -24,7 +24,7 @@ import time
 
 import pytest
 
-from conftest import HANG_S, DOUBLES, MICROPYTHON, cross_compile
+from conftest import HANG_S, DOUBLES, MICROPYTHON, cross_compile, need_image
 from host_tools.drive import picofs
 from host_tools.sim import board as sim_board, pico
 
@@ -577,6 +577,7 @@ def probe_mpy(tmp_path_factory):
 def on_the_port(tmp_path_factory, probe_mpy):
     """The probe on MicroPython v1.28's rp2 port in the emulated RP2040
     (lockstep: every limit is emulated time); its flash holds only the probe."""
+    need_image("micropython", "bootrom")  # (or the tests on the port skip, saying which)
     image = tmp_path_factory.mktemp("port") / "flash.lfs"
     image.write_bytes(picofs.image([("probe.mpy", probe_mpy)]))
     buf = bytearray()

@@ -1,7 +1,12 @@
 """make uf2: one file with MicroPython and the board's files for a Pico's
 USB drive, read back block by block; its filesystem mounted by MicroPython's
 own littlefs and booted on the emulated Pico; its sectors written as the
-RP2040's boot ROM writes them; the littlefs images of ``picofs``."""
+RP2040's boot ROM writes them; the littlefs images of ``picofs``.
+
+The packing is tested on two bases: a UF2 the tests build (``fake_uf2``:
+the official one's shape, 1,327 pages, and the strings the checks want), so
+it is tested everywhere, and the official MicroPython UF2 when ``make
+firmware`` has fetched it (else those runs skip, saying so)."""
 
 import hashlib
 import os
@@ -12,12 +17,12 @@ import struct
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from conftest import HANG_S, MICROPYTHON, ROOT, one_line_error, run_cli
+from conftest import HANG_S, MICROPYTHON, ROOT, fake_images, need_image, one_line_error, run_cli
 from host_tools import flash
 from host_tools.drive import picofs, uf2
 from tactictoe import rules
 
-MP_BLOCKS = 1327  # the vendored MicroPython UF2's blocks
+MP_BLOCKS = 1327  # the official MicroPython UF2's blocks (and the tests' own base's)
 FS_BLOCKS = picofs.FS_SIZE // 256
 
 
@@ -27,12 +32,37 @@ def tables_dir(table_files):
 
 
 @pytest.fixture(scope="module")
-def written(tables_dir, tmp_path_factory):
-    """(CompletedProcess, bytes) of python -m host_tools uf2 for pico-buttons."""
+def fakes(tmp_path_factory):
+    """A FIRMWARE_DIR of the tests' own stand-ins for the official images."""
+    return fake_images(tmp_path_factory.mktemp("fakes"))
+
+
+@pytest.fixture(scope="module", params=["own base", "official"])
+def base(request, fakes):
+    """``(env, folder)``: the images make uf2 takes, the tests' own
+    (FIRMWARE_DIR=fakes) or the official ones (skips without them)."""
+    if request.param == "official":
+        need_image("micropython", "circuitpython-pico", "circuitpython-macropad", "circuitpython-keybow")
+        return {}, None
+    return {"FIRMWARE_DIR": str(fakes)}, str(fakes)
+
+
+def base_path(base, key):
+    """The image ``key`` make uf2 takes on ``base``."""
+    from host_tools import images
+
+    return images.find(key, base[1])
+
+
+@pytest.fixture(scope="module")
+def written(tables_dir, tmp_path_factory, base):
+    """(CompletedProcess, bytes, the MicroPython UF2's bytes) of python -m
+    host_tools uf2 for pico-buttons."""
     out = tmp_path_factory.mktemp("uf2") / "tactictoe-pico-buttons.uf2"
-    r = run_cli("uf2", "--board", "pico-buttons", "--tables", tables_dir, "-o", out)
+    r = run_cli("uf2", "--board", "pico-buttons", "--tables", tables_dir, "-o", out, env=base[0])
     assert r.returncode == 0, r.stderr
-    return r, out.read_bytes()
+    with open(base_path(base, "micropython"), "rb") as f:
+        return r, out.read_bytes(), f.read()
 
 
 @pytest.fixture(scope="module")
@@ -50,12 +80,8 @@ def raw_blocks(data):
     return out
 
 
-with open(uf2.MICROPYTHON, "rb") as _f:
-    VENDORED = _f.read()  # the vendored MicroPython UF2
-
-
 def test_every_block_is_a_valid_rp2040_block_numbered_across_the_file(written):
-    r, data = written
+    r, data, _ = written
     assert len(data) % 512 == 0
     rows = raw_blocks(data)
     n = len(rows)
@@ -71,15 +97,15 @@ def test_every_block_is_a_valid_rp2040_block_numbered_across_the_file(written):
 
 
 def test_micropython_first_byte_for_byte(written):
-    data = written[1]
-    mine, theirs = raw_blocks(data), raw_blocks(VENDORED)
+    data, micropython = written[1:]
+    mine, theirs = raw_blocks(data), raw_blocks(micropython)
     assert len(theirs) == MP_BLOCKS
     for a, b in zip(mine, theirs):
         assert a[3] == b[3] and a[8] == b[8]  # address and payload
     # Everything in each block but its number and the total is unchanged.
     for i in range(MP_BLOCKS):
         at = i * 512
-        assert data[at:at + 20] + data[at + 28:at + 512] == VENDORED[at:at + 20] + VENDORED[at + 28:at + 512]
+        assert data[at:at + 20] + data[at + 28:at + 512] == micropython[at:at + 20] + micropython[at + 28:at + 512]
     # One erased page completes MicroPython's last sector (0x10052f00).
     filler = mine[MP_BLOCKS]
     assert filler[3] == 0x10052F00 and filler[8] == b"\xff" * 256
@@ -162,7 +188,7 @@ def test_the_boot_rom_writes_every_sector_whole(written, seed, shuffled):
     if shuffled:
         rng.shuffle(order)
     after = bootrom_writes(data, old, order)
-    micropython = b"".join(r[8] for r in raw_blocks(VENDORED))
+    micropython = b"".join(r[8] for r in raw_blocks(written[2]))
     assert after[:len(micropython)] == micropython
     assert after[len(micropython):0x53000] == b"\xff" * (0x53000 - len(micropython))
     fs = b"".join(b.payload for b in uf2.parse(data)[MP_BLOCKS + 1:])
@@ -240,6 +266,7 @@ def test_the_uf2_boots_on_the_emulated_pico(tmp_path, tables_dir):
     # MicroPython's pages and the filesystem, and nothing else: no flash file.
     from pico_board import PicoRun, is_menu
 
+    need_image("micropython", "bootrom")
     path = tmp_path / "t.uf2"
     uf2.write(str(path), "pico-matrix", tables_dir=tables_dir)
     b = PicoRun(None, board="pico-matrix", uf2=(str(path),))
@@ -270,7 +297,7 @@ def test_the_uf2_boots_on_the_emulated_pico(tmp_path, tables_dir):
 # --- the CLI ---------------------------------------------------------------
 
 def test_cli_says_what_it_wrote(written, tables_dir):
-    r, data = written
+    r, data, _ = written
     out = r.stdout.splitlines()
     assert out[0] == "board:    pico-buttons"
     files = picofs.board_files("pico-buttons", tables_dir=tables_dir)
@@ -301,19 +328,20 @@ def test_cli_refuses_a_board_that_is_not_a_micropython_pico(board, says, tables_
 
 
 @pytest.mark.parametrize("board, runtime, config, build", [
-    ("macropad", "micropython", "macropad", uf2.MICROPYTHON),
-    ("keypad", "micropython", "keypad", uf2.MICROPYTHON),
-    ("macropad", "circuitpython", "circuitpython-macropad", uf2.CIRCUITPYTHON_MACROPAD),
-    ("keypad", "circuitpython", "circuitpython-keypad", uf2.CIRCUITPYTHON),
-    ("keybow", "micropython", "keybow", uf2.MICROPYTHON),
-    ("keybow", "circuitpython", "circuitpython-keybow", uf2.CIRCUITPYTHON_KEYBOW),
+    ("macropad", "micropython", "macropad", "micropython"),
+    ("keypad", "micropython", "keypad", "micropython"),
+    ("macropad", "circuitpython", "circuitpython-macropad", "circuitpython-macropad"),
+    ("keypad", "circuitpython", "circuitpython-keypad", "circuitpython-pico"),
+    ("keybow", "micropython", "keybow", "micropython"),
+    ("keybow", "circuitpython", "circuitpython-keybow", "circuitpython-keybow"),
 ])
-def test_the_bought_boards_get_their_own_build_and_config(board, runtime, config, build, tables_dir, tmp_path):
+def test_the_bought_boards_get_their_own_build_and_config(board, runtime, config, build, tables_dir, tmp_path, base):
     """make uf2 BOARD=macropad|keypad|keybow [RUNTIME=circuitpython]: the
     MacroPad's and the Keybow's CircuitPython are their own builds; the
     keypad is a Pico."""
+    build = base_path(base, build)
     out = tmp_path / "x.uf2"
-    r = run_cli("uf2", "--board", board, "--runtime", runtime, "--tables", tables_dir, "-o", out)
+    r = run_cli("uf2", "--board", board, "--runtime", runtime, "--tables", tables_dir, "-o", out, env=base[0])
     assert r.returncode == 0, r.stderr
     assert r.stdout.splitlines()[0] == "board:    %s" % config
     below = uf2.FS_ADDRESS if runtime == "micropython" else uf2.FLASH_BASE + 0x100000
@@ -345,8 +373,9 @@ def test_cli_errors_are_one_line(tmp_path, tables_dir):
     assert os.listdir(tmp_path) == []
 
 
-def test_one_game_only(tmp_path, tables_dir):
-    r = run_cli("uf2", "--games", "tactictoe", "--tables", tables_dir, "-o", tmp_path / "t.uf2")
+def test_one_game_only(tmp_path, tables_dir, fakes):
+    r = run_cli("uf2", "--games", "tactictoe", "--tables", tables_dir, "-o", tmp_path / "t.uf2",
+                env={"FIRMWARE_DIR": str(fakes)})
     assert r.returncode == 0, r.stderr
     files = picofs.read_image(b"".join(b.payload for b in uf2.parse((tmp_path / "t.uf2").read_bytes())
                                        if b.address >= uf2.FS_ADDRESS))

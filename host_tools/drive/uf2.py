@@ -7,7 +7,8 @@ magic 0x0A324655, 0x9E5D5157, flags, target address, payload size, block
 number, number of blocks, family id (flag 0x2000 says it is there), then the
 payload from byte 32 and the end magic 0x0AB16F30 in the last 4 bytes.
 
-The file is the vendored MicroPython UF2's pages, then the littlefs image
+The file is the official MicroPython UF2's pages (``host_tools/images.py``
+fetches it), then the littlefs image
 (``picofs``) at 0x10000000 + 0xa0000, where the port mounts its filesystem,
 every block renumbered across the whole file.
 
@@ -22,7 +23,6 @@ MicroPython's 1,327 pages end mid-sector, so one 0xff page follows them
 before the filesystem's first block.
 """
 
-import os
 import struct
 
 from host_tools import flash, outputs
@@ -41,24 +41,14 @@ SECTOR = 4096  # the flash's erase sector
 FLASH_BASE = 0x10000000  # the RP2040's flash in its address space (XIP)
 FS_ADDRESS = FLASH_BASE + picofs.FS_OFFSET
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-MICROPYTHON = os.path.join(ROOT, "vendor", "micropython-rp2", "RPI_PICO-v1.28.0.uf2")
-MICROPYTHON_NAME = "MicroPython v1.28.0 (rp2 port, RPI_PICO)"
-CIRCUITPYTHON = os.path.join(ROOT, "vendor", "circuitpython-rp2", "circuitpython-10.2.1-raspberry_pi_pico-en_US.uf2")
-CIRCUITPYTHON_NAME = "CircuitPython 10.2.1 (raspberry_pi_pico, en_US)"
-CIRCUITPYTHON_MACROPAD = os.path.join(ROOT, "vendor", "circuitpython-rp2",
-                                      "circuitpython-10.2.1-adafruit_macropad_rp2040-en_US.uf2")
-CIRCUITPYTHON_MACROPAD_NAME = "CircuitPython 10.2.1 (adafruit_macropad_rp2040, en_US)"
-CIRCUITPYTHON_KEYBOW = os.path.join(ROOT, "vendor", "circuitpython-rp2",
-                                    "circuitpython-10.2.1-pimoroni_keybow2040-en_US.uf2")
-CIRCUITPYTHON_KEYBOW_NAME = "CircuitPython 10.2.1 (pimoroni_keybow2040, en_US)"
-# The CircuitPython build for each RP2040 board a config can name (its
-# "board"): the MacroPad and the Keybow 2040 have their own; a Pico on the RGB
-# Keypad Base runs the Pico's.
-CIRCUITPYTHON_BUILDS = {None: (CIRCUITPYTHON, CIRCUITPYTHON_NAME), "pico": (CIRCUITPYTHON, CIRCUITPYTHON_NAME),
-                        "pico-rgb-keypad": (CIRCUITPYTHON, CIRCUITPYTHON_NAME),
-                        "macropad": (CIRCUITPYTHON_MACROPAD, CIRCUITPYTHON_MACROPAD_NAME),
-                        "keybow2040": (CIRCUITPYTHON_KEYBOW, CIRCUITPYTHON_KEYBOW_NAME)}
+# The official images (keys of ``images.IMAGES``): MicroPython's, and the
+# CircuitPython build for each RP2040 board a config can name (its "board"):
+# the MacroPad and the Keybow 2040 have their own; a Pico on the RGB Keypad
+# Base runs the Pico's.
+MICROPYTHON = "micropython"
+CIRCUITPYTHON_BUILDS = {None: "circuitpython-pico", "pico": "circuitpython-pico",
+                        "pico-rgb-keypad": "circuitpython-pico", "macropad": "circuitpython-macropad",
+                        "keybow2040": "circuitpython-keybow"}
 _HEADER = struct.Struct("<8I")
 
 
@@ -124,9 +114,9 @@ def pack(chunks, family=FAMILY_RP2040):
     return bytes(blob)
 
 
-def micropython_pages(path=MICROPYTHON, below=FS_ADDRESS):
-    """The vendored MicroPython UF2's pages (or CircuitPython's), checked to
-    be RP2040 flash pages below the filesystem."""
+def micropython_pages(path, below=FS_ADDRESS):
+    """The pages of the MicroPython UF2 at ``path`` (or CircuitPython's),
+    checked to be RP2040 flash pages below the filesystem."""
     with open(path, "rb") as f:
         blocks = parse(f.read())
     for b in blocks:
@@ -135,13 +125,16 @@ def micropython_pages(path=MICROPYTHON, below=FS_ADDRESS):
     return [(b.address, bytes(b.payload)) for b in blocks]
 
 
-def build(files):
-    """The UF2 (bytes) of MicroPython and a filesystem holding ``files``,
-    ``[(name, bytes)]``."""
-    return pack(micropython_pages() + [(FS_ADDRESS, picofs.image(files))])
+def build(files, base=None):
+    """The UF2 (bytes) of MicroPython (the UF2 file ``base``, default the
+    official one: ``images.get``, which may download it) and a filesystem
+    holding ``files``, ``[(name, bytes)]``."""
+    from host_tools import images
+
+    return pack(micropython_pages(base or images.get(MICROPYTHON)) + [(FS_ADDRESS, picofs.image(files))])
 
 
-def build_circuitpython(files, build=CIRCUITPYTHON):
+def build_circuitpython(files, build):
     """The UF2 (bytes) of CircuitPython (the UF2 file ``build``) and a
     CIRCUITPY drive holding ``files``, ``[(path, bytes)]``. The drive's unused tail (zeros) is left
     out: a FAT drive never reads a cluster it has not allocated."""
@@ -158,7 +151,10 @@ def write(path, board="pico-buttons", games=rules.GAMES, tables_dir=None, runtim
     temporary name), or with ``runtime="circuitpython"``
     ``build_circuitpython(circuitpy.drive_files(...))``; returns ``(files,
     size)``. FlashError for what the user can fix (a config not for a Pico
-    or for the other runtime, a missing table)."""
+    or for the other runtime, a missing table); ``images.ImageError`` for an
+    official image that is missing and can't be downloaded, or wrong."""
+    from host_tools import images
+
     if runtime == "circuitpython":
         from host_tools.drive import circuitpy
 
@@ -168,7 +164,7 @@ def write(path, board="pico-buttons", games=rules.GAMES, tables_dir=None, runtim
             raise flash.FlashError("%s is wired for %s, not an RP2040 board: the UF2 holds CircuitPython for the"
                                    " Pico, the MacroPad or the Keybow 2040" % (cfg["name"], cfg["board"]))
         files = circuitpy.drive_files(board, games, tables_dir)
-        data = build_circuitpython(files, CIRCUITPYTHON_BUILDS[cfg["board"]][0])
+        data = build_circuitpython(files, images.get(CIRCUITPYTHON_BUILDS[cfg["board"]]))
     else:
         files = picofs.board_files(board, games, tables_dir)
         data = build(files)

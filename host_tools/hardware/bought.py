@@ -100,9 +100,8 @@ def _install(board):
     return [
         "## Install: one file",
         "",
-        "Nothing to download: in a clone of this repository (`make venv` once), one command makes the one file,"
-        " runtime, game and tables together. Each command writes a file of its own, named after the config it"
-        " uses.",
+        "In a clone of this repository (`make venv` once), one command makes the one file, runtime, game and"
+        " tables together. Each command writes a file of its own, named after the config it uses.",
         "",
         "```sh",
         "make uf2 BOARD=%s                          # MicroPython: %s" % (name, out),
@@ -118,8 +117,9 @@ def _install(board):
         " MicroPython one holds"
         " MicroPython v1.28.0's build for the Raspberry Pi Pico%s and the game as `make flash` installs it; the"
         " CircuitPython one holds CircuitPython 10.2.1 (%s) and a CIRCUITPY drive with the game, which"
-        " `make circuitpy DEST=... BOARD=%s` can update later. Both runtimes are in the repository's `vendor/`"
-        " (see [the README](../../README.md#putting-it-on-a-board))."
+        " `make circuitpy DEST=... BOARD=%s` can update later. Both runtimes are the official builds, which the"
+        " first `make uf2` downloads from their publishers (or `make firmware`; see"
+        " [the README](../../README.md#commands))."
         % ({"macropad": " (it runs on the MacroPad's RP2040, pins by number)",
             "keybow2040": " (it runs on the Keybow's RP2040, pins by number)"}.get(board, ""),
            {"macropad": "Adafruit's build for the MacroPad",

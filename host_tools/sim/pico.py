@@ -26,7 +26,7 @@ import subprocess
 import sys
 import tty
 
-from host_tools import makevars, outputs
+from host_tools import images, makevars, outputs
 from host_tools.drive import uf2
 from host_tools.sim import headless, terminal
 from host_tools.oserrors import reported
@@ -34,18 +34,13 @@ from host_tools.sim.board import SimError, cells_of, die_with_parent, wiring
 from tactictoe import puzzles, rules
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-VENDOR = os.path.join(ROOT, "vendor", "micropython-rp2")
-UF2 = uf2.MICROPYTHON
-CIRCUITPYTHON_UF2 = uf2.CIRCUITPYTHON
-MACROPAD_UF2 = os.path.join(os.path.dirname(CIRCUITPYTHON_UF2),
-                            "circuitpython-10.2.1-adafruit_macropad_rp2040-en_US.uf2")
-BOOTROM = os.path.join(VENDOR, "rp2040-bootrom-B1.bin")
 SCRIPT = os.path.join(ROOT, "simulator", "rp2040", "pico.mjs")
 
+
 def uf2_builds(hardware):
-    """The CircuitPython build a board runs: its own (the MacroPad's, the
-    Keybow 2040's), else the Pico's."""
-    return uf2.CIRCUITPYTHON_BUILDS.get(hardware, (CIRCUITPYTHON_UF2,))[0]
+    """The official image (``images.IMAGES`` key) a board's CircuitPython
+    is: its own (the MacroPad's, the Keybow 2040's), else the Pico's."""
+    return uf2.CIRCUITPYTHON_BUILDS.get(hardware, uf2.CIRCUITPYTHON_BUILDS[None])
 
 
 # The boards the emulator wires (simulator/rp2040/boards.mjs): a Pico wired
@@ -150,7 +145,7 @@ class EmulatedPico:
         from ``uf2``'s own image, or empty, when it doesn't exist).
     :param board: a shipped board name or a board.json path: its wiring.
     :param console: give it a serial console (a pseudo-terminal).
-    :param uf2: the UF2 files flashed (default: the vendored MicroPython).
+    :param uf2: the UF2 files flashed (default: the official MicroPython).
     :param on_frame: called with ``(ms, cells)`` whenever the LEDs latch
         different colours.
     :param on_output: called with the bytes the board writes to its console.
@@ -158,7 +153,11 @@ class EmulatedPico:
         (``tone``, ``power``, ``usb``, ``speed``, ``fault``), as a list of words.
     :param runtime: "micropython" (the flash file is its littlefs) or
         "circuitpython" (the flash file is the CIRCUITPY drive, FAT12 at
-        0x100000; ``uf2`` then defaults to the vendored CircuitPython).
+        0x100000; ``uf2`` then defaults to the board's official CircuitPython).
+
+    The official images (and the boot ROM) come from ``images.get``, which
+    downloads one that is missing when it may; ``images.ImageError`` (one
+    line) when it can't.
     :param hardware: the board around the chip, a key of ``HARDWARE``
         (default: the config's "board" when it is one, else "pico").
 
@@ -191,8 +190,9 @@ class EmulatedPico:
         self.pixels = []
         self.turned = 0
         self.runtime = runtime
+        self.bootrom = images.get("bootrom")
         if uf2 is None:
-            uf2 = ((uf2_builds(self.hardware),) if runtime == "circuitpython" else (UF2,))
+            uf2 = (images.get(uf2_builds(self.hardware) if runtime == "circuitpython" else "micropython"),)
         self.uf2 = list(uf2)
         self.fifo = b""  # CircuitPython: the bytes the last frame's PIO FIFO took
         self.on_frame = on_frame
@@ -233,7 +233,7 @@ class EmulatedPico:
         """Power on, running ``live``, or paused for ``run``."""
         if self.proc is not None:
             raise SimError("the emulated chip is already on")
-        argv = [node(), SCRIPT, "--bootrom", BOOTROM, "--wiring", self.wiring_path]
+        argv = [node(), SCRIPT, "--bootrom", self.bootrom, "--wiring", self.wiring_path]
         for path in self.uf2:
             argv += ["--uf2", path]
         if self.flash_file:

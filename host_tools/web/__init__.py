@@ -41,8 +41,8 @@ PORT_PACKAGE = "@micropython/micropython-webassembly-pyscript"
 PORT_DIR = os.path.join(ROOT, "node_modules", *PORT_PACKAGE.split("/"))
 PORT_FILES = ("micropython.mjs", "micropython.wasm")
 # The package ships no licence file; its package.json says MIT, MicroPython's
-# licence, whose text (with its third-party parts) is vendored for the rp2 port.
-PORT_LICENCE = os.path.join(ROOT, "vendor", "micropython-rp2", "LICENSE-micropython")
+# licence, whose text (with its third-party parts) is in licenses/.
+PORT_LICENCE = os.path.join(ROOT, "licenses", "LICENSE-micropython")
 OUTPUT = os.path.join(ROOT, "build", "web")
 PAGE_FILES = ("index.html", "style.css", "board.js", "engine.html", "engine.js")
 HW_FILES = ((SIMULATOR, "machine.py"), (SIMULATOR, "neopixel.py"), (SIMULATOR, "simexit.py"), (WEB, "simbus.py"),

@@ -5,12 +5,12 @@ tests/test_images.py.)"""
 import hashlib
 import os
 import re
+import subprocess
 
 from conftest import ROOT
 
 import pytest
 
-ASYNCIO_VENDOR = os.path.join(ROOT, "vendor", "circuitpython-asyncio")
 KICAD_VENDOR = os.path.join(ROOT, "vendor", "kicad-footprints")
 KICAD_SYM_VENDOR = os.path.join(ROOT, "vendor", "kicad-symbols")
 
@@ -30,18 +30,15 @@ def readme_table(folder):
 
 
 def test_the_readmes_list_the_binaries():
-    assert set(readme_table(ASYNCIO_VENDOR)) == {"core.mpy", "event.mpy", "funcs.mpy", "lock.mpy", "stream.mpy"}
     assert all(name.endswith(".kicad_mod") for name in readme_table(KICAD_VENDOR))
     assert all(name.endswith(".kicad_sym") for name in readme_table(KICAD_SYM_VENDOR))
 
 
 def test_vendor_holds_only_these_folders():
-    assert sorted(os.listdir(os.path.join(ROOT, "vendor"))) == ["circuitpython-asyncio", "kicad-footprints",
-                                                                 "kicad-symbols"]
+    assert sorted(os.listdir(os.path.join(ROOT, "vendor"))) == ["kicad-footprints", "kicad-symbols"]
 
 
 @pytest.mark.parametrize("folder, licences", [
-    (ASYNCIO_VENDOR, {"LICENSE-asyncio"}),
     (KICAD_VENDOR, {"LICENSE-kicad-footprints"}),
     (KICAD_SYM_VENDOR, {"LICENSE-kicad-symbols"}),
 ])
@@ -53,7 +50,7 @@ def test_every_file_here_is_described(folder, licences):
     assert licences == {n for n in os.listdir(folder) if n.startswith("LICENSE-")}
 
 
-@pytest.mark.parametrize("folder", [ASYNCIO_VENDOR, KICAD_VENDOR, KICAD_SYM_VENDOR])
+@pytest.mark.parametrize("folder", [KICAD_VENDOR, KICAD_SYM_VENDOR])
 def test_each_binary_matches_its_sha256_and_size(folder):
     for name, (size, sha) in readme_table(folder).items():
         with open(os.path.join(folder, name), "rb") as f:
@@ -67,9 +64,22 @@ def test_the_licences_are_the_upstream_texts():
         mp = f.read()  # (make web ships it with MicroPython's WebAssembly port)
     assert mp.startswith("The MIT License (MIT)\n\nCopyright (c) 2013-2026 Damien P. George\n")
     assert sorted(os.listdir(os.path.join(ROOT, "licenses"))) == ["LICENSE-micropython", "README.md"]
-    with open(os.path.join(ASYNCIO_VENDOR, "LICENSE-asyncio"), encoding="utf-8") as f:
-        assert f.read().startswith("The MIT License (MIT)\n\nCopyright (c) 2021 Dan Halbert for Adafruit Industries\n")
     with open(os.path.join(KICAD_SYM_VENDOR, "LICENSE-kicad-symbols"), encoding="utf-8") as f:
         sym = f.read()
     assert "Upstream-Name: kicad-symbols" in sym and "waives article 3 of the license" in sym
     assert "Attribution-ShareAlike 4.0 International" in sym
+
+
+# What the project's own commands build from its own code and registry
+# packages, and so may be committed: the puzzles (make puzzles, from the
+# tables the solver writes).
+BUILT_HERE = {"firmware/tactictoe/puzzles.bin"}
+COMPILED = re.compile(r"\.(uf2|bin|rom|elf|mpy|o|a|so|dll|dylib|exe|hex|wasm|pyc)$", re.I)
+
+
+def test_no_compiled_file_is_committed():
+    # No firmware image, ROM or compiled module from elsewhere: the official
+    # images come from their publishers at set-up (host_tools/images.py).
+    tracked = subprocess.run(["git", "ls-files"], cwd=ROOT, capture_output=True, text=True, check=True).stdout
+    found = {p for p in tracked.splitlines() if COMPILED.search(p)}
+    assert found == BUILT_HERE

@@ -353,8 +353,8 @@ class VirtualBoard:
     # --- keys --------------------------------------------------------------
 
     def hold(self, mask):
-        """Put fingers on the cells in ``mask`` (and lift the others)."""
-        self.held = mask & 0x1FF
+        """Put fingers on the keys in ``mask`` (cells, then extra keys; and lift the others)."""
+        self.held = mask & 0x3FFF  # the cells, the extra keys (the encoder's bits are its own)
         self._send_keys()
 
     def tap(self, cell, ms):

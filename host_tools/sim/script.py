@@ -1,7 +1,7 @@
 """Press scripts: the commands (``tap 4``, ``wait 500``...) that
 ``--replay`` plays on a virtual clock and ``--headless`` reads on stdin.
 
-A KEY is a cell, 0-8, or on a board with extra keys one of their roles
+A CELL is a cell, 0-8, or on a board with extra keys one of their roles
 (``menu``, ``hint``, ``undo``, ``select``: the encoder's push); ``turn N``
 turns a board's encoder N clicks (negative: anticlockwise)."""
 
@@ -16,7 +16,7 @@ def held_ms(name, values):
     return TAP_MS if name == "tap" else values[1]
 
 
-COMMANDS = ("tap KEY", "hold KEY MS", "press KEY", "release KEY", "wait MS", "turn N")
+COMMANDS = ("tap CELL", "hold CELL MS", "press CELL", "release CELL", "wait MS", "turn N")
 
 
 def key_bit(cfg, key, where):

@@ -287,8 +287,8 @@ def test_the_page_boots_the_firmware_with_its_self_test(board):
     assert "firmware running in your browser" in page.locator("header").inner_text()
     assert page.get_by_role("link", name="Build one").get_attribute("href") == "https://example.org/build"
     assert page.get_by_role("log", name="console").is_visible()
-    assert page.locator("#board-picker option").all_inner_texts() == ["esp32-touch", "macropad", "pico-buttons",
-                                                                      "pico-matrix"]
+    assert page.locator("#board-picker option").all_inner_texts() == ["esp32-touch", "keybow", "keypad", "macropad",
+                                                                      "pico-buttons", "pico-matrix"]
     # A board of loose parts: the grid alone, no screen, dial or function keys
     assert not page.get_by_role("img", name="screen").is_visible()
     assert not page.get_by_role("button", name="Menu", exact=True).is_visible()

@@ -296,7 +296,7 @@ def test_encoder_edges_from_its_model_are_seen_by_a_polling_script(tmp_path):
 @pytest.fixture(scope="module")
 def keypad_chips():
     _, cfg = host_flash.board_config("keypad")[:2]
-    chips = Chips("pico-rgb-keypad", cfg)
+    chips = Chips("pico-rgb-keypad", cfg)  # (a missing Node: RuntimeError, with one line)
     yield chips, cfg
     chips.close()
 

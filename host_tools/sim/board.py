@@ -220,7 +220,7 @@ class VirtualBoard:
         if self.hardware != "pico" and self.chips is None:
             from host_tools.sim.chips import Chips
 
-            self.chips = Chips(self.hardware, self.cfg)
+            self.chips = Chips(self.hardware, self.cfg, error=SimError, preexec_fn=die_with_parent)
             self.key_bits = key_bits(self.cfg, self.chips.spec)
         if self.replay is not None:
             fd, self._timeline_file = tempfile.mkstemp(prefix="sim-replay-", suffix=".txt")

@@ -14,26 +14,28 @@ import os
 import shutil
 import subprocess
 
-from host_tools.sim.board import ROOT, SimError, die_with_parent
-
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SERVER = os.path.join(ROOT, "simulator", "chipserver.mjs")
-
-# The bought boards (a config's "board") whose chips the models cover.
-BOUGHT = ("macropad", "pico-rgb-keypad", "keybow2040")
 
 
 class Chips:
-    """The chips of ``hardware`` (a key of ``BOUGHT``), for the config
-    ``cfg`` (a validated board.json: the expander's keys). Fresh, as at
-    power-on, until ``power_on()`` makes them fresh again."""
+    """The chips of ``hardware`` (a bought board of ``board.BOUGHT``), for
+    the config ``cfg`` (a validated board.json: the expander's keys). Fresh,
+    as at power-on, until ``power_on()`` makes them fresh again.
 
-    def __init__(self, hardware, cfg):
+    :param error: the exception raised, with one line, when Node is missing
+        or stops (the caller's: ``board.SimError``).
+    :param preexec_fn: run in the child before Node starts (the caller's
+        ``board.die_with_parent``)."""
+
+    def __init__(self, hardware, cfg, error=RuntimeError, preexec_fn=None):
+        self.error = error
         node = shutil.which("node")
         if node is None:
-            raise SimError("Node.js 20 or newer is needed for the %s's chips (node not found): install it"
-                           " (apt-get install nodejs, or https://nodejs.org)" % cfg["name"])
+            raise error("Node.js 20 or newer is needed for the %s's chips (node not found): install it"
+                        " (apt-get install nodejs, or https://nodejs.org)" % cfg["name"])
         self.proc = subprocess.Popen([node, SERVER, hardware, json.dumps(cfg)], stdin=subprocess.PIPE,
-                                     stdout=subprocess.PIPE, cwd=ROOT, preexec_fn=die_with_parent)
+                                     stdout=subprocess.PIPE, cwd=ROOT, preexec_fn=preexec_fn)
         self.spec = self.ask(op="spec")
 
     def ask(self, **request):
@@ -45,7 +47,7 @@ class Chips:
         except (BrokenPipeError, OSError):
             line = b""
         if not line:
-            raise SimError("the chips' model (node %s) stopped, status %s" % (SERVER, self.proc.poll()))
+            raise self.error("the chips' model (node %s) stopped, status %s" % (SERVER, self.proc.poll()))
         return json.loads(line)
 
     def power_on(self):

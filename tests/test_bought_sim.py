@@ -345,3 +345,58 @@ def test_tca9555_transactions_follow_the_datasheet(keypad_chips, held, ops, stra
             assert list(data) == want
     assert chips.i2c(0, 4, 5, stray, b"\x00", 2, held)[0] is None
     assert chips.i2c(1, 6, 7, 0x20, b"\x00", 2, held)[0] is None  # the other controller: nothing on it
+
+
+# --- make sim's terminal front-end ---------------------------------------------------------------
+
+
+def tmux_sim(tmp_path, tables, board):
+    """``sim --board BOARD`` in a 200x50 tmux pane of its own server: (tmux, screen text)."""
+    import shlex
+    import shutil
+    import uuid
+
+    if shutil.which("tmux") is None:
+        pytest.fail("tmux is not on PATH: the terminal front-end is tested in tmux (apt-get install tmux)")
+    server = "bought-sim-" + uuid.uuid4().hex[:8]
+
+    def tmux(*args):
+        r = subprocess.run(["tmux", "-L", server, "-f", "/dev/null"] + list(args), capture_output=True, text=True,
+                           timeout=HANG_S)
+        assert r.returncode == 0, r.stderr
+        return r.stdout
+
+    command = shlex.join([sys.executable, "-m", "host_tools", "sim", "--board", board, "--flash",
+                          str(tmp_path / "flash"), "--tables", tables])
+    tmux("new-session", "-d", "-s", "sim", "-x", "200", "-y", "50", "cd %s && %s" % (shlex.quote(ROOT), command))
+    return server, tmux
+
+
+def until(tmux, text):
+    """Until the pane shows ``text`` (a guard against a hang, not a deadline)."""
+    end = time.monotonic() + HANG_S
+    while text not in tmux("capture-pane", "-p", "-J", "-t", "sim"):
+        assert time.monotonic() < end, tmux("capture-pane", "-p", "-J", "-t", "sim")
+        time.sleep(0.1)
+
+
+@pytest.mark.parametrize("board, keys, narrated", [
+    ("macropad", ["Enter", "]"], "Pulsing now: key 2, you are O."),  # the dial pushed, then turned
+    ("keypad", ["3"], "Pulsing now: key 0, you are X."),  # cell 3 through the TCA9555
+    ("keybow", ["d"], "Pulsing now: key 0, you are X."),  # tactic-toe, on GPIO
+])
+def test_the_terminal_draws_the_bought_board_and_its_keys_play(board, keys, narrated, tmp_path, tables):
+    server, tmux = tmux_sim(tmp_path, tables, board)
+    try:
+        until(tmux, "Pulsing now: key 5, tactic-toe.")
+        until(tmux, "- u Back")  # the function keys, labelled with their keys
+        if board == "macropad":
+            until(tmux, "screen (SH1106, 128x64)")
+        for key in keys:  # played in order on the board's own clock, however fast they come
+            tmux("send-keys", "-t", "sim", key)
+        until(tmux, narrated)
+        if board == "macropad":
+            until(tmux, "encoder: turned +1")
+        tmux("send-keys", "-t", "sim", "Escape")
+    finally:
+        subprocess.run(["tmux", "-L", server, "kill-server"], capture_output=True, timeout=HANG_S)

@@ -1,5 +1,7 @@
-"""``machine`` for the virtual board: pins, PWM, touch pads and resets, wired
-as the virtual board's ``board.json`` says (``simbus.wiring``).
+"""``machine`` for the virtual board: pins, PWM, touch pads, SPI, I2C and
+resets, wired as the virtual board's ``board.json`` says (``simbus.wiring``).
+SPI and I2C transfers go whole to ``simbus``, whose other end hands them to
+a bought board's chips (the JavaScript models of simulator/rp2040/chips/).
 
 It models MicroPython v1.28's rp2 port, the one a Pico runs: what each call
 returns, the exceptions and messages it raises, how pins and PWM channels

@@ -76,13 +76,14 @@ def screens(lines):
     return [bytes.fromhex(line.split()[2]) for line in lines if line.startswith("screen ")]
 
 
-def run_board(b, limit_s=HANG_S):
-    """Run a replay ``VirtualBoard`` to its end (a guard against a hang, not a deadline)."""
+def run_board(b, rec, limit_s=HANG_S):
+    """Run a replay ``VirtualBoard`` to its end (a guard against a hang, not
+    a deadline: then fail with its last lines)."""
     b.start()
     end = time.monotonic() + limit_s
     try:
         while b.running:
-            assert time.monotonic() < end, "the board hung"
+            assert time.monotonic() < end, "the board hung; its last lines:\n" + "\n".join(rec.lines[-20:])
             b.poll(1.0)
     finally:
         b.close()
@@ -172,7 +173,7 @@ def test_the_take_back_key_lights_once_there_is_a_move_to_take_back(board, tmp_p
     changes, end = sim_script.timeline((CLASSIC_X + "wait 500\ntap 4\nwait 3000\n").splitlines(), cfg=cfg)
     b = VirtualBoard(flash_dir, board, seed=3, console=False, replay=(changes, end))
     rec = Recorder(b)
-    run_board(b)
+    run_board(b, rec)
     before = rec.pixels_at("Your move")
     after = rec.pixels_at("classic: O ")
     undo = UNDO_LED[board]
@@ -227,7 +228,7 @@ def script_board(tmp_path, script, board, changes=(), end=6000, live=False):
 
 def test_sh1106_shows_the_framebuf_text_sent_over_machine_spi(tmp_path):
     b, rec = script_board(tmp_path, "sh1106_text.py", "macropad")
-    run_board(b)
+    run_board(b, rec)
     assert "shown" in rec.lines
     assert b.screen == rendered(constant("sh1106_text.py", "TEXT"), step=12), shown(b.screen)
     st_ = b.screen_state
@@ -236,7 +237,7 @@ def test_sh1106_shows_the_framebuf_text_sent_over_machine_spi(tmp_path):
 
 def test_apa102_frame_decoded_to_the_colours_sent(tmp_path):
     b, rec = script_board(tmp_path, "apa102_colours.py", "keypad")
-    run_board(b)
+    run_board(b, rec)
     assert "sent" in rec.lines
     assert b.pixels == [(16 * i, 255 - 16 * i, i, i + 1) for i in range(16)]
 
@@ -247,7 +248,7 @@ def test_tca9555_reads_the_held_keys_active_low(tmp_path):
     masks = [1 << i for i in range(12)] + [0b100000010001, 0xFFF, 0]
     changes = [(500 + 100 * n, mask) for n, mask in enumerate(masks)]
     b, rec = script_board(tmp_path, "tca9555_keys.py", "keypad", changes, end=4000)
-    run_board(b)
+    run_board(b, rec)
     assert "config ffff" in rec.lines and "end" in rec.lines
     seen = [line.split()[1] for line in rec.lines if line.startswith("keys ")]
     want = ["ffff"]
@@ -259,7 +260,7 @@ def test_tca9555_reads_the_held_keys_active_low(tmp_path):
 
 def test_is31fl3731_registers_decoded_to_the_keybows_colours(tmp_path):
     b, rec = script_board(tmp_path, "is31fl3731_colours.py", "keybow")
-    run_board(b)
+    run_board(b, rec)
     # the Command Register reads back the page last selected; nothing
     # answers at 0x75 (OSError, as the port raises it); scan() finds the chip alone
     assert "page 1 0x75 silent scan [116]" in rec.lines

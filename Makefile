@@ -91,11 +91,13 @@ puzzles: $(PUZZLES)
 $(PUZZLES): $(STAMP) $(TABLES) $(PUZZLE_SOURCES)
 	$(PY) -m host_tools puzzles --tables build -o $@
 
-# The virtual board in this terminal (BOARD= pico-buttons, pico-matrix or
-# esp32-touch; SIM_FLASH= its flash folder, default build/sim/BOARD).
+# The virtual board in this terminal (BOARD= pico-buttons, pico-matrix,
+# esp32-touch, or a bought board, macropad, keypad or keybow, with its chips'
+# models; SIM_FLASH= its flash folder, default build/sim/BOARD).
 # CHIP=rp2040: the real MicroPython rp2 port in an emulated RP2040 instead
-# (pico boards; SIM_FLASH= its littlefs image, default build/sim/rp2040-BOARD.lfs),
-# or with BOARD=circuitpython-pico real CircuitPython on make circuitpy's drive.
+# (needs the official images; SIM_FLASH= its littlefs image, default
+# build/sim/rp2040-BOARD.lfs), or with BOARD=circuitpython-pico real
+# CircuitPython on make circuitpy's drive.
 ## play on a virtual board in this terminal (BOARD=, CHIP=rp2040, SIM_FLASH=)
 sim: $(STAMP) $(NODE_STAMP) $(SHIPPED)
 	@$(TOOLS) sim --board $(or $(BOARD),pico-buttons) $(if $(CHIP),--chip "$(CHIP)") $(if $(SIM_FLASH),--flash "$(SIM_FLASH)")

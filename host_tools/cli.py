@@ -557,9 +557,9 @@ def build_parser():
     sm.add_argument("--board", default="pico-buttons", metavar="NAME|PATH",
                     help="the virtual board's wiring: a shipped board or a board.json (default pico-buttons)")
     sm.add_argument("--chip", choices=("unix", "rp2040"), default=None,
-                    help="unix: the firmware in MicroPython's Unix port (fast, the default); rp2040: the real"
-                         " MicroPython rp2 port in an emulated RP2040 (needs Node.js 20; the default for"
-                         " the bought boards, macropad and keypad)")
+                    help="unix: the firmware in MicroPython's Unix port (fast, the default, the bought boards'"
+                         " chips included); rp2040: the real MicroPython rp2 port in an emulated RP2040 (needs"
+                         " Node.js 20 and the official images)")
     sm.add_argument("--flash", metavar="FOLDER|FILE",
                     help="its flash: a folder (default build/sim/BOARD), or with --chip rp2040 a littlefs"
                          " image file (default build/sim/rp2040-BOARD.lfs)")

@@ -1,5 +1,7 @@
-"""``machine`` for the virtual board: pins, PWM, touch pads and resets, wired
-as the virtual board's ``board.json`` says (``simbus.wiring``).
+"""``machine`` for the virtual board: pins, PWM, touch pads, SPI, I2C and
+resets, wired as the virtual board's ``board.json`` says (``simbus.wiring``).
+SPI and I2C transfers go whole to ``simbus``, whose other end hands them to
+a bought board's chips (the JavaScript models of simulator/rp2040/chips/).
 
 It models MicroPython v1.28's rp2 port, the one a Pico runs: what each call
 returns, the exceptions and messages it raises, how pins and PWM channels
@@ -210,7 +212,8 @@ class Pin:
     def init(self, *args, **kw):
         """``init(mode=-1, pull=-1, *, value, alt)``: set the pin up as the
         rp2 port does; the pull is set whatever was given (None: no pull).
-        ``Pin.ALT`` only records the function: no UART, SPI or I2C behind it."""
+        ``Pin.ALT`` records the function; ``SPI`` and ``I2C`` below are
+        what drives such pins."""
         a = _args(args, kw, ("mode", "pull", "value", "alt"), 2)
         p = _pad(self._id)
         value = a.get("value")
@@ -388,6 +391,8 @@ def _sound():
     global _tone
     hz = 0
     b = simbus.wiring["buzzer"]
+    if isinstance(b, dict):  # a board.json's {"pin", "enable"} (the MacroPad's amplifier)
+        b = b["pin"]
     if b is not None and _pads.get(b, (0,))[0] == _PWM_F:
         ch = _channels.get((b >> 1 & 7) * 2 + (b & 1))
         sl = _slice(b >> 1 & 7)
@@ -507,6 +512,197 @@ class PWM:
 
     def __repr__(self):
         return "<PWM slice=%d channel=%d invert=%d>" % (self._slice, self._channel, self._invert)
+
+
+# --- SPI and I2C: whole transfers to the chips on the bus (simbus.spi / simbus.i2c) ------
+
+# The RP2040's pins for each function (datasheet 1.4.3): SPI n's SCK is a pin
+# with n & 3 == 2 in bank n (bit 3 of the pin number), MOSI & 3 == 3, MISO &
+# 3 == 0; I2C n's SDA has n & 3 == 2 * n, SCL 2 * n + 1. The defaults are
+# the Pico's (PICO_DEFAULT_SPI 0: 18, 19, 16; SPI1: 10, 11, 8; I2C0: SDA 4,
+# SCL 5; I2C1: 6, 7).
+_SPI_PINS = ((18, 19, 16), (10, 11, 8))
+_I2C_PINS = ((4, 5), (6, 7))
+_EIO = 5  # errno: no acknowledge from the addressed target (the rp2 port's hardware I2C)
+_ENODEV = 19  # errno: no acknowledge to a write of no bytes (the port bit-bangs those)
+
+
+def _driven():
+    # (output enables, output levels) of every GPIO, as two bit masks: what
+    # the chips on the bus see of chip select, D/C and reset lines.
+    oe = out = 0
+    for n, p in _pads.items():
+        if p[0] == _SIO and p[3]:
+            oe |= 1 << n
+            out |= p[2] << n
+    return oe, out
+
+
+def _fill(buf, data):
+    for i in range(len(buf)):
+        buf[i] = data[i]
+
+
+def _bus_pin(pin, ok, name):
+    n = _find(pin)
+    if not ok(n):
+        raise ValueError("bad %s pin" % name)
+    return n
+
+
+class SPI:
+    """``SPI(id, baudrate=1000000, *, polarity, phase, bits, firstbit, sck,
+    mosi, miso)``: the rp2 port's SPI controller 0 or 1 (ValueError for a
+    pin that is not that controller's). What it clocks out goes to the chips
+    on the board's bus (``simbus.spi``), with the level each GPIO drives
+    (their chip-select and D/C pins); nothing drives MISO, so reads give
+    zeros, as the pin's pull-down does."""
+
+    MSB = 1
+    LSB = 0
+
+    def __init__(self, id, baudrate=1000000, **kw):
+        id = _int(id)
+        if id not in (0, 1):
+            raise ValueError("SPI(%d) doesn't exist" % id)
+        self._id = id
+        self._sck, self._mosi, self._miso = _SPI_PINS[id]
+        self.init(baudrate, **kw)
+
+    def init(self, baudrate=1000000, *, polarity=0, phase=0, bits=8, firstbit=MSB, sck=None, mosi=None,
+             miso=None):
+        """Set the rate, mode and pins (each pin given becomes the SPI's)."""
+        bank = self._id << 3
+        if sck is not None:
+            self._sck = _bus_pin(sck, lambda n: n & 3 == 2 and n & 8 == bank, "SCK")
+        if mosi is not None:
+            self._mosi = _bus_pin(mosi, lambda n: n & 3 == 3 and n & 8 == bank, "MOSI")
+        if miso is not None:
+            self._miso = _bus_pin(miso, lambda n: n & 3 == 0 and n & 8 == bank, "MISO")
+        self._mode = (_int(polarity), _int(phase), _int(bits), _int(firstbit))
+        self._baudrate = _int(baudrate)
+        for n in (self._sck, self._mosi):
+            Pin(n).init(Pin.ALT, alt=1)
+
+    def _send(self, buf):
+        if len(buf):
+            oe, out = _driven()
+            simbus.spi(self._id, self._sck, self._mosi, bytes(buf), oe, out)
+
+    def write(self, buf):
+        """Clock ``buf`` out on MOSI."""
+        self._send(buf)
+
+    def readinto(self, buf, write=0):
+        """Clock out ``write`` for each byte of ``buf``, reading MISO (zeros) into it."""
+        self._send(bytes((write & 0xFF,)) * len(buf))
+        for i in range(len(buf)):
+            buf[i] = 0
+
+    def read(self, nbytes, write=0):
+        """``nbytes`` read while ``write`` goes out."""
+        buf = bytearray(_int(nbytes))
+        self.readinto(buf, write)
+        return bytes(buf)
+
+    def write_readinto(self, write_buf, read_buf):
+        """Clock out ``write_buf`` while reading as many bytes into ``read_buf``."""
+        if len(write_buf) != len(read_buf):
+            raise ValueError("buffers must be the same length")
+        self._send(write_buf)
+        for i in range(len(read_buf)):
+            read_buf[i] = 0
+
+    def deinit(self):
+        """Release the controller (nothing to do here)."""
+
+    def __repr__(self):
+        return "SPI(%d, baudrate=%d, polarity=%d, phase=%d, bits=%d, sck=%d, mosi=%d, miso=%d)" % (
+            (self._id, self._baudrate) + self._mode[:3] + (self._sck, self._mosi, self._miso))
+
+
+class I2C:
+    """``I2C(id, *, scl, sda, freq=400000, timeout=50000)``: the rp2 port's
+    I2C controller 0 or 1. Each call is one transaction with the chips on
+    the board's bus (``simbus.i2c``), and as on the port: OSError EIO when
+    nothing acknowledges (ENODEV for a write of no bytes, which the port
+    bit-bangs, as ``scan()`` does), ``writeto`` returns the bytes
+    acknowledged, reads fill the buffer from the target."""
+
+    def __init__(self, id=0, freq=400000, *, scl=None, sda=None, timeout=50000):
+        id = _int(id)
+        if id not in (0, 1):
+            raise ValueError("I2C(%d) doesn't exist" % id)
+        self._id = id
+        self._sda, self._scl = _I2C_PINS[id]
+        if scl is not None:
+            self._scl = _bus_pin(scl, lambda n: n & 3 == 2 * id + 1, "SCL")
+        if sda is not None:
+            self._sda = _bus_pin(sda, lambda n: n & 3 == 2 * id, "SDA")
+        self._freq = _int(freq)
+        self._timeout = _int(timeout)
+        for n in (self._sda, self._scl):
+            Pin(n).init(Pin.ALT, alt=3)
+
+    def _transfer(self, addr, write, nread):
+        """One transaction: ``write`` then (repeated start) ``nread`` bytes;
+        the bytes read, or OSError as the port raises it."""
+        got = simbus.i2c(self._id, self._sda, self._scl, _int(addr) & 0x7F, bytes(write), nread)
+        if got is None:
+            raise OSError(_EIO if write or nread else _ENODEV)
+        return got
+
+    def scan(self):
+        """The addresses 0x08-0x77 that acknowledge a write of no bytes."""
+        found = []
+        for addr in range(0x08, 0x78):
+            try:
+                self._transfer(addr, b"", 0)
+                found.append(addr)
+            except OSError:
+                pass
+        return found
+
+    def writeto(self, addr, buf, stop=True):
+        """Write ``buf`` to ``addr``; the number of bytes acknowledged."""
+        self._transfer(addr, buf, 0)
+        return len(buf)
+
+    def writevto(self, addr, vector, stop=True):
+        """Write the buffers in ``vector`` as one transaction."""
+        data = b"".join(bytes(b) for b in vector)
+        self._transfer(addr, data, 0)
+        return len(data)
+
+    def readfrom_into(self, addr, buf, stop=True):
+        """Read ``len(buf)`` bytes from ``addr`` into ``buf``."""
+        _fill(buf, self._transfer(addr, b"", len(buf)))
+
+    def readfrom(self, addr, nbytes, stop=True):
+        """``nbytes`` read from ``addr``."""
+        return self._transfer(addr, b"", _int(nbytes))
+
+    def _mem(self, memaddr, addrsize):
+        return _int(memaddr).to_bytes(addrsize // 8, "big")
+
+    def readfrom_mem_into(self, addr, memaddr, buf, *, addrsize=8):
+        """Write ``memaddr``, then read ``len(buf)`` bytes into ``buf``."""
+        _fill(buf, self._transfer(addr, self._mem(memaddr, addrsize), len(buf)))
+
+    def readfrom_mem(self, addr, memaddr, nbytes, *, addrsize=8):
+        """Write ``memaddr``, then read ``nbytes``."""
+        return self._transfer(addr, self._mem(memaddr, addrsize), _int(nbytes))
+
+    def writeto_mem(self, addr, memaddr, buf, *, addrsize=8):
+        """Write ``memaddr`` then ``buf``, as one transaction."""
+        self._transfer(addr, self._mem(memaddr, addrsize) + bytes(buf), 0)
+
+    def deinit(self):
+        """Release the controller (nothing to do here)."""
+
+    def __repr__(self):
+        return "I2C(%d, freq=%d, scl=%d, sda=%d, timeout=%d)" % (self._id, self._freq, self._scl, self._sda,
+                                                                  self._timeout)
 
 
 # --- the rest of machine ------------------------------------------------------------

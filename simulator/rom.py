@@ -323,7 +323,7 @@ def main():
     flash, wiring, mode, reason, seed, bus_out, bus_in, replay = sys.argv[1:9]
     simbus.lag = int(os.getenv("TACTICTOE_SIM_LAG") or 0)
     with open(wiring) as f:
-        simbus.start(json.load(f), int(bus_out), int(bus_in) if replay == "-" else None)
+        simbus.start(json.load(f), int(bus_out), int(bus_in), live=replay == "-")
     import simos
 
     if seed != "-":

@@ -22,10 +22,25 @@ The ROM and the hardware doubles talk to ``host_tools.sim.board`` over two pipes
   keys stops even if the signal came at a moment the interpreter could not
   take it).
 
-In a replay (``vclock``) there is no second pipe: the presses come from a
-timeline. The console (stdout) then shares the first pipe, each bus line
-marked by a leading ``\x1e``, so the host sees frames and printed lines in
-the order they happened: a replay's output is the same on every run.
+The chips on a bought board's buses (``machine.SPI`` / ``machine.I2C``)
+live on the host, in the same JavaScript models the web page runs
+(``host_tools.sim.chips``):
+
+* board to host: ``S <ms> <bus> <sck> <mosi> <oe> <out> <hex>`` (bytes
+  clocked out of SPI ``bus``, with the GPIOs' output enables and levels as
+  bit masks: the chips' select and D/C lines), ``2 <ms> <n> <bus> <sda>
+  <scl> <held> <addr> <hex or -> <nread>`` (I2C transaction ``n``: write
+  the bytes, then read ``nread``; ``held`` is the key mask of that moment,
+  for an expander's input pins);
+* host to board, the answer: ``R`` + ``n`` (2 bytes), then 2 bytes
+  ``count | status << 14`` (status 0: acknowledged, 1: not), then
+  ``count`` bytes read. The board waits for it.
+
+In a replay (``vclock``) the presses come from a timeline and the second
+pipe carries only those answers. The console (stdout) then shares the
+first pipe, each bus line marked by a leading ``\x1e``, so the host sees
+frames and printed lines in the order they happened: a replay's output is
+the same on every run.
 """
 
 import select
@@ -56,30 +71,35 @@ _seq = 0  # the number of the last "I 1"
 _seq_off = 0  # and of the last "I 0"
 _off = b""  # the next "I 0" message, made in advance (see disarm)
 _msg = bytearray(3)  # the host's last message
+_live = True  # False in a replay: no console, no keys from the host
+_i2c_seq = 0  # the number of the last I2C transaction
+_answer = None  # its answer: the bytes read, or None (no acknowledge)
 missed = False  # a Ctrl-C came as code ended, too late to interrupt it (see disarm)
 _mark = b""  # before each bus line: b"\x1e" when stdout shares the pipe (replays)
 lag = 0  # ms the board dawdles around running code (the ROM reads TACTICTOE_SIM_LAG): tests' races
 GAP_MS = 100  # after a script's tap or hold, its cell is up this long before the next command
 BEAT_MS = 250  # the key scans' heartbeat to the host (B), in board ms
 _script = []  # the press script's commands not yet done: [cell or -1, ms, first and last scan's ms]
+_EDGE = 16  # in _script: 16 + the encoder's switches closed (bit 0: its pins[0], bit 1: pins[1])
+_ENCODER = 14  # held(): bits 14 and 15 are those switches
 _done = 0  # script commands done since power-on
 _tapped = 0  # the cell mask the script's current command holds
 _beat = -BEAT_MS  # when the last heartbeat was sent
 
 
-def start(wired, out_fd, in_fd):
+def start(wired, out_fd, in_fd, live=True):
     """Wire up: ``wired`` is the board's real wiring (a board.json), the fds
-    are the pipes to the host (``in_fd`` None in a replay)."""
-    global wiring, _out, _in, _poller, _mark, _off
+    are the pipes to the host; ``live`` False for a replay."""
+    global wiring, _out, _in, _poller, _mark, _off, _live
     wiring = wired
+    _live = live
     _out = open(out_fd, "wb")
     zero()
-    if in_fd is None:
+    if not live:
         _mark = b"\x1e"
-    else:
-        _in = open(in_fd, "rb")
-        _poller = select.poll()
-        _poller.register(_in, select.POLLIN)
+    _in = open(in_fd, "rb")
+    _poller = select.poll()
+    _poller.register(_in, select.POLLIN)
     _off = _mark + b"I 0 1\n"
 
 
@@ -106,16 +126,28 @@ def _messages(wait_for=b"", number=0):
     return its letter. Reads into a buffer it has: waiting here allocates
     nothing, so a KeyboardInterrupt (which the Unix port raises from its
     signal handler, wherever the interpreter is) can't land in the GC."""
-    global _held, missed
+    global _held, missed, _answer
     while wait_for or _poller.poll(0):
         if _in.readinto(_msg) != 3:  # the host went away
             raise Reset(OFF)
-        if _msg[0] == 0x4B:  # "K"
+        if _msg[0] == 0x52:  # "R": an I2C answer, read whole (an old one is dropped)
+            n = _msg[1] | _msg[2] << 8
+            if _in.readinto(_msg, 2) != 2:
+                raise Reset(OFF)
+            word = _msg[0] | _msg[1] << 8
+            data = _in.read(word & 0x3FFF) if word & 0x3FFF else b""
+            if n == _i2c_seq and 0x52 in wait_for:
+                _answer = None if word >> 14 else data
+                return 0x52
+        elif _msg[0] == 0x4B:  # "K"
             _held = _msg[1] | _msg[2] << 8
         elif _msg[0] == 0x50:  # "P": a tap or hold, then the gap before the next command
             v = _msg[1] | _msg[2] << 8
             _script.append([v & 15, (v >> 4) * 10, None, 0])
             _script.append([-1, GAP_MS, None, 0])
+        elif _msg[0] == 0x45:  # "E": an encoder edge: its switches' levels, held for a time
+            v = _msg[1] | _msg[2] << 8
+            _script.append([_EDGE + (v & 3), v >> 2, None, 0])
         elif _msg[0] == 0x57:  # "W": a wait
             _script.append([-1, _msg[1] | _msg[2] << 8, None, 0])
         elif _msg[0] == 0x43:  # "C": Ctrl-C for the running code (the host's SIGINT only if it reads no keys)
@@ -158,13 +190,15 @@ def script(t):
         step = _script[0]
         if step[2] is None:  # the first scan to see it
             step[2] = step[3] = t
-            _tapped = 1 << step[0] if step[0] >= 0 else 0
+            kind = step[0]
+            _tapped = (kind - _EDGE) << _ENCODER if kind >= _EDGE else 1 << kind if kind >= 0 else 0
             return
         if step[3] - step[2] < step[1]:
             step[3] = t
             return
         _script.pop(0)
-        _tapped = 0
+        if step[0] < _EDGE:  # (an encoder edge holds its levels into the next)
+            _tapped = 0
         if step[0] < 0:  # a tap's gap or a wait: one command done
             _done += 1
             send(b"Q %d\n" % _done)
@@ -183,9 +217,28 @@ def last_leds():
 
 
 def encoder(pin):
-    """The level of an encoder's switch on ``pin``: 1, open (the terminal
-    has no dial to turn)."""
-    return 1
+    """The level of the encoder's switch on ``pin`` (one of the wiring's
+    ``encoder.pins``): 0 while held()'s bit for it says it is closed."""
+    return 0 if held() >> (_ENCODER + wiring["encoder"]["pins"].index(pin)) & 1 else 1
+
+
+def spi(bus, sck, mosi, data, oe, out):
+    """Bytes ``data`` clocked out of SPI ``bus`` on GPIOs ``sck`` and
+    ``mosi``, with the output enables and levels of every GPIO (bit masks)."""
+    send(b"S %d %d %d %d %d %d %s\n" % (now(), bus, sck, mosi, oe, out, hexlify(data)))
+
+
+def i2c(bus, sda, scl, addr, write, nread):
+    """One I2C transaction on ``bus`` (GPIOs ``sda``, ``scl``): ``write``'s
+    bytes to ``addr``, then ``nread`` read. The bytes read, or None if
+    nothing acknowledged."""
+    global _i2c_seq
+    keys = held()  # also what a key scan does: the expander's keys are read now
+    _i2c_seq = (_i2c_seq + 1) & 0xFFFF
+    send(b"2 %d %d %d %d %d %d %d %s %d\n" % (now(), _i2c_seq, bus, sda, scl, keys, addr,
+                                            hexlify(write) if write else b"-", nread))
+    _messages(b"R", _i2c_seq)
+    return _answer
 
 
 def tone(hz):
@@ -207,7 +260,7 @@ def arm(slow=0):
     msg = b"I 1 %d\n" % _seq
     _armed = True
     send(msg)
-    if _in is None:  # a replay: no console
+    if not _live:  # a replay: no console
         return False
     return _messages(b"GS", _seq) == 0x53
 
@@ -229,7 +282,7 @@ def disarm(slow=0):
                 ms, slow = slow, 0
                 time.sleep_ms(ms)
             _out.write(off)  # again after a Ctrl-C: the host answers each
-            if _in is not None:  # (a replay has no console)
+            if _live:  # (a replay has no console)
                 _messages(b"A", _seq_off)
             break
         except KeyboardInterrupt:
@@ -243,7 +296,7 @@ def hand_over():
     """The board is resetting: a Ctrl-C it missed is the next run's, as it
     would have reached the next board had the port gone away (the host
     holds it until code runs)."""
-    if missed and _in is not None:
+    if missed and _live:
         try:
             send(b"H\n")
         except Reset:

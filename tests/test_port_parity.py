@@ -398,8 +398,6 @@ SIM_DIFFERS = {
     "sys.atexit?": "the Unix port has sys.atexit",
     # machine: the peripherals the firmware never uses are not modelled
     "machine.ADC?": "not modelled: the firmware uses no ADC",
-    "machine.I2C?": "not modelled: the firmware uses no I2C",
-    "machine.SPI?": "not modelled: the firmware uses no SPI",
     "machine.UART?": "not modelled: the firmware uses no UART",
     "machine.Signal?": "not modelled: the firmware uses no Signal",
     "machine.Timer?": "not modelled: the firmware's loop is asyncio, no Timer",

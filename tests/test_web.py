@@ -34,8 +34,8 @@ def test_web_build_only_writes_a_self_contained_site(table_files, tmp_path):
     manifest = json.loads((out / "manifest.json").read_text())
     # The firmware as make flash puts it on a board (compiled: the port
     # loads .mpy v6), both tables, every MicroPython board config the page
-    # offers (those of loose parts, and the MacroPad: it has no model of the
-    # keypad's expander and APA102s), and the chip models the page imports.
+    # offers (those of loose parts, and the bought boards: their chips
+    # through the emulator's models), and the chip models the page imports.
     firmware = set()
     for name in web.boards():
         firmware |= {n for n, _ in web.flash.firmware_files(web.flash.board_config(name)[1], True)}
@@ -46,9 +46,11 @@ def test_web_build_only_writes_a_self_contained_site(table_files, tmp_path):
             "lib/tactictoe/words.mpy"} <= firmware
     for name in manifest["flash"]:
         assert (out / "flash" / name).is_file()
-    assert manifest["boards"] == ["esp32-touch", "macropad", "pico-buttons", "pico-matrix"]
-    assert not any("tca9555" in name or "apa102" in name for name in manifest["flash"])  # no keypad here
-    for name in ("rp2040/boards.mjs", "rp2040/chips/sh1106.mjs", "rp2040/chips/encoder.mjs"):
+    assert manifest["boards"] == ["esp32-touch", "keybow", "keypad", "macropad", "pico-buttons", "pico-matrix"]
+    assert {"lib/tactictoe/devices/tca9555.mpy", "lib/tactictoe/devices/apa102.mpy",
+            "lib/tactictoe/devices/is31fl3731.mpy"} <= firmware
+    for name in ("rp2040/boards.mjs", "rp2040/chips/sh1106.mjs", "rp2040/chips/encoder.mjs",
+                 "rp2040/chips/apa102.mjs", "rp2040/chips/tca9555.mjs", "rp2040/chips/is31fl3731.mjs"):
         with open(os.path.join(web.SIMULATOR, name), "rb") as f:
             assert (out / name).read_bytes() == f.read()
     assert (out / "micropython" / "micropython.wasm").is_file()
@@ -285,8 +287,8 @@ def test_the_page_boots_the_firmware_with_its_self_test(board):
     assert "firmware running in your browser" in page.locator("header").inner_text()
     assert page.get_by_role("link", name="Build one").get_attribute("href") == "https://example.org/build"
     assert page.get_by_role("log", name="console").is_visible()
-    assert page.locator("#board-picker option").all_inner_texts() == ["esp32-touch", "macropad", "pico-buttons",
-                                                                      "pico-matrix"]
+    assert page.locator("#board-picker option").all_inner_texts() == ["esp32-touch", "keybow", "keypad", "macropad",
+                                                                      "pico-buttons", "pico-matrix"]
     # A board of loose parts: the grid alone, no screen, dial or function keys
     assert not page.get_by_role("img", name="screen").is_visible()
     assert not page.get_by_role("button", name="Menu", exact=True).is_visible()

@@ -1,13 +1,14 @@
 // The board in a browser: the firmware's own files in MicroPython's
 // WebAssembly port, with this page as the board's pins, LEDs and buzzer
 // (docs/web.md). The page knows nothing of the game: it boots main.py, reads
-// the LED chain's bytes and holds the keys a finger is on. On a board with a
-// screen (the MacroPad) it also turns the dial, and shows what the firmware
-// sent over SPI to the screen's controller, decoded by the emulator's own
-// chip models (rp2040/boards.mjs and rp2040/chips/: the very files the
-// emulated RP2040 of make sim CHIP=rp2040 and the tests use).
+// the LED chain's bytes and holds the keys a finger is on. On a bought board
+// it also turns the dial, and hands what the firmware sends over SPI and I2C
+// to the emulator's own chip models (rp2040/boards.mjs and rp2040/chips/:
+// the very files make sim runs in Node): the MacroPad's screen, the keypad's
+// APA102s and TCA9555 (I2C reads answered from the keys held), the Keybow's
+// IS31FL3731. The LEDs shown are what those chips decoded.
 
-import { BOARDS, makeChips } from "./rp2040/boards.mjs";
+import { BOARDS, makeChips, transfers } from "./rp2040/boards.mjs";
 
 const TAP_MS = 100; // a tap holds its cell this long, as the key scans see it (the firmware debounces 25 ms)
 const LONG_EXTRA_MS = 300; // Space holds the centre this much past the long-press time
@@ -18,6 +19,7 @@ const CONSOLE_LINES = 500;
 const NARRATION = "> "; // the firmware's narration lines start so (narrate.py)
 const CAPTION_LINES = 5; // the caption shows the last few
 const FKEYS = { m: "menu", h: "hint", u: "undo" }; // keys of the keyboard for the function keys
+const FKEY_ROLES = Object.values(FKEYS);
 const DETENT_DEG = 18; // the MacroPad's dial: 20 detents a turn
 const SCREEN_ON = [232, 240, 255]; // a lit pixel of the white OLED
 
@@ -41,6 +43,8 @@ const board = {
   keyLeds: {}, // role of an extra key -> its pixel (r, g, b), on boards with extra keys
   hardware: null, // the bought board the config is for (boards.mjs: "macropad"), or null
   sh1106: null, // the screen's controller (chips/sh1106.mjs) this power-on, on a board with a screen
+  bus: null, // the chips behind machine.SPI / I2C this power-on (boards.mjs transfers), on a bought board
+  pixels: [], // each LED's [r, g, b, brightness 0-31] as the APA102s or the IS31FL3731 decoded it
   encoder: null, // the dial (chips/encoder.mjs), on a board with one
   turn: (n) => turn(n),
   flash: new Map(), // the board's flash while it is off: name -> bytes (writeFile changes it)
@@ -217,9 +221,21 @@ function light(el, rgb) {
 
 function showLeds(hex) {
   const bytes = fromHex(hex);
-  const order = wiring.leds.order;
   const pick = [..."RGB"].map((ch) => wiring.leds.colour_order.indexOf(ch));
-  const pixel = (p) => pick.map((k) => bytes[3 * p + k]);
+  lightAll((p) => pick.map((k) => bytes[3 * p + k]));
+}
+
+// LEDs a chip decoded (APA102 frames, IS31FL3731 registers): each at its
+// 5-bit brightness.
+function chipLeds() {
+  const px = (board.pixels = board.bus.pixels());
+  lightAll((p) => (px[p] ? px[p].slice(0, 3).map((v) => Math.floor((v * px[p][3]) / 31)) : [0, 0, 0]));
+}
+
+// Each cell and extra key lit as pixel(p) says its LED p shows.
+function lightAll(pixel) {
+  if (!wiring) return;
+  const order = wiring.leds.order;
   const leds = (board.leds = []);
   for (let cell = 0; cell < 9; cell++) {
     leds[cell] = pixel(order[cell]);
@@ -240,19 +256,28 @@ function showLeds(hex) {
   }
 }
 
-// --- the screen: an SH1106 fed the bytes the firmware sent it -------------
+// --- the buses: the chips' models fed what machine.SPI / I2C sent ----------
 
 let drawPending = false;
 let drawn = -1; // the model's version last drawn
 
-function screenBytes(hex, dc) {
+function busSpi(bus, sck, mosi, hex, oe, out) {
+  if (!board.bus) return;
+  const changed = board.bus.spi(bus, sck, mosi, fromHex(hex), oe, out);
+  if (changed.includes("leds")) chipLeds();
   const sh = board.sh1106;
-  if (!sh) return;
-  for (const v of fromHex(hex)) sh.byte(v, dc);
-  if (!drawPending && sh.version !== drawn) {
+  if (sh && !drawPending && sh.version !== drawn) {
     drawPending = true;
     requestAnimationFrame(drawScreen);
   }
+}
+
+// One I2C transaction: the bytes read as hex, or "-" when nothing acknowledged.
+function busI2c(bus, sda, scl, address, hex, nread, keys) {
+  if (!board.bus) return "-";
+  const r = board.bus.i2c(bus, sda, scl, address, fromHex(hex), nread, keys);
+  if (r.changed.includes("leds")) chipLeds();
+  return r.ack ? r.data.map((v) => v.toString(16).padStart(2, "0")).join("") : "-";
 }
 
 // The glass: the model's visible pixels, dark while the panel is off, as
@@ -353,8 +378,10 @@ function turn(n) {
 // config (as shipped, or as the firmware's config reads it).
 function layOut(cfg) {
   const pad = Boolean(cfg.screen);
-  boardEl.classList.toggle("pad", pad);
+  const fkeys = (cfg.extra ?? []).some((e) => FKEY_ROLES.includes(e.role)); // the keypad's, the Keybow's too
+  boardEl.classList.toggle("pad", pad || fkeys);
   for (const el of document.querySelectorAll(".pad-only")) el.hidden = !pad;
+  document.querySelector(".fkeys").hidden = !fkeys;
   for (const el of Object.values(roleEls)) {
     delete el.dataset.bit;
     light(el, [0, 0, 0]);
@@ -427,7 +454,7 @@ function powerOff() {
   frame.remove();
   frame = null;
   board.ready = false;
-  board.sh1106 = board.encoder = null;
+  board.sh1106 = board.encoder = board.bus = null;
   tone(0);
 }
 
@@ -453,6 +480,8 @@ async function powerOn(made = newFrame()) {
   const chips = board.hardware ? makeChips(board.hardware) : {};
   board.sh1106 = chips.sh1106 ?? null;
   board.encoder = chips.encoder ?? null;
+  board.bus = board.hardware ? transfers(board.hardware, chips, cfg) : null;
+  board.pixels = [];
   readA = readB = false;
   layOut(cfg);
   drawScreen();
@@ -471,7 +500,8 @@ async function powerOn(made = newFrame()) {
       leds: live(showLeds),
       tone: live(tone),
       encoder: (pin) => (mine === generation ? encoderLevel(pin) : 1),
-      screen: live(screenBytes),
+      spi: live(busSpi),
+      i2c: (...args) => (mine === generation ? busI2c(...args) : "-"),
       interpreterReady: () => (board.timings.interpreter ??= Math.round(performance.now())),
     });
     if (mine === generation) {

@@ -14,7 +14,7 @@ const loading = loadMicroPython({ stdout: (l) => out.say(l), stderr: (l) => out.
 
 // opts: {flash: [[name, bytes]], hw: [[name, bytes]], boardJson: text,
 //        say(line), held() -> mask, leds(hex), tone(hz), encoder(pin) -> level,
-//        screen(hex, dc)}
+//        spi(bus, sck, mosi, hex, oe, out), i2c(bus, sda, scl, addr, hex, n, held) -> hex or "-"}
 // Returns the wiring as the firmware's config reads it (an object).
 window.boot = async function boot(opts) {
   out = opts;
@@ -25,7 +25,7 @@ window.boot = async function boot(opts) {
   for (const [name, data] of opts.hw) mp.FS.writeFile("/hw/" + name, data);
   mp.FS.chdir("/flash"); // the board's root folder, where main.py looks
   mp.registerJsModule("webbus", {
-    held: opts.held, leds: opts.leds, tone: opts.tone, encoder: opts.encoder, screen: opts.screen,
+    held: opts.held, leds: opts.leds, tone: opts.tone, encoder: opts.encoder, spi: opts.spi, i2c: opts.i2c,
   });
   // A board's sys.path ends in /lib, where the firmware's package is: here
   // the flash is /flash, not the root.

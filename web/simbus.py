@@ -7,13 +7,18 @@ The page registers a JavaScript module ``webbus`` with ``held()`` (the mask
 of the keys a finger is on: bits 0-8 the grid's cells, bit 9 + j the
 config's extra key j), ``leds(hex)`` (the bytes the LED chain latched, in
 wire order), ``tone(hz)`` (the buzzer; 0 is silence), ``encoder(pin)`` (the
-level of the dial's switch on that GPIO) and ``screen(hex, dc)`` (bytes
-that reached the screen's controller, with the level of its D/C pin);
+level of the dial's switch on that GPIO), ``spi(bus, sck, mosi, hex, oe,
+out)`` (bytes clocked out of an SPI controller, with the GPIOs' output
+enables and levels as bit masks) and ``i2c(bus, sda, scl, addr, hex, n,
+held)`` (one I2C transaction: the bytes read as hex, or ``"-"`` when
+nothing acknowledged): the page hands those to the chips' models
+(``simulator/rp2040/boards.mjs``'s ``transfers``), as the host does for
+``make sim``;
 ``rom.py`` sets ``wiring``, the board's real wiring (the config picked on
 the page), before the firmware starts.
 """
 
-from binascii import hexlify
+from binascii import hexlify, unhexlify
 import time
 
 import webbus
@@ -62,22 +67,21 @@ def encoder(pin):
     return webbus.encoder(pin)
 
 
-def spi(bus, sck, mosi, data, driven):
+def spi(bus, sck, mosi, data, oe, out):
     """Bytes ``data`` clocked out of SPI ``bus`` on GPIOs ``sck`` and
-    ``mosi``; ``driven(pin)`` is the
-    level a GPIO drives (None if it drives none). The screen on that bus
-    takes them while its CS is low and its RST is not, with its D/C level;
-    nothing else hangs on an SPI bus of the boards the page offers."""
+    ``mosi``, with the output enables and levels of every GPIO (bit masks):
+    the chips on the bus decide whether they are selected."""
     if not live:
         raise Reset(OFF)
-    screen = wiring["screen"]
-    if screen is None or (screen["spi"], screen["sck"], screen["mosi"]) != (bus, sck, mosi):
-        return
-    if screen["cs"] is not None and driven(screen["cs"]) != 0:
-        return  # not selected
-    if screen["reset"] is not None and driven(screen["reset"]) == 0:
-        return  # held in reset
-    webbus.screen(hexlify(data).decode(), driven(screen["dc"]) == 1)
+    webbus.spi(bus, sck, mosi, hexlify(data).decode(), oe, out)
+
+
+def i2c(bus, sda, scl, addr, write, nread):
+    """One I2C transaction; the bytes read, or None if nothing acknowledged."""
+    if not live:
+        raise Reset(OFF)
+    got = webbus.i2c(bus, sda, scl, addr, hexlify(write).decode(), nread, webbus.held())
+    return None if got == "-" else unhexlify(got)
 
 
 def tone(hz):

@@ -4,6 +4,8 @@ Where to look:
 
 - ``board.py``: ``VirtualBoard``, the firmware in the real MicroPython
   Unix port with only the hardware simulated, and its serial console;
+- ``chips.py``: a bought board's chips for it (the models the web page
+  and the emulated RP2040 run, in Node);
 - ``flash.py``: its flash folder, filled as ``make flash`` fills a board;
 - ``terminal.py``: the board in this terminal, played with the keyboard;
 - ``headless.py``: ``--headless`` and ``--replay``, for scripts and tests;
@@ -18,42 +20,26 @@ Where to look:
 import os
 import sys
 
-from host_tools import makevars
 from host_tools.sim import headless, terminal
 from host_tools.sim.board import ROOT, SimError, VirtualBoard, wiring
 from host_tools.sim.flash import default_flash, prepare_flash
 
 __all__ = ["main"]
 
-# The bought boards (a config's "board"): only the emulated RP2040 models
-# their chips, so sim runs them there unless told otherwise.
-BOUGHT = ("macropad", "pico-rgb-keypad", "keybow2040")
-
-
-def bought(board):
-    """True when ``board`` (a name or path) is a config for a bought board."""
-    from host_tools import flash
-
-    try:
-        return flash.board_config(board)[1]["board"] in BOUGHT
-    except flash.FlashError:
-        return False  # the usual error, from wiring()
-
 
 def main(args):
-    """``python -m host_tools sim``: SimError for anything the user can fix."""
-    if args.chip == "rp2040" or (args.chip is None and bought(args.board)):
-        from host_tools.sim import pico  # needs Node.js: only when asked for
+    """``python -m host_tools sim``: SimError for anything the user can fix.
+    Every board plays on the Unix port unless ``--chip rp2040`` says
+    otherwise; a bought board's chips come with it (``chips.py``)."""
+    if args.chip == "rp2040":
+        from host_tools.sim import pico  # needs the official images: only when asked for
 
         return pico.main(args)
-    if bought(args.board):
-        raise SimError("the Unix-port virtual board has no chip models (screen, encoder, expander): %s plays on"
-                       " the emulated RP2040 (%s, or leave it out)" % (args.board, makevars.name("--chip", "rp2040")))
     path, cfg = wiring(args.board)
     flash_dir = args.flash or default_flash(cfg)
     tables = args.tables or os.path.join(ROOT, "build")
     if args.replay:
-        script = headless.read_script(args.replay)  # a bad script changes nothing
+        script = headless.read_script(args.replay, cfg)  # a bad script changes nothing
         prepare_flash(flash_dir, cfg, path, update=not args.no_update, tables_dir=tables)
         seed = 1 if args.seed is None else args.seed
         return headless.run_replay(args.board, flash_dir, script, seed, args.then)

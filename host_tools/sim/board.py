@@ -10,6 +10,9 @@ MicroPython's C code (boot, ``main.py``, REPL, raw REPL) and the doubles in
   like a USB serial port. Ctrl-C interrupts running code, as a board's USB
   stack does, by sending the interpreter SIGINT;
 * the LEDs and the buzzer: reported by the doubles over a pipe;
+* a bought board's chips (``chips.py``): its SPI and I2C transfers, over
+  the same pipe, handed to the chips' models in the order they came; an
+  I2C read gets its answer back;
 * the keys: the mask of cells a finger is on, sent over another pipe;
 * resets: the ROM exits with a status saying which reset, and is started
   again on the same console, so every reset gets a fresh heap.
@@ -38,6 +41,10 @@ MICROPYTHON = os.path.join(os.path.dirname(sys.executable), "micropython")
 HEAP = "512k"  # 64-bit objects are twice a Pico's: about its ~200 KiB free heap
 BUFFER = 65536  # console bytes held in each direction before the writer must wait
 INTR_FALLBACK_S = 0.5  # a Ctrl-C code hasn't acted on by then comes as a SIGINT (see _interrupt)
+# The bought boards (a config's "board"), whose chips are modelled (chips.py).
+BOUGHT = ("macropad", "pico-rgb-keypad", "keybow2040")
+EDGE_MS = 10  # a turn of the encoder: one quadrature edge every 10 ms (chips/encoder.mjs's default)
+ENCODER_BIT = 14  # in the key mask: bits 14 and 15, the encoder's switch on its pins[0], pins[1] closed
 
 
 def _exit_statuses():
@@ -89,9 +96,11 @@ def wiring_differences(cfg, wired):
     ``wired``: a list of its keys, empty if the firmware drives the pins
     that are wired. A buzzer the config leaves out is only silence."""
     def input_pins(c):
-        return {k: v for k, v in c["input"].items() if k in ("kind", "pins", "rows", "cols")}
+        return {k: v for k, v in c["input"].items()
+                if k in ("kind", "pins", "rows", "cols", "keys", "i2c", "sda", "scl", "address")}
 
-    out = ["leds." + k for k in ("pin", "order", "colour_order") if cfg["leds"][k] != wired["leds"][k]]
+    out = ["leds." + k for k in ("kind", "pin", "spi", "sck", "mosi", "cs", "i2c", "sda", "scl", "address", "order",
+                                 "colour_order") if cfg["leds"].get(k) != wired["leds"].get(k)]
     if input_pins(cfg) != input_pins(wired):
         out.append("input")
     if cfg["buzzer"] is not None and cfg["buzzer"] != wired["buzzer"]:
@@ -112,6 +121,21 @@ def cells_of(wire, cfg):
     return out
 
 
+def key_bits(cfg, spec):
+    """The bit in the key mask (cells 0-8, then 9 + j for the config's
+    extra key j) of each of a bought board's own keys, as its chips' wiring
+    (``spec``, boards.mjs) numbers them: None for a key the config leaves
+    out. Keys on GPIOs go by pin, an expander's by its pin number."""
+    extra = cfg["extra"]
+    if spec.get("expanderKeys"):
+        wired = list(cfg["input"]["keys"]) + [e.get("key") for e in extra]
+        keys = range(spec["expanderKeys"])
+    else:
+        wired = list(cfg["input"]["pins"]) + [e.get("pin") for e in extra]
+        keys = spec["keys"]
+    return [wired.index(k) if k in wired else None for k in keys]
+
+
 class VirtualBoard:
     """One virtual board.
 
@@ -124,6 +148,15 @@ class VirtualBoard:
         ``end_ms``; None for a live board.
     :param on_frame: called with ``(ms, cells)`` whenever the LEDs change.
     :param on_output: called with bytes the board writes to its console.
+
+    A bought board (``BOUGHT``) also has its chips (``chips.Chips``): what
+    they show is ``pixels`` (per LED ``(r, g, b, brightness 0-31)``, as the
+    APA102s, the IS31FL3731 or the WS2812 chain decoded it), ``screen``
+    (the SH1106's 128x64 glass, 1024 bytes, or None) with ``screen_state``,
+    and ``turned`` (encoder detents sent); ``on_screen`` is called with
+    ``(ms, glass)`` when the glass changes. ``key_bits`` has the bit in the
+    key mask of each of the board's own keys (None: a key the config leaves
+    out), as ``terminal.Pad`` numbers them.
     """
 
     def __init__(self, flash, board="pico-buttons", seed=None, console=True, replay=None,
@@ -144,6 +177,15 @@ class VirtualBoard:
         self.armed = False  # Ctrl-C interrupts running code now
         self.frame = [(0, 0, 0)] * 9
         self.tone = 0
+        self.hardware = self.cfg["board"] if self.cfg["board"] in BOUGHT else "pico"
+        self.chips = None
+        self.pixels = []
+        self.screen = None
+        self.screen_state = {}
+        self.turned = 0
+        self.on_screen = None
+        self.key_bits = None
+        self._glass_at = None  # the board's ms of a screen change not read yet (see _glass)
         self.status = None  # the last run's exit status, once it powers off
         self.resets = 0
         self._bus = b""
@@ -175,10 +217,15 @@ class VirtualBoard:
         if not os.path.exists(MICROPYTHON):
             raise SimError("micropython is missing at %s: run `make sim`, which installs it" % MICROPYTHON)
         os.makedirs(self.flash, exist_ok=True)
+        if self.hardware != "pico" and self.chips is None:
+            from host_tools.sim.chips import Chips
+
+            self.chips = Chips(self.hardware, self.cfg, error=SimError, preexec_fn=die_with_parent)
+            self.key_bits = key_bits(self.cfg, self.chips.spec)
         if self.replay is not None:
             fd, self._timeline_file = tempfile.mkstemp(prefix="sim-replay-", suffix=".txt")
             with os.fdopen(fd, "w") as f:
-                for t, mask in self.replay[0]:
+                for t, mask in self._expand(self.replay[0]):
                     f.write("%d %d\n" % (t, mask))
         self._spawn("friendly", "power", new_console=True)
 
@@ -193,6 +240,9 @@ class VirtualBoard:
             self.sel.register(self._con_out[0], selectors.EVENT_READ, self._from_board)
         if mode == "friendly":  # main.py runs: the firmware reads board.json
             self._check_wiring()
+        if new_console and self.chips is not None:  # power on: so do the chips (a reset of the RP2040 alone keeps them)
+            self.chips.power_on()
+            self.pixels, self.screen, self.screen_state, self._glass_at = [], None, {}, None
         bus_out = os.pipe()
         bus_in = os.pipe()
         argv = [MICROPYTHON, "-X", "heapsize=" + self.heap, os.path.join(ROM_DIR, "rom.py"),
@@ -285,6 +335,9 @@ class VirtualBoard:
     def close(self):
         """Power off for good and let go of the console."""
         self._stop_process()
+        if self.chips is not None:
+            self.chips.close()
+            self.chips = None
         self._close_console_pipes()
         self._forget(self._master, self._slave)
         self._master = self._slave = None
@@ -300,8 +353,8 @@ class VirtualBoard:
     # --- keys --------------------------------------------------------------
 
     def hold(self, mask):
-        """Put fingers on the cells in ``mask`` (and lift the others)."""
-        self.held = mask & 0x1FF
+        """Put fingers on the keys in ``mask`` (cells, then extra keys; and lift the others)."""
+        self.held = mask & 0x3FFF  # the cells, the extra keys (the encoder's bits are its own)
         self._send_keys()
 
     def tap(self, cell, ms):
@@ -321,6 +374,41 @@ class VirtualBoard:
         """True while taps or waits sent with ``tap``/``idle`` are not done
         (a reset drops them, as a finger lifts when the power goes)."""
         return self._script_done < self._script_sent
+
+    def turn(self, detents):
+        """Turn the encoder ``detents`` clicks (negative: anticlockwise): its
+        model's quadrature edges, ``EDGE_MS`` each on the board's clock,
+        played by its key scans as a press script's taps are."""
+        if self.chips is None:
+            return
+        for a, b in self.chips.turn(detents):
+            closed = self._encoder_levels(a, b)
+            self._send_bus(b"E" + struct.pack("<H", closed | EDGE_MS << 2))
+        self.idle(0)
+        self.turned += detents
+
+    def _encoder_levels(self, a, b):
+        """The key mask's encoder bits (ENCODER_BIT up) for the model's A
+        and B levels (True: open): bit 0 the switch on the config's
+        ``encoder.pins[0]`` closed, bit 1 on ``pins[1]``."""
+        part = self.chips.spec["encoder"]
+        closed = {part["a"]: not a, part["b"]: not b}
+        return sum(closed.get(p, False) << i for i, p in enumerate(self.cfg["encoder"]["pins"]))
+
+    def _expand(self, changes):
+        """A replay's timeline with each ``(ms, "turn", n)`` made the
+        encoder's edges, ``EDGE_MS`` apart (``script.timeline`` left room)."""
+        mask = 0
+        for change in changes:
+            if change[1] != "turn":
+                mask = change[1]
+                yield change
+                continue
+            t, _, n = change
+            steps = self.chips.turn(n) if self.chips is not None and self.cfg["encoder"] else []
+            for i, (a, b) in enumerate(steps):
+                yield t + i * EDGE_MS, mask | self._encoder_levels(a, b) << ENCODER_BIT
+            yield t + len(steps) * EDGE_MS, mask
 
     def _send_keys(self):
         self._send_bus(b"K" + bytes((self.held & 0xFF, self.held >> 8)))
@@ -439,9 +527,14 @@ class VirtualBoard:
                 break
             line, self._bus = self._bus[:end].lstrip(b"\x1e"), self._bus[end + 1:]
             kind, _, rest = line.partition(b" ")
+            if self._glass_at is not None and not (kind == b"S" and rest.startswith(b"%d " % self._glass_at)):
+                self._glass()  # the screen's writes of that moment are over: show it
             if kind == b"L":
                 t, _, hexed = rest.partition(b" ")
-                self.frame = cells_of(bytes.fromhex(hexed.decode()), self.cfg)
+                wire = bytes.fromhex(hexed.decode())
+                if self.hardware != "pico":  # the MacroPad's chain: GRB, in key order
+                    self.pixels = [(wire[i + 1], wire[i], wire[i + 2], 31) for i in range(0, len(wire) - 2, 3)]
+                self.frame = cells_of(wire, self.cfg)
                 if self.on_frame:
                     self.on_frame(int(t), self.frame)
             elif kind == b"T":
@@ -457,6 +550,70 @@ class VirtualBoard:
                 self.clock = int(rest)
                 if self.on_beat:
                     self.on_beat(self.clock)
+            elif kind == b"S":
+                self._spi(rest)
+            elif kind == b"2":
+                self._i2c(rest)
+        if self.replay is None:  # live: the screen as the last transfer so far left it
+            self._glass()
+
+    def _spi(self, rest):
+        ms, bus, sck, mosi, oe, out, hexed = rest.split()
+        if self.chips is None:
+            return
+        changed = self.chips.spi(int(bus), int(sck), int(mosi), bytes.fromhex(hexed.decode()), int(oe), int(out))
+        if "screen" in changed:
+            self._glass_at = int(ms)
+        if "leds" in changed:
+            self._leds(int(ms))
+
+    def _i2c(self, rest):
+        ms, n, bus, sda, scl, held, addr, hexed, nread = rest.split()
+        data, changed = None, []
+        if self.chips is not None:
+            data, changed = self.chips.i2c(int(bus), int(sda), int(scl), int(addr),
+                                           b"" if hexed == b"-" else bytes.fromhex(hexed.decode()), int(nread),
+                                           int(held))
+        word = (len(data) if data is not None else 0) | (0 if data is not None else 1) << 14
+        self._answer(b"R" + struct.pack("<HH", int(n), word) + (data or b""))
+        if "leds" in changed:
+            self._leds(int(ms))
+
+    def _answer(self, msg):
+        # The board waits for it: written whole, however full the pipe is.
+        if self._bus_in is None:
+            return
+        os.set_blocking(self._bus_in, True)
+        try:
+            os.write(self._bus_in, msg)
+        except OSError:
+            pass  # it has gone (a reset): its next run asks again
+        finally:
+            os.set_blocking(self._bus_in, False)
+
+    def _leds(self, ms):
+        """The chips' LEDs changed: the cells they light, reported as a
+        WS2812 chain's frame is (each LED at its 5-bit brightness)."""
+        self.pixels = px = self.chips.pixels()
+        cells = []
+        for i in self.cfg["leds"]["order"]:
+            r, g, b, level = px[i] if i < len(px) else (0, 0, 0, 0)
+            cells.append((r * level // 31, g * level // 31, b * level // 31))
+        if cells != self.frame:
+            self.frame = cells
+            if self.on_frame:
+                self.on_frame(ms, cells)
+
+    def _glass(self):
+        """Read the screen, if its RAM changed since it was last read."""
+        if self._glass_at is None:
+            return
+        ms, self._glass_at = self._glass_at, None
+        glass, self.screen_state = self.chips.glass()
+        if glass != self.screen:
+            self.screen = glass
+            if self.on_screen:
+                self.on_screen(ms, glass)
 
     def _interrupts(self, on, number):
         self.armed = on
@@ -518,6 +675,7 @@ class VirtualBoard:
         # The ROM closed its end of the bus: it has exited. Read what it
         # printed last, then start it again the way its status says.
         self._drain_output()
+        self._glass()
         status = self.proc.wait()
         self._drop_bus()
         if status == OFF or (status == SOFT_FRIENDLY and self.replay is not None):

@@ -1,6 +1,8 @@
 """The virtual board with no terminal: ``--replay`` (a press script on a
 virtual clock) and ``--headless`` (press commands on stdin), both printing
-frames and console lines on stdout."""
+frames and console lines on stdout, and on a board with a screen its
+glass as the SH1106 shows it (``screen MS HEX``: 1024 bytes, byte
+``(y >> 3) * 128 + x``, bit ``y & 7``)."""
 
 import os
 import selectors
@@ -10,7 +12,7 @@ import time
 from host_tools.oserrors import reported
 from host_tools.sim.board import SimError, VirtualBoard
 from host_tools.sim.frames import frame_line
-from host_tools.sim.script import held_ms, parse_command, timeline
+from host_tools.sim.script import held_ms, key_bit, parse_command, timeline
 
 IDLE_S = 5.0  # no key scan for this long: the board is not in the game (see _script_playing)
 
@@ -40,15 +42,16 @@ class SerialLines:
                 self.emit("serial " + text)
 
 
-def read_script(path):
-    """``(changes, end)`` of a press script's timeline; SimError (one line)
-    if it can't be read, is not text, or has a bad line."""
+def read_script(path, cfg=None):
+    """``(changes, end)`` of a press script's timeline (``cfg``: the board's
+    config, for keys named by role); SimError (one line) if it can't be
+    read, is not text, or has a bad line."""
     try:
         with reported(SimError, path), open(path, encoding="utf-8") as f:
             lines = f.readlines()
     except UnicodeDecodeError:
         raise SimError("%s: not a press script: it is not text (UTF-8)" % path) from None
-    return timeline(lines, path)
+    return timeline(lines, path, cfg)
 
 
 def run_replay(board_name, flash, script, seed, then_ms):
@@ -58,6 +61,7 @@ def run_replay(board_name, flash, script, seed, then_ms):
     changes, end = script
     b = VirtualBoard(flash, board_name, seed=seed, console=False, replay=(changes, end + then_ms))
     b.on_frame = lambda ms, cells: emit(frame_line(ms, cells, b.cfg))
+    b.on_screen = lambda ms, glass: emit("screen %d %s" % (ms, glass.hex()))
     b.on_output = SerialLines(emit)
     b.start()
     try:
@@ -80,6 +84,7 @@ def run_live(board):
     # timed here.
     board.on_frame = lambda ms, cells: emit(frame_line(ms if hasattr(board, "run") else now_ms(), cells,
                                                         board.cfg))
+    board.on_screen = lambda ms, glass: emit("screen %d %s" % (now_ms(), glass.hex()))
     board.on_output = SerialLines(emit)
     # The board's clock (the Unix port's key scans', the emulated chip's),
     # for waits that count the board's progress.
@@ -105,6 +110,15 @@ def run_live(board):
             except SimError as e:
                 emit("error " + str(e))
                 continue
+            if cmd and cmd[1] and cmd[0] != "turn" and not isinstance(cmd[1][0], int):  # a key by its role
+                try:
+                    if hasattr(board, "run"):
+                        raise SimError("stdin line %d: keys by role are for the Unix-port board; with --chip"
+                                       " rp2040 press the board's own key numbers" % state["n"])
+                    cmd = (cmd[0], [key_bit(board.cfg, cmd[1][0], "stdin line %d" % state["n"])] + cmd[1][1:])
+                except SimError as e:
+                    emit("error " + str(e))
+                    continue
             if cmd:
                 queue.append(cmd)
 
@@ -128,10 +142,12 @@ def _live_loop(board, queue, state):
     # release, reset or quit waits until the board has done them (or, at
     # the REPL or in safe mode, has stopped scanning its keys).
     while board.running:
-        if queue and queue[0][0] in ("tap", "hold", "wait"):
+        if queue and queue[0][0] in ("tap", "hold", "wait", "turn"):
             name, v = queue.pop(0)
             if name == "wait":
                 board.idle(v[0])
+            elif name == "turn":
+                board.turn(v[0])
             else:
                 board.tap(v[0], held_ms(name, v))
             continue

@@ -6,10 +6,11 @@ keys for fingers, and what it prints on its serial console.
 releases: a key taps its cell, and a key held down (the terminal repeating
 it) keeps the cell held, which makes a long press.
 
-A bought board in the emulated RP2040 (the MacroPad, the Pico RGB Keypad)
-is drawn as itself (``Pad``): all its keys with the LEDs under them, the
-function keys and the encoder on keys of their own, and the MacroPad's
-screen beside them, from the SH1106's glass in half blocks (``screen.py``).
+A bought board (the MacroPad, the Pico RGB Keypad, the Keybow 2040), on
+the Unix port or in the emulated RP2040, is drawn as itself (``Pad``): all
+its keys with the LEDs under them as its chips decoded them, the function
+keys and the encoder on keys of their own, and the MacroPad's screen beside
+them, from the SH1106's glass in half blocks (``screen.py``).
 """
 
 import codecs
@@ -453,12 +454,22 @@ def _panel(pieces, console, top, left, width, height, caption_rows):
         pieces[(top + 1 + r, left)] = line.ljust(width)
 
 
+def keys_held(board):
+    """The board's own keys a finger is on (``Pad``'s numbering): the
+    Unix-port board holds bits of its key mask (``key_bits``)."""
+    bits = getattr(board, "key_bits", None)
+    if bits is None:
+        return board.held
+    return sum(1 << k for k, bit in enumerate(bits) if bit is not None and board.held >> bit & 1)
+
+
 def pad_picture(board, pad, console, cols):
     """The pieces of the whole screen for a bought board, ``cols`` wide."""
-    pieces = {(0, 1): BOLD + board.title + "  " + board.cfg["name"] + RESET}
+    pieces = {(0, 1): BOLD + getattr(board, "title", "virtual board") + "  " + board.cfg["name"] + RESET}
     buzzer = " buzzer %d Hz " % board.tone if board.tone else ""
     pieces[(0, cols - BUZZER_W - 1)] = "\x1b[30;43m" + buzzer + RESET + " " * (BUZZER_W - len(buzzer))
     pixels = board.pixels
+    held = keys_held(board)
     for key in range(pad.count):
         at = pad.place[key]
         top = GRID_TOP + at // pad.columns * (CELL_H + GAP_H)
@@ -467,7 +478,7 @@ def pad_picture(board, pad, console, cols):
         if key < len(pixels):
             r, g, b, level = pixels[key]
             rgb = tuple(v * level // 31 for v in (r, g, b))
-        for r, text in enumerate(_cell_rows(rgb, pad.labels.get(key, ""), board.held >> key & 1)):
+        for r, text in enumerate(_cell_rows(rgb, pad.labels.get(key, ""), held >> key & 1)):
             pieces[(top + r, left)] = text
     if pad.has_screen:
         left = pad.panel_left
@@ -496,7 +507,7 @@ def pad_picture(board, pad, console, cols):
 
 
 def pad_of(board):
-    """The ``Pad`` of a bought board in the emulated RP2040, else None."""
+    """The ``Pad`` of a bought board, else None."""
     hardware = getattr(board, "hardware", "pico")
     return None if hardware == "pico" else Pad(board.cfg, hardware)
 
@@ -571,11 +582,19 @@ class Session:
             self.fingers.hold(centre, now + self.board.cfg["timing"]["long_press_ms"] / 1000 + LONG_EXTRA_S)
         elif key in (self.pad.keymap if self.pad else CELL_OF_KEY):
             cell = (self.pad.keymap if self.pad else CELL_OF_KEY)[key]
-            if cell not in self.fingers.until:
+            if cell not in self.fingers.until and self._mask(1 << cell):
                 # A new press: the board also holds it for a tap on its own
                 # clock, so a host or board short of CPU can't lose it.
-                self.board.tap(cell, TAP_MS)
+                self.board.tap(self._mask(1 << cell).bit_length() - 1, TAP_MS)
             self.fingers.tap(cell, now)
+
+    def _mask(self, keys):
+        """The board's key mask for fingers on ``keys`` (the Pad's numbering
+        on a bought board): the Unix-port board's ``key_bits``."""
+        bits = getattr(self.board, "key_bits", None) if self.pad else None
+        if bits is None:
+            return keys
+        return sum(1 << bit for k, bit in enumerate(bits) if bit is not None and keys >> k & 1)
 
     def draw(self):
         if self.resized:
@@ -604,8 +623,8 @@ class Session:
             for key in self.keys.feed(typed, now) if typed else self.keys.expire(now):
                 self.press(key, now)
             self.fingers.lift(now)
-            if self.fingers.mask() != self.board.held:
-                self.board.hold(self.fingers.mask())
+            if self._mask(self.fingers.mask()) != self.board.held:
+                self.board.hold(self._mask(self.fingers.mask()))
             if now >= self.next_draw:
                 self.draw()
                 self.next_draw = now + FRAME_S

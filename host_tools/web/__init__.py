@@ -7,11 +7,12 @@ port from ``node_modules``, the very files ``make flash`` puts on a board
 (the firmware modules, compiled with ``mpy-cross`` as the port loads .mpy
 v6, both tables, proven right first, and the puzzles), every shipped MicroPython board
 config the page plays (``offered``: the boards of loose parts and the
-MacroPad), the hardware doubles ``make sim`` runs (``simulator/machine.py``,
+bought boards), the hardware doubles ``make sim`` runs (``simulator/machine.py``,
 ``simulator/neopixel.py``, ``simulator/simexit.py``) with the page's wires
 (``web/simbus.py``, ``web/rom.py``), and the emulator's chip models, which
 the page imports as they are (``simulator/rp2040/boards.mjs`` and
-``chips/``: the MacroPad's screen and dial). Nothing is fetched from
+``chips/``: the bought boards' screen, dial, APA102s, expander and LED
+driver). Nothing is fetched from
 anywhere else at run time, so the folder works on any static host.
 ``serve()`` serves it on localhost.
 
@@ -79,16 +80,17 @@ def port_version():
 
 def offered(cfg):
     """True if the page plays every part of ``cfg`` (a validated config):
-    NeoPixels, keys on GPIO (buttons, a matrix, touch pads, extra keys), a
-    buzzer, and the MacroPad's SH1106 screen and dial. Not the keypad's
-    APA102s on SPI or its TCA9555 on I2C, nor the Keybow's IS31FL3731 on
-    I2C: the page has no model of those."""
-    return cfg["leds"]["kind"] == "ws2812" and cfg["input"]["kind"] != "tca9555"
+    NeoPixels, APA102s on SPI or an IS31FL3731 on I2C; keys on GPIO
+    (buttons, a matrix, touch pads, extra keys) or through a TCA9555 on
+    I2C; a buzzer; the MacroPad's SH1106 screen and dial (the chips through
+    the emulator's models, ``simulator/rp2040/chips/``)."""
+    return (cfg["leds"]["kind"] in ("ws2812", "apa102", "is31fl3731")
+            and cfg["input"]["kind"] in ("buttons", "matrix", "touch", "tca9555"))
 
 
 def boards():
     """The shipped MicroPython configs the page offers: those of loose parts
-    and the MacroPad (``offered``)."""
+    and the bought boards (``offered``)."""
     return [b for b in flash.micropython_boards() if offered(flash.board_config(b)[1])]
 
 

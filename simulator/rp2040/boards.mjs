@@ -293,3 +293,96 @@ function reporter(mcu, changed, fire) {
     },
   };
 }
+
+// --- The same chips behind whole transfers ----------------------------------
+// The machine.SPI and machine.I2C doubles (simulator/machine.py) hand over
+// a transfer at a time instead of the RP2040's bus hooks: on the MicroPython
+// Unix port through the host (host_tools/sim/chips.py runs chipserver.mjs),
+// on the web page directly (web/board.js). Each is gated as `attach` gates
+// the emulated chip's bus: the right controller and pins, chip select low,
+// reset not held. `oe` and `out` are bit masks: the GPIOs whose output is
+// on, and the levels they drive.
+
+// The expander's input pins a finger pulls low, from the board's key mask
+// (bit i: the grid's cell i, bit 9 + j: the config's extra key j), through
+// the config's `input.keys` and the extra keys' `key`.
+export function expanderHeld(cfg, held) {
+  const keys = [...cfg.input.keys, ...cfg.extra.map((e) => e.key)];
+  let pins = 0;
+  keys.forEach((k, i) => {
+    if ((held >> i) & 1 && k !== undefined && k !== null) pins |= 1 << k;
+  });
+  return pins;
+}
+
+export function transfers(board, chips, cfg) {
+  const b = BOARDS[board] || {};
+  const level = (oe, out, p) => ((oe >> p) & 1 ? ((out >> p) & 1) === 1 : null);
+  const onSpi = (spec, bus, sck, mosi) => spec && spec.spi === bus && spec.sck === sck && spec.mosi === mosi;
+  let lit = null; // the IS31FL3731's LEDs as last reported
+  const targets = () => [[chips.tca9555, b.tca9555], [chips.is31fl3731, b.is31fl3731]].filter(([c]) => c);
+  return {
+    // Bytes clocked out of SPI `bus`: the names of what changed ('screen',
+    // 'leds'), for the caller to read (`glass()`, `pixels()`).
+    spi(bus, sck, mosi, bytes, oe, out) {
+      const changed = [];
+      const sh = chips.sh1106;
+      if (sh && onSpi(b.sh1106, bus, sck, mosi)) {
+        const spec = b.sh1106;
+        if (level(oe, out, spec.reset) !== false && level(oe, out, spec.cs) === false) {
+          const before = sh.version;
+          const dc = level(oe, out, spec.dc) === true;
+          for (const v of bytes) sh.byte(v, dc);
+          if (sh.version !== before) changed.push('screen');
+        }
+      }
+      const dots = chips.apa102;
+      if (dots && onSpi(b.apa102, bus, sck, mosi) && level(oe, out, b.apa102.cs) !== true) {
+        for (const v of bytes) dots.byte(v);
+        if (dots.dirty) {
+          dots.dirty = false; // the frame ends with the transfer
+          changed.push('leds');
+        }
+      }
+      return changed;
+    },
+    // One I2C transaction: `write`'s bytes to `address`, then (a repeated
+    // start) `nread` read. `held`: the board's key mask now (an expander's
+    // inputs). Returns { ack, data, changed }: ack false when no target
+    // on those pins has that address.
+    i2c(bus, sda, scl, address, write, nread, held) {
+      if (chips.tca9555) chips.tca9555.held = expanderHeld(cfg, held);
+      const found = targets().find(([c, s]) => s.i2c === bus && s.sda === sda && s.scl === scl
+                                    && c.address === address);
+      if (!found) return { ack: false, data: [], changed: [] };
+      const chip = found[0];
+      if (write.length || !nread) {
+        chip.start(false);
+        for (const v of write) chip.write(v);
+      }
+      const data = [];
+      if (nread) {
+        chip.start(true);
+        for (let i = 0; i < nread; i++) data.push(chip.read());
+      }
+      const changed = [];
+      if (chip === chips.is31fl3731) {
+        const now = this.pixels().join();
+        if (now !== lit) {
+          lit = now;
+          changed.push('leds');
+        }
+      }
+      return { ack: true, data, changed };
+    },
+    // What each LED shows: [r, g, b, brightness 0-31], the APA102 frames'
+    // or the IS31FL3731's PWM registers' (at 31); [] without either.
+    pixels() {
+      if (chips.apa102) return chips.apa102.pixels.map((p) => [...p]);
+      if (chips.is31fl3731) {
+        return b.is31fl3731.leds.map((rgb) => [...rgb.map((n) => chips.is31fl3731.shown(n)), 31]);
+      }
+      return [];
+    },
+  };
+}

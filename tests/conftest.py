@@ -140,6 +140,12 @@ def fake_images(folder, pages=1327):
     return folder
 
 
+@pytest.fixture(scope="session")
+def fakes(tmp_path_factory):
+    """A FIRMWARE_DIR of the tests' own stand-ins for the official images."""
+    return fake_images(tmp_path_factory.mktemp("fakes"))
+
+
 def run_cli(*args, env=None):
     """``python -m host_tools ARGS`` as a user runs it (CompletedProcess,
     text), with ``env``'s variables added to the environment."""

@@ -17,7 +17,7 @@ import struct
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from conftest import HANG_S, MICROPYTHON, ROOT, fake_images, need_image, one_line_error, run_cli
+from conftest import HANG_S, MICROPYTHON, ROOT, need_image, one_line_error, run_cli
 from host_tools import flash
 from host_tools.drive import picofs, uf2
 from tactictoe import rules
@@ -29,12 +29,6 @@ FS_BLOCKS = picofs.FS_SIZE // 256
 @pytest.fixture(scope="module")
 def tables_dir(table_files):
     return os.path.dirname(table_files[rules.CLASSIC])
-
-
-@pytest.fixture(scope="module")
-def fakes(tmp_path_factory):
-    """A FIRMWARE_DIR of the tests' own stand-ins for the official images."""
-    return fake_images(tmp_path_factory.mktemp("fakes"))
 
 
 @pytest.fixture(scope="module", params=["own base", "official"])

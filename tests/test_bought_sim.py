@@ -15,6 +15,7 @@ image) run here as main.py, against the same models.
 
 import ast
 import os
+import re
 import subprocess
 import sys
 import time
@@ -351,8 +352,8 @@ def test_tca9555_transactions_follow_the_datasheet(keypad_chips, held, ops, stra
 # --- make sim's terminal front-end ---------------------------------------------------------------
 
 
-def tmux_sim(tmp_path, tables, board):
-    """``sim --board BOARD`` in a 200x50 tmux pane of its own server: (tmux, screen text)."""
+def tmux_sim(tmp_path, tables, board, size=(200, 50)):
+    """``sim --board BOARD`` in a tmux pane of ``size`` (columns, rows) on its own server: (server, tmux)."""
     import shlex
     import shutil
     import uuid
@@ -369,7 +370,8 @@ def tmux_sim(tmp_path, tables, board):
 
     command = shlex.join([sys.executable, "-m", "host_tools", "sim", "--board", board, "--flash",
                           str(tmp_path / "flash"), "--tables", tables])
-    tmux("new-session", "-d", "-s", "sim", "-x", "200", "-y", "50", "cd %s && %s" % (shlex.quote(ROOT), command))
+    tmux("new-session", "-d", "-s", "sim", "-x", str(size[0]), "-y", str(size[1]),
+         "cd %s && %s" % (shlex.quote(ROOT), command))
     return server, tmux
 
 
@@ -398,6 +400,108 @@ def test_the_terminal_draws_the_bought_board_and_its_keys_play(board, keys, narr
         until(tmux, narrated)
         if board == "macropad":
             until(tmux, "encoder: turned +1")
+        tmux("send-keys", "-t", "sim", "Escape")
+    finally:
+        subprocess.run(["tmux", "-L", server, "kill-server"], capture_output=True, timeout=HANG_S)
+
+
+# --- the MacroPad's screen in braille, for an 80x24 terminal ----------------------------------------
+
+# Unicode's braille dots, numbered 1-8 (bit n-1 of the code point after
+# U+2800): 1, 2, 3, 7 down a cell's left column, 4, 5, 6, 8 down its right.
+DOT_AT = {1: (0, 0), 2: (0, 1), 3: (0, 2), 7: (0, 3), 4: (1, 0), 5: (1, 1), 6: (1, 2), 8: (1, 3)}
+
+
+def from_braille(lines):
+    """The 1024-byte glass (MONO_VLSB) that 16 lines of 64 braille
+    characters (a space: no dot) draw, decoded by Unicode's dot numbering."""
+    assert [len(line) for line in lines] == [64] * 16, lines
+    fb = bytearray(1024)
+    for row, line in enumerate(lines):
+        for col, ch in enumerate(line):
+            code = 0 if ch == " " else ord(ch) - 0x2800
+            assert 0 <= code < 0x100, repr(ch)
+            for n, (dx, dy) in DOT_AT.items():
+                if code >> (n - 1) & 1:
+                    x, y = 2 * col + dx, 4 * row + dy
+                    fb[(y >> 3) * 128 + x] |= 1 << (y & 7)
+    return bytes(fb)
+
+
+def test_the_macropads_glass_in_80x24_decodes_to_the_sh1106s_pixels(tmp_path, tables):
+    """The compact drawing, read back dot by dot, is the glass the SH1106's
+    model decoded from the firmware's SPI traffic: mid-game, hints shown."""
+    from host_tools.sim import flash as sim_flash, script as sim_script, terminal
+
+    path, cfg = host_flash.board_config("macropad")[:2]
+    flash_dir = str(tmp_path / "flash")
+    sim_flash.prepare_flash(flash_dir, cfg, path, tables_dir=tables)
+    changes, end = sim_script.timeline((CLASSIC_X + "wait 500\ntap 4\nwait 3000\ntap hint\nwait 1000\n").splitlines(),
+                                       cfg=cfg)
+    b = VirtualBoard(flash_dir, "macropad", seed=3, console=False, replay=(changes, end))
+    rec = Recorder(b)
+    run_board(b, rec)
+    assert b.screen, "\n".join(rec.lines[-20:])
+    pad = terminal.pad_of(b)
+    view = pad.view(80, 24)
+    pieces = terminal.pad_picture(b, pad, terminal.ConsoleLines(), 80, 24)
+    top, left = view.glass[:2]
+    lines = [re.sub("\x1b\\[[0-9;]*m", "", pieces[(top + r, left)]) for r in range(16)]
+    assert from_braille(lines) == b.screen, "\n".join(lines) + "\n" + shown(b.screen)
+    assert sum(bin(v).count("1") for v in b.screen) > 500  # words on it, not a blank glass
+
+
+def test_the_macropad_plays_in_an_80x24_terminal(tmp_path, tables):
+    """make sim BOARD=macropad in 80x24: the glass in braille is the SH1106
+    model's (``sim --replay``'s screen line at the menu), the dial turns,
+    and the keys, the caption and the console are there."""
+    menu = screens(replay(tmp_path, tables, "macropad", "wait 2500\n"))[-1]
+    server, tmux = tmux_sim(tmp_path, tables, "macropad", (80, 24))
+    try:
+        def glass(text):
+            """The glass drawn in the pane, or None while it shows no glass (the set-up's output)."""
+            lines = [line[16:80].ljust(64) for line in text.split("\n")[1:17]]
+            if len(lines) < 16 or any(ch != " " and not 0x2800 <= ord(ch) < 0x2900 for ch in "".join(lines)):
+                return None
+            return from_braille(lines)
+
+        def until_glass(want, what):
+            end = time.monotonic() + HANG_S  # a guard against a hang, not a deadline
+            while True:
+                text = tmux("capture-pane", "-p", "-t", "sim")
+                if glass(text) == want:
+                    return text
+                assert time.monotonic() < end, "no %s; the pane:\n%s" % (what, text)
+                time.sleep(0.1)
+
+        text = until_glass(menu, "menu on the glass")
+        lines = text.split("\n")
+        assert lines[1][:15] == " Menu Hint Back" and lines[2][:15] == " / m  * h  - u "
+        for words in ("0 q", "4 s", "8 c", "what the board shows", "console output", "Esc: quit",
+                      "serial console: /dev/pts/", "turned +0"):
+            assert words in text, text
+        until(tmux, "Pulsing now: key 5, tactic-toe.")
+        tmux("send-keys", "-t", "sim", "Enter")  # the dial pushed: tactic-toe
+        tmux("send-keys", "-t", "sim", "]")  # and turned
+        until(tmux, "Pulsing now: key 2, you are O.")
+        until(tmux, "turned +1")
+        until_glass(rendered(("Who plays?", "> You are O", "Board moves 1st", "Turn dial, press", "Back")),
+                    "'Who plays?' on the glass")
+        tmux("send-keys", "-t", "sim", "Escape")
+    finally:
+        subprocess.run(["tmux", "-L", server, "kill-server"], capture_output=True, timeout=HANG_S)
+
+
+@pytest.mark.parametrize("board", ("keypad", "keybow"))
+def test_the_4x4_boards_play_in_an_80x24_terminal(board, tmp_path, tables):
+    server, tmux = tmux_sim(tmp_path, tables, board, (80, 24))
+    try:
+        # the caption is 25 characters wide here: its lines wrap
+        for words in ("Pulsing now: key 5,", "tactic-toe.", "0 or q", "8 or c", "/ m Menu", "- u Back",
+                      "console output", "Esc: quit"):
+            until(tmux, words)
+        tmux("send-keys", "-t", "sim", "3")
+        until(tmux, "Pulsing now: key 0,")
         tmux("send-keys", "-t", "sim", "Escape")
     finally:
         subprocess.run(["tmux", "-L", server, "kill-server"], capture_output=True, timeout=HANG_S)

@@ -548,10 +548,11 @@ def test_the_macropad_is_drawn_with_its_keys_leds_and_screen():
     board = _pad_board("macropad", "macropad", pixels, bytes(fb))
     board.held = 1 << 7  # the grid's centre
     pad = st.pad_of(board)
-    assert (pad.min_cols, pad.min_rows) == (st.GRID_LEFT + 3 * (st.CELL_W + st.GAP_W) + 2 + oled.WIDTH + 2, 40)
-    pieces = st.pad_picture(board, pad, st.ConsoleLines(), pad.min_cols)
-    for (row, col), text in pieces.items():
-        assert row < pad.min_rows and col + len(re.sub("\x1b\\[[0-9;?]*[a-zA-Z]", "", text)) <= pad.min_cols
+    full = pad.full  # the screen a pixel a column: its 128 columns right of the keys
+    assert (full.cols, full.rows) == (st.GRID_LEFT + 3 * (st.CELL_W + st.GAP_W) + 2 + oled.WIDTH + 2, 40)
+    assert pad.view(full.cols, full.rows) is full and pad.view(full.cols - 1, full.rows) is pad.compact
+    pieces = st.pad_picture(board, pad, st.ConsoleLines(), full.cols, full.rows)
+    assert_fits(pieces, full.cols, full.rows)
 
     def middle(key):
         return pieces[(st.GRID_TOP + key // 3 * (st.CELL_H + st.GAP_H) + st.CELL_H // 2,
@@ -560,10 +561,73 @@ def test_the_macropad_is_drawn_with_its_keys_leds_and_screen():
     assert "/ m Menu" in middle(0) and "* h Hint" in middle(1) and "- u Back" in middle(2)
     assert middle(2).startswith("\x1b[48;2;%d;%d;%dm" % as_seen((40, 0, 0)))  # its LED's colour
     assert "0 or q" in middle(3) and "8 or c" in middle(11) and st.BOLD in middle(7)
-    glass = [pieces[(st.GRID_TOP + 1 + r, pad.panel_left)] for r in range(32)]
+    top, left = full.glass[:2]
+    glass = [pieces[(top + r, left)] for r in range(32)]
     assert "\u2588" + " " * 127 in glass[0] and all(" " * 128 in row for row in glass[1:])
     text = "".join(pieces.values())
     assert "Enter: push" in text and "[ turn left" in text and "/ m: Menu" in text
+
+
+def visible(text):
+    return re.sub("\x1b\\[[0-9;?]*[a-zA-Z]", "", text)
+
+
+def assert_fits(pieces, cols, rows):
+    """Every piece inside ``cols`` x ``rows``, none over another."""
+    taken = {}
+    for (row, col), text in pieces.items():
+        assert 0 <= row < rows and col + len(visible(text)) <= cols, (row, col, visible(text))
+        for c in range(col, col + len(visible(text))):
+            assert (row, c) not in taken, ((row, col, visible(text)), taken[(row, c)])
+            taken[(row, c)] = (row, col, visible(text))
+
+
+@pytest.mark.parametrize("name, hardware", [("macropad", "macropad"), ("keypad", "pico-rgb-keypad"),
+                                            ("keybow", "keybow2040")])
+def test_each_bought_board_fits_80x24_with_its_leds_keys_caption_and_console(name, hardware):
+    """What the other boards need: every key with its LED and its label, the
+    caption, the console, the legend, the address, and the REPL's notice."""
+    pixels = [(0, 0, 0, 31)] * 16
+    board = _pad_board(name, hardware, pixels, bytes(1024) if hardware == "macropad" else None)
+    board.port = "/dev/pts/12"
+    pad = st.pad_of(board)
+    assert (pad.min_cols, pad.min_rows) == (st.MIN_COLS, st.MIN_ROWS) == (80, 24)
+    view = pad.view(80, 24)
+    assert view is pad.compact
+    undo = pad.keymap["-"]
+    pixels[undo] = (40, 0, 0, 31)  # the take-back key lit red
+    board.held = 1 << pad.keymap["s"]
+    console = st.ConsoleLines()
+    console(b"> Your move (X): tap a free key.\r\nclassic: X 4\r\nclassic: O 6\r\n")
+    pieces = st.pad_picture(board, pad, console, 80, 24)
+    assert_fits(pieces, 80, 24)
+    labels = pad.short if view.short else pad.labels
+    for key in range(pad.count):
+        top, left = view.key_at(pad.place[key], pad.columns)
+        rows = [pieces[(top + r, left)] for r in range(view.cell_h)]
+        assert all(visible(row) and len(visible(row)) == view.cell_w for row in rows)
+        label = labels.get(key, ())
+        assert [line for line in map(str.strip, map(visible, rows)) if line] == \
+            ([label] if isinstance(label, str) else list(label))
+        colour = as_seen((40, 0, 0)) if key == undo else st.UNLIT
+        assert all(row.startswith(st._bg(colour)) for row in rows)
+        assert (st.BOLD in rows[(view.cell_h - 1) // 2]) == (key == pad.keymap["s"])
+    text = "\n".join(map(visible, pieces.values()))
+    for words in ("what the board shows", "Your move (X):", "console output",
+                  "classic: X 4", "classic: O 6", "Space: long press", "Esc: quit", "0-8 or q-c",
+                  "serial console: /dev/pts/12"):
+        assert words in text
+    if pad.has_screen:
+        top, left = view.glass[:2]
+        assert [len(visible(pieces[(top + r, left)])) for r in range(16)] == [64] * 16
+        assert "turned +0" in text and "[ ] turn" in text and "Enter: push" in text
+    console(b"Traceback (most recent call last):\r\nKeyboardInterrupt: \r\n>>> ")
+    pieces = st.pad_picture(board, pad, console, 80, 24)
+    assert_fits(pieces, 80, 24)
+    assert st.REPL_NOTICE in "".join(map(visible, pieces.values()))
+    full = pad.full  # and full size, once there is room
+    assert pad.view(full.cols, full.rows) is full and full.cell_h == st.CELL_H
+    assert_fits(st.pad_picture(board, pad, console, full.cols, full.rows), full.cols, full.rows)
 
 
 def test_the_pads_keys_press_the_boards_keys():
@@ -590,7 +654,7 @@ def test_the_keybow_is_drawn_usb_at_the_top_each_key_over_its_led():
     board = _pad_board("keybow", "keybow2040", pixels)
     pad = st.pad_of(board)
     assert [pad.keymap[k] for k in "012345678/*-"] == [3, 7, 11, 2, 6, 10, 1, 5, 9, 15, 14, 13]
-    pieces = st.pad_picture(board, pad, st.ConsoleLines(), 200)
+    pieces = st.pad_picture(board, pad, st.ConsoleLines(), 200, 50)
 
     def middle(row, col):
         return pieces[(st.GRID_TOP + row * (st.CELL_H + st.GAP_H) + st.CELL_H // 2,

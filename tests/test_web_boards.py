@@ -63,3 +63,37 @@ def test_a_press_is_read_through_the_chips_and_lights_what_they_decoded(page, na
     # the menu key goes back, lighting the first menu again
     b.page.get_by_role("button", name="Menu", exact=True).click()
     b.wait(MENU)
+
+
+@pytest.mark.parametrize("name, silk", [("keypad", "Pimoroni Pico RGB Keypad Base"),
+                                        ("keybow", "Pimoroni Keybow 2040")])
+def test_the_4x4_boards_are_drawn_as_they_are(page, name, silk):
+    """Four rows of four keys: the grid at the top left, Menu, Hint and Take
+    back down the right (the keypad's keys 3, 7, 11, the Keybow's SW15-13),
+    and the bottom row, which the game leaves unused: there, dark, inert."""
+    b = page(name)
+    b.wait(MENU)
+    p = b.page
+    boxes = [b.cell(c).bounding_box() for c in range(9)]
+    fkeys = [p.get_by_role("button", name=n, exact=True).bounding_box() for n in ("Menu", "Hint", "Take back")]
+    unused = p.locator(".cell.unused")
+    assert unused.count() == 4
+    spare = [unused.nth(i).bounding_box() for i in range(4)]
+    xs = sorted({round(box["x"]) for box in boxes + fkeys})
+    ys = sorted({round(box["y"]) for box in boxes + fkeys + spare})
+    assert len(xs) == 4 and len(ys) == 4
+    assert [(xs.index(round(c["x"])), ys.index(round(c["y"]))) for c in boxes] == [(c % 3, c // 3) for c in range(9)]
+    assert [(xs.index(round(f["x"])), ys.index(round(f["y"]))) for f in fkeys] == [(3, 0), (3, 1), (3, 2)]
+    assert sorted((xs.index(round(s["x"])), ys.index(round(s["y"]))) for s in spare) == [(i, 3) for i in range(4)]
+    # the unused keys are no buttons of the game, and their LEDs, as the chips decoded them, stay dark
+    assert p.get_by_role("button").filter(has=unused).count() == 0
+    assert p.evaluate("[...document.querySelectorAll('.cell.unused')].map(el => el.dataset.rgb)") == ["0,0,0"] * 4
+    # the function keys carry their keyboard letters, as the cells their numbers
+    assert [p.locator(".fkey[data-role=%s] .num" % r).inner_text() for r in ("menu", "hint", "undo")] == ["m", "h", "u"]
+    assert p.locator("#silk").inner_text() == silk
+    # and back to the grid alone: nothing of the 4x4 stays
+    p.get_by_role("combobox", name="board config").select_option("pico-buttons")
+    b.wait("board.ready && board.boardName === 'pico-buttons' && board.frames > 0")
+    assert not unused.first.is_visible() and not p.locator("#silk").is_visible()
+    row = [b.cell(c).bounding_box() for c in range(3)]
+    assert len({round(c["y"]) for c in row}) == 1 and row[0]["x"] < row[1]["x"] < row[2]["x"]

@@ -22,6 +22,20 @@ const FKEYS = { m: "menu", h: "hint", u: "undo" }; // keys of the keyboard for t
 const FKEY_ROLES = Object.values(FKEYS);
 const DETENT_DEG = 18; // the MacroPad's dial: 20 detents a turn
 const SCREEN_ON = [232, 240, 255]; // a lit pixel of the white OLED
+// Where a 4x4 board's key k (LED k is under it) sits, counted across each
+// row from the top left: the keypad's row by row, the Keybow's with its USB
+// connector at the top (SW0 at the bottom left, up each column), as make
+// sim draws them.
+const PLACE = {
+  "pico-rgb-keypad": (k) => k,
+  keybow2040: (k) => 4 * (3 - (k % 4)) + (k >> 2),
+};
+// The maker's name printed on the board
+const SILK = {
+  macropad: "Adafruit MacroPad RP2040",
+  "pico-rgb-keypad": "Pimoroni Pico RGB Keypad Base",
+  keybow2040: "Pimoroni Keybow 2040",
+};
 
 const cells = [...document.querySelectorAll("#grid .cell")];
 const consoleEl = document.getElementById("console");
@@ -32,6 +46,7 @@ const soundButton = document.getElementById("sound");
 const boardEl = document.getElementById("board");
 const screenEl = document.getElementById("screen");
 const roleEls = Object.fromEntries([...document.querySelectorAll("[data-role]")].map((el) => [el.dataset.role, el]));
+const spareEls = [...document.querySelectorAll(".spare .cell")];
 
 // What tests and curious people can look at (window.board).
 const board = {
@@ -248,6 +263,8 @@ function lightAll(pixel) {
     board.keyLeds[e.role] = pixel(e.led);
     light(roleEls[e.role], board.keyLeds[e.role]);
   }
+  // The keys the game leaves unused (the 4x4 boards' bottom row), by their LED
+  for (const el of spareEls) if (el.dataset.led !== undefined) light(el, pixel(Number(el.dataset.led)));
   board.record?.push(board.leds);
   board.frames++;
   if (board.frames === 1) {
@@ -374,14 +391,43 @@ function turn(n) {
 
 // --- the board's shape, from its wiring ------------------------------------
 
-// The MacroPad (a screen, extra keys, a dial) or the grid alone, from a
-// config (as shipped, or as the firmware's config reads it).
+// The MacroPad (a screen, extra keys, a dial), a 4x4 board (its keys where
+// they are, the unused ones too) or the grid alone, from a config (as
+// shipped, or as the firmware's config reads it).
 function layOut(cfg) {
   const pad = Boolean(cfg.screen);
   const fkeys = (cfg.extra ?? []).some((e) => FKEY_ROLES.includes(e.role)); // the keypad's, the Keybow's too
+  const place = PLACE[cfg.board];
   boardEl.classList.toggle("pad", pad || fkeys);
+  boardEl.classList.toggle("four", Boolean(place));
   for (const el of document.querySelectorAll(".pad-only")) el.hidden = !pad;
+  for (const el of document.querySelectorAll(".fkeys-only")) el.hidden = !fkeys;
+  for (const el of document.querySelectorAll(".four-only")) el.hidden = !place;
   document.querySelector(".fkeys").hidden = !fkeys;
+  const silk = document.getElementById("silk");
+  silk.textContent = SILK[cfg.board] ?? "";
+  silk.hidden = !SILK[cfg.board];
+  // On a 4x4 board each key in its row and column, the LED under it its own
+  const at = (el, led) => (el.style.gridArea = place && led !== undefined && led !== null
+    ? `${(place(led) >> 2) + 1} / ${(place(led) % 4) + 1}` : "");
+  const used = new Set();
+  cells.forEach((el, cell) => {
+    at(el, cfg.leds.order[cell]);
+    used.add(cfg.leds.order[cell]);
+  });
+  for (const e of cfg.extra ?? []) {
+    if (roleEls[e.role]) at(roleEls[e.role], e.led);
+    used.add(e.led);
+  }
+  const spare = place ? [...Array(16).keys()].filter((led) => !used.has(led)) : [];
+  document.querySelector(".spare").hidden = spare.length === 0;
+  spareEls.forEach((el, i) => {
+    el.hidden = i >= spare.length;
+    if (i < spare.length) el.dataset.led = spare[i];
+    else delete el.dataset.led;
+    at(el, spare[i]);
+    light(el, [0, 0, 0]);
+  });
   for (const el of Object.values(roleEls)) {
     delete el.dataset.bit;
     light(el, [0, 0, 0]);

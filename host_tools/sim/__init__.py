@@ -11,7 +11,7 @@ Where to look:
 - ``headless.py``: ``--headless`` and ``--replay``, for scripts and tests;
 - ``script.py``: the press commands both of those read;
 - ``frames.py``: an LED frame as a line of text;
-- ``screen.py``: a 128x64 screen (the MacroPad's) as half-block text;
+- ``screen.py``: a 128x64 screen (the MacroPad's) as half-block text, or braille;
 - ``pico.py``: ``--chip rp2040``, the real rp2 port in an emulated RP2040;
 - ``picture.py``: the README's picture of it (``sim-picture``);
 - this file: ``main``, which picks one of them for the command line.

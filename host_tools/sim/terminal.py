@@ -10,7 +10,9 @@ A bought board (the MacroPad, the Pico RGB Keypad, the Keybow 2040), on
 the Unix port or in the emulated RP2040, is drawn as itself (``Pad``): all
 its keys with the LEDs under them as its chips decoded them, the function
 keys and the encoder on keys of their own, and the MacroPad's screen beside
-them, from the SH1106's glass in half blocks (``screen.py``).
+them, from the SH1106's glass (``screen.py``): full size when the terminal
+has room (the glass in half blocks, a pixel a column), compact in 80x24
+(the glass in braille, small keys).
 """
 
 import codecs
@@ -53,9 +55,15 @@ CENTRE = 4
 # keypad (/ * -) or a letter, and the encoder on [ ] and Enter.
 ROLE_KEYS = {"menu": ("/", "m"), "hint": ("*", "h"), "undo": ("-", "u"), "select": ("\r", "\n")}
 ROLE_LABELS = {"menu": "/ m Menu", "hint": "* h Hint", "undo": "- u Back"}
+ROLE_SHORT = {"menu": ("Menu", "/ m"), "hint": ("Hint", "* h"), "undo": ("Back", "- u")}  # on 4x2 keys
 TURN_KEYS = {"[": -1, "]": 1}
 PAD_LEGEND = ("grid: keys 0-8 or q-c   / m: Menu   * h: Hint   - u: Take back",
               "encoder: [ turn left  ] turn right  Enter: push   Space: long press  r: power-cycle  Esc: quit")
+PAD_LEGEND_KEYS = (PAD_LEGEND[0], "Space: long press   r: power-cycle   Esc: quit")  # no encoder
+PAD_LEGEND_COMPACT = "grid: 0-8 or q-c   Space: long press   r: power-cycle   Esc: quit"
+# The encoder's lines under the keys: full size, and compact
+DIAL = ("encoder: turned %+d",)
+DIAL_COMPACT = ("dial: [ ] turn", "Enter: push", "turned %+d")
 
 
 def cell_label(cell):
@@ -63,10 +71,57 @@ def cell_label(cell):
     return "%s or %s" % (DIGITS[cell], LETTERS[cell])
 
 
+# The screen, in character cells: the 3x3 grid on the left, the console's
+# last lines to its right, the legend and the console's address below.
+CELL_W, CELL_H = 10, 5  # about square in a terminal font
+GAP_W, GAP_H = 2, 1
+GRID_TOP, GRID_LEFT = 2, 2
+GRID_BOTTOM = GRID_TOP + 3 * CELL_H + 2 * GAP_H
+PANEL_LEFT = GRID_LEFT + 3 * CELL_W + 2 * GAP_W + 4
+CAPTION_ROWS = 9  # right of the grid: the caption (its heading, 8 lines), then the console
+CONSOLE_TOP = GRID_TOP + CAPTION_ROWS
+CAPTION = "what the board shows"
+CAPTION_BG = (0x26, 0x2B, 0x33)
+LEGEND = "tap: 0-8 (or q-c) a cell  long press: hold or Space  r: power-cycle  Esc: quit"
+REPL_NOTICE = " game stopped: the REPL has the board. r (or a reset) plays again "
+# Under the address while the game runs: `mpremote repl` shows nothing until
+# Ctrl-C stops the game, as on a board.
+REPL_HINT = " in mpremote repl the game runs on: Ctrl-C stops it for the >>> prompt "
+BUZZER_W = 18
+
+
+class View:
+    """One drawing of a bought board: where its parts go, in character
+    cells ``(row, column)``, and the least terminal it needs (``cols``,
+    ``rows``). ``Pad.view`` makes one for the room a terminal has."""
+
+    def __init__(self, cols, rows, keys, cell, gap, short=False, glass=None, dial=None, panels=None,
+                 legend=(), address=None, notice=None, hint=True):
+        self.cols, self.rows = cols, rows  # the least terminal it fits
+        self.keys = keys  # the top left key's top left
+        self.cell_w, self.cell_h = cell
+        self.gap_w, self.gap_h = gap
+        self.short = short  # the keys' labels in two short lines
+        self.glass = glass  # (row, column, draw, heading or None): the screen
+        self.dial = dial  # (row, column, width, lines): the encoder's lines, the last with its turns
+        self.panels = panels  # ((row, column, width, rows) of the caption, of the console)
+        self.legend = legend  # ((row, text), ...)
+        self.address = address  # its row
+        self.notice = notice  # its row; the REPL hint's too while ``hint``
+        self.hint = hint
+
+    def key_at(self, at, columns):
+        """The top left of the key drawn ``at`` places into its rows."""
+        return (self.keys[0] + at // columns * (self.cell_h + self.gap_h),
+                self.keys[1] + at % columns * (self.cell_w + self.gap_w))
+
+
 class Pad:
     """A bought board's keys, as the emulated chip numbers them
     (``pico.HARDWARE``): where each is drawn, which LED is under it, and
-    which terminal keys press it.
+    which terminal keys press it; and how the board is drawn in a terminal
+    (``view``): full size when there is room, else compact, down to
+    ``MIN_COLS`` x ``MIN_ROWS``.
 
     :param cfg: the board's config (its grid and extra keys).
     :param hardware: "macropad" (12 keys in 4 rows of 3, key k on GPIO
@@ -96,45 +151,89 @@ class Pad:
         # where key k is drawn, counted across each row from the top left
         self.place = [4 * (3 - k % 4) + k // 4 for k in range(16)] if hardware == "keybow2040" \
             else list(range(self.count))
-        self.labels = {}
+        self.labels = {}  # full size: one line
+        self.short = {}  # compact: at most two lines of 4 characters
         self.keymap = {}
         for cell, key in enumerate(self.grid):
             self.labels[key] = cell_label(cell)
+            self.short[key] = ("%s %s" % (DIGITS[cell], LETTERS[cell]),)
             for ch in (DIGITS[cell], LETTERS[cell], LETTERS[cell].upper()):
                 self.keymap[ch] = key
         for role, key in extra:
             self.labels[key] = ROLE_LABELS.get(role, "")
+            self.short[key] = ROLE_SHORT.get(role, ())
             for ch in ROLE_KEYS.get(role, ()):
                 self.keymap[ch] = key
         self.centre = self.grid[CENTRE]
-        rows = -(-self.count // self.columns)
-        self.keys_bottom = GRID_TOP + rows * (CELL_H + GAP_H) - GAP_H
-        self.panel_left = GRID_LEFT + self.columns * (CELL_W + GAP_W) - GAP_W + 4
-        if self.has_screen:  # the screen right of the keys, the console below them
-            self.min_cols = self.panel_left + oled.WIDTH + 2
-            self.bottom = max(self.keys_bottom + 8, GRID_TOP + 1 + oled.HEIGHT // 2)
-        else:  # the console right of the keys
-            self.min_cols = MIN_COLS
-            self.bottom = self.keys_bottom
-        self.min_rows = self.bottom + 5
+        self.full = self._full()
+        self.compact = self._compact_with_screen() if self.has_screen else self._compact()
+        self.min_cols, self.min_rows = self.compact.cols, self.compact.rows
 
-# The screen, in character cells: the 3x3 grid on the left, the console's
-# last lines to its right, the legend and the console's address below.
-CELL_W, CELL_H = 10, 5  # about square in a terminal font
-GAP_W, GAP_H = 2, 1
-GRID_TOP, GRID_LEFT = 2, 2
-GRID_BOTTOM = GRID_TOP + 3 * CELL_H + 2 * GAP_H
-PANEL_LEFT = GRID_LEFT + 3 * CELL_W + 2 * GAP_W + 4
-CAPTION_ROWS = 9  # right of the grid: the caption (its heading, 8 lines), then the console
-CONSOLE_TOP = GRID_TOP + CAPTION_ROWS
-CAPTION = "what the board shows"
-CAPTION_BG = (0x26, 0x2B, 0x33)
-LEGEND = "tap: 0-8 (or q-c) a cell  long press: hold or Space  r: power-cycle  Esc: quit"
-REPL_NOTICE = " game stopped: the REPL has the board. r (or a reset) plays again "
-# Under the address while the game runs: `mpremote repl` shows nothing until
-# Ctrl-C stops the game, as on a board.
-REPL_HINT = " in mpremote repl the game runs on: Ctrl-C stops it for the >>> prompt "
-BUZZER_W = 18
+    def view(self, cols, rows):
+        """The drawing for a terminal of ``cols`` x ``rows``: full size if
+        it fits, else compact."""
+        full = self.full
+        return full if cols >= full.cols and rows >= full.rows else self.compact
+
+    def _beside(self, cell, gap, top=GRID_TOP, left=GRID_LEFT):
+        """A drawing with the keys at the top left, the caption and the
+        console right of them, and the legend, the address and the REPL's
+        line below (the full size of each board without a screen)."""
+        rows = -(-self.count // self.columns)
+        keys_bottom = top + rows * (cell[1] + gap[1]) - gap[1]
+        panel = left + self.columns * (cell[0] + gap[0]) - gap[0] + 4
+        legend = PAD_LEGEND if self.encoder else PAD_LEGEND_KEYS
+        height = keys_bottom - top
+        caption = min(CAPTION_ROWS, height - 3)  # the console: 2 lines at least
+        return View(MIN_COLS, keys_bottom + len(legend) + 3, (top, left), cell, gap,
+                    panels=((top, panel, None, caption), (top + caption, panel, None, height - caption)),
+                    legend=[(keys_bottom + 1 + r, line) for r, line in enumerate(legend)],
+                    address=keys_bottom + 1 + len(legend), notice=keys_bottom + 2 + len(legend))
+
+    def _full(self):
+        if not self.has_screen:
+            return self._beside((CELL_W, CELL_H), (GAP_W, GAP_H))
+        # the MacroPad: the screen right of the keys (a pixel a column), the console below them
+        rows = -(-self.count // self.columns)
+        keys_bottom = GRID_TOP + rows * (CELL_H + GAP_H) - GAP_H
+        panel = GRID_LEFT + self.columns * (CELL_W + GAP_W) - GAP_W + 4
+        bottom = max(keys_bottom + 8, GRID_TOP + 1 + oled.HEIGHT // 2)
+        width = panel - GRID_LEFT - 2
+        height = bottom - keys_bottom - 2
+        caption = min(CAPTION_ROWS, height - 3)
+        top = keys_bottom + 2
+        return View(panel + oled.WIDTH + 2, bottom + 5, (GRID_TOP, GRID_LEFT), (CELL_W, CELL_H), (GAP_W, GAP_H),
+                    glass=(GRID_TOP + 1, panel, oled.render, "screen (SH1106, 128x64)"),
+                    dial=(keys_bottom + 1, GRID_LEFT, width, DIAL),
+                    panels=((top, GRID_LEFT, width, caption), (top + caption, GRID_LEFT, width, height - caption)),
+                    legend=[(bottom + 1 + r, line) for r, line in enumerate(PAD_LEGEND)],
+                    address=bottom + 3, notice=bottom + 4)
+
+    def _compact(self):
+        """The 4x4 boards in 80x24 (what every board needs): keys of 3 rows, not 5."""
+        view = self._beside((CELL_W, 3), (GAP_W, 1))
+        view.rows = max(view.rows, MIN_ROWS)
+        return view
+
+    def _compact_with_screen(self):
+        """The MacroPad in 80x24: small square keys, left of the screen in
+        braille (64x16), the caption and the console side by side under
+        it, one line of legend; the REPL's notice over the legend."""
+        cell, gap, top, left = (4, 2), (1, 1), 1, 1
+        rows = -(-self.count // self.columns)
+        keys_right = left + self.columns * (cell[0] + gap[0]) - gap[0]
+        keys_bottom = top + rows * (cell[1] + gap[1]) - gap[1]
+        glass_left = MIN_COLS - oled.WIDTH // 2
+        under = top + oled.HEIGHT // 4
+        caption_w = 46
+        return View(MIN_COLS, MIN_ROWS, (top, left), cell, gap, short=True,
+                    glass=(top, glass_left, oled.braille, None),
+                    dial=(keys_bottom + 2, left, keys_right - left, DIAL_COMPACT),
+                    panels=((under, left, caption_w, MIN_ROWS - 2 - under),
+                            (under, left + caption_w + 2, None, MIN_ROWS - 2 - under)),
+                    legend=[(MIN_ROWS - 2, PAD_LEGEND_COMPACT)], address=MIN_ROWS - 1, notice=MIN_ROWS - 2,
+                    hint=False)
+
 
 # What the board prints as it enters the raw REPL, as a soft reset starts,
 # and as its friendly REPL starts (MicroPython's pyexec.c and main.c).
@@ -401,19 +500,24 @@ def _ink(bg):
     return (0, 0, 0) if (y + 0.05) / 0.05 > 1.05 / (y + 0.05) else (255, 255, 255)
 
 
-def _cell_rows(rgb, label, held):
-    """The rows of text that draw one cell: its colour as the eye sees the
-    LED, and its keys on every cell: faint when it is dark, in black or
-    white (whichever reads against its colour) when it is lit, and bold
-    while a finger is on it."""
+def _cell_rows(rgb, label, held, width=CELL_W, height=CELL_H):
+    """The rows of text that draw one cell, ``width`` x ``height``: its
+    colour as the eye sees the LED, and its keys on every cell (``label``,
+    a line or a tuple of lines, in the middle): faint when it is dark, in
+    black or white (whichever reads against its colour) when it is lit,
+    and bold while a finger is on it."""
     lit = any(rgb)
     bg = as_seen(rgb) if lit else UNLIT
     ink = _fg(_ink(bg) if held or lit else FAINT)
     if held:
         ink = BOLD + ink
-    middle = ink + label.center(CELL_W)
-    blank = " " * CELL_W
-    return [_bg(bg) + (middle if r == CELL_H // 2 else blank) + RESET for r in range(CELL_H)]
+    lines = (label,) if isinstance(label, str) else tuple(label)
+    first = (height - len(lines)) // 2
+    rows = []
+    for r in range(height):
+        text = lines[r - first] if 0 <= r - first < len(lines) else ""
+        rows.append(_bg(bg) + (ink + text.center(width) if text else " " * width) + RESET)
+    return rows
 
 
 def picture(board, console, cols):
@@ -438,19 +542,27 @@ def picture(board, console, cols):
 
 
 def _panel(pieces, console, top, left, width, height, caption_rows):
-    """The caption (what the board's narration said last, on a tinted
-    box: its heading, then ``caption_rows`` - 1 rows) and under it the
+    """The caption (``_caption``, ``caption_rows`` rows) and under it the
     console's last lines, in ``height`` rows from ``top``."""
+    _caption(pieces, console, top, left, width, caption_rows)
+    _console(pieces, console, top + caption_rows, left, width, height - caption_rows)
+
+
+def _caption(pieces, console, top, left, width, rows):
+    """What the board's narration said last, on a tinted box: its heading,
+    then ``rows`` - 1 rows."""
     pieces[(top, left)] = BOLD + CAPTION.ljust(width) + RESET
-    rows = caption_rows - 1
+    rows -= 1
     lines = console.caption(width - 2, rows)
     for r, line in enumerate([""] * (rows - len(lines)) + lines):
         pieces[(top + 1 + r, left)] = _bg(CAPTION_BG) + " " + line.ljust(width - 1) + RESET
-    top += caption_rows
-    height -= caption_rows
+
+
+def _console(pieces, console, top, left, width, rows):
+    """The console's last lines under a heading, ``rows`` rows in all."""
     pieces[(top, left)] = DIM + "console output".ljust(width) + RESET
-    lines = console.last(width, height - 1)
-    for r, line in enumerate([""] * (height - 1 - len(lines)) + lines):
+    lines = console.last(width, rows - 1)
+    for r, line in enumerate([""] * (rows - 1 - len(lines)) + lines):
         pieces[(top + 1 + r, left)] = line.ljust(width)
 
 
@@ -463,46 +575,49 @@ def keys_held(board):
     return sum(1 << k for k, bit in enumerate(bits) if bit is not None and board.held >> bit & 1)
 
 
-def pad_picture(board, pad, console, cols):
-    """The pieces of the whole screen for a bought board, ``cols`` wide."""
+def pad_picture(board, pad, console, cols, rows):
+    """The pieces of the whole screen for a bought board in a terminal of
+    ``cols`` x ``rows``: full size or compact (``Pad.view``)."""
+    view = pad.view(cols, rows)
     pieces = {(0, 1): BOLD + getattr(board, "title", "virtual board") + "  " + board.cfg["name"] + RESET}
     buzzer = " buzzer %d Hz " % board.tone if board.tone else ""
     pieces[(0, cols - BUZZER_W - 1)] = "\x1b[30;43m" + buzzer + RESET + " " * (BUZZER_W - len(buzzer))
     pixels = board.pixels
     held = keys_held(board)
+    labels = pad.short if view.short else pad.labels
     for key in range(pad.count):
-        at = pad.place[key]
-        top = GRID_TOP + at // pad.columns * (CELL_H + GAP_H)
-        left = GRID_LEFT + at % pad.columns * (CELL_W + GAP_W)
+        top, left = view.key_at(pad.place[key], pad.columns)
         rgb = (0, 0, 0)
         if key < len(pixels):
             r, g, b, level = pixels[key]
             rgb = tuple(v * level // 31 for v in (r, g, b))
-        for r, text in enumerate(_cell_rows(rgb, pad.labels.get(key, ""), held >> key & 1)):
+        for r, text in enumerate(_cell_rows(rgb, labels.get(key, ""), held >> key & 1, view.cell_w, view.cell_h)):
             pieces[(top + r, left)] = text
-    if pad.has_screen:
-        left = pad.panel_left
-        pieces[(GRID_TOP, left)] = DIM + "screen (SH1106, 128x64)" + RESET
+    if view.glass:
+        top, left, draw, heading = view.glass
+        if heading:
+            pieces[(top - 1, left)] = DIM + heading + RESET
         fb = board.screen
-        rows = oled.render(fb) if fb else [" " * oled.WIDTH] * (oled.HEIGHT // 2)
-        for r, line in enumerate(rows):
-            pieces[(GRID_TOP + 1 + r, left)] = _fg((255, 255, 255)) + _bg((0, 0, 0)) + line + RESET
-        turned = "encoder: turned %+d" % board.turned
-        pieces[(pad.keys_bottom + 1, GRID_LEFT)] = DIM + turned.ljust(pad.panel_left - GRID_LEFT - 2) + RESET
-        top, width, height = pad.keys_bottom + 2, pad.panel_left - GRID_LEFT - 2, pad.bottom - pad.keys_bottom - 2
-        left = GRID_LEFT
-    else:
-        top, left = GRID_TOP, pad.panel_left
-        width, height = cols - left - 1, pad.bottom - GRID_TOP
-    _panel(pieces, console, top, left, width, height, min(CAPTION_ROWS, height - 3))  # the console: 2 lines at least
-    for r, line in enumerate(PAD_LEGEND):
-        pieces[(pad.bottom + 1 + r, 1)] = line[:cols - 2]
+        lines = draw(fb) if fb else [" " * len(line) for line in draw(bytes(oled.WIDTH * oled.HEIGHT // 8))]
+        for r, line in enumerate(lines):
+            pieces[(top + r, left)] = _fg((255, 255, 255)) + _bg((0, 0, 0)) + line + RESET
+    if view.dial:
+        top, left, width, lines = view.dial
+        for r, line in enumerate(lines):
+            text = line % board.turned if "%" in line else line
+            pieces[(top + r, left)] = DIM + text.ljust(width) + RESET
+    (top, left, width, height), console_at = view.panels
+    _caption(pieces, console, top, left, width or cols - left - 1, height)
+    top, left, width, height = console_at
+    _console(pieces, console, top, left, width or cols - left - 1, height)
+    for row, line in view.legend:
+        pieces[(row, 1)] = line[:cols - 2]
     port = board.port
     address = "serial console: %s  (%s connect %s repl)" % (port, _mpremote(), port) if port else "no serial console"
-    pieces[(pad.bottom + 3, 1)] = address[:cols - 2]
-    notice = "\x1b[30;43m" + REPL_NOTICE if console.at_repl() else DIM + REPL_HINT if port else ""
-    width = max(len(REPL_NOTICE), len(REPL_HINT))
-    pieces[(pad.bottom + 4, 1)] = notice + RESET + " " * (width - len(_TEXT_ESCAPES.sub("", notice)))
+    pieces[(view.address, 1)] = address[:cols - 2]
+    if console.at_repl() or view.hint:  # compact: the notice over the legend, no hint
+        notice = "\x1b[30;43m" + REPL_NOTICE if console.at_repl() else DIM + REPL_HINT if port else ""
+        pieces[(view.notice, 1)] = notice + RESET + " " * (cols - 2 - len(_TEXT_ESCAPES.sub("", notice)))
     return pieces
 
 
@@ -605,7 +720,7 @@ class Session:
         if cols < self.least[0] or rows < self.least[1]:
             self.screen.show({(0, 0): _too_small(cols, rows, self.least)[:cols]})
         elif self.pad:
-            self.screen.show(pad_picture(self.board, self.pad, self.console, cols))
+            self.screen.show(pad_picture(self.board, self.pad, self.console, cols, rows))
         else:
             self.screen.show(picture(self.board, self.console, cols))
 

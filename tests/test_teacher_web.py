@@ -33,7 +33,7 @@ def book(table_files):
 
 def said(board, text):
     """Until the narration has said ``text`` (on the console, after "> ")."""
-    board.wait("(t) => board.lines.includes('> ' + t)", text)
+    board.wait("(t) => board.lines.includes('> ' + t)", text, "the narration to say %r" % text)
 
 
 def caption(board):

@@ -182,21 +182,22 @@ class Board:
         page.goto(url)
         self.wait("board.ready && board.frames > 0")
 
-    def wait(self, expr, arg=None, what=None):
+    def wait(self, expr, arg=None, what=None, progress_ms=PROGRESS_MS):
         """Until the JavaScript ``expr`` (an expression, or a function of
         ``arg``) is true on the page; returns its value. AssertionError,
         with ``what`` (else ``expr``) and the board's last console lines,
-        once the board has run PROGRESS_MS of its own time without it, or
-        at the HANG_S guard (a board that stopped scanning its keys)."""
+        once the board has run ``progress_ms`` of its own time without it,
+        or at the HANG_S guard (a board that stopped scanning its keys)."""
         from playwright.sync_api import TimeoutError as PageTimeout
 
+        what = what or (expr if arg is None else "%s of %r" % (expr, arg))
         start = self.page.evaluate("window.board?.progress ?? 0")
         try:
-            got = self.page.wait_for_function(_WAIT, arg=[expr, arg, start, PROGRESS_MS]).json_value()
+            got = self.page.wait_for_function(_WAIT, arg=[expr, arg, start, progress_ms]).json_value()
         except PageTimeout:
-            self.fail(what or expr, "nothing in %d s (the hang guard)" % HANG_S)
+            self.fail(what, "nothing in %d s (the hang guard)" % HANG_S)
         if "stuck" in got:
-            self.fail(what or expr, "the board ran %d s of its own time without it" % (PROGRESS_MS // 1000))
+            self.fail(what, "the board ran %g s of its own time without it" % (progress_ms / 1000))
         return got["v"]
 
     def fail(self, what, why):
@@ -384,6 +385,20 @@ def test_a_corrupt_table_gives_the_red_x_and_the_game_still_plays(board, tables)
     board.wait_lit([0, 2, 4, 6, 8], "leds.every(rgb => rgb[1] === 0 && rgb[2] === 0)")  # the red X
     assert play_as_x(board, rules.TACTICTOE, tables[rules.TACTICTOE], at + 1) == "tactictoe: X wins"
     assert board.errors == []
+
+
+def test_a_wait_fails_with_what_it_waited_for_and_the_board_s_last_lines(board):
+    board.wait_lit(GAME_SCREEN, GAME_EXTRA)
+    board.wait("board.caption.at(-1) === 'Tap a lit key to choose; hold any key 1.5 s to start over.'")
+    start = board.page.evaluate("board.progress")
+    with pytest.raises(AssertionError) as e:
+        board.wait("board.lines.includes('no such line')", what="a line the board never says", progress_ms=500)
+    assert str(e.value).startswith("waited for a line the board never says: the board ran 0.5 s of its own time "
+                                   "without it; the board's last lines:\n")
+    assert str(e.value).endswith("\n> Tap a lit key to choose; hold any key 1.5 s to start over.")
+    assert board.page.evaluate("board.progress") - start > 500
+    # Console lines by number: the next one's is past every line so far.
+    assert board.end() == len(board.lines()) and board.wait_line("> Tap a lit key")[0] < board.end()
 
 
 def test_the_caption_beside_the_board_says_what_it_shows(board):

@@ -5,6 +5,7 @@ between its two holes), and compared with what the config says; every part
 is on a hole, no two parts overlap, and nothing is soldered on the top
 where the grid's walls stand or round its screws."""
 
+import functools
 import json
 import math
 import os
@@ -33,7 +34,14 @@ def shipped(name):
 
 
 def files_of(cfg):
-    return dict(perfboard.perfboard_files(cfg))
+    """The perfboard's files for ``cfg``: routed once per config in a run
+    (routing takes seconds; several tests read the shipped board's)."""
+    return dict(_files(json.dumps(cfg, sort_keys=True)))
+
+
+@functools.lru_cache(maxsize=None)
+def _files(cfg_json):
+    return tuple(perfboard.perfboard_files(json.loads(cfg_json)))
 
 
 # --- reading a drawing back -----------------------------------------------------------

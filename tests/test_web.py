@@ -24,6 +24,18 @@ from conftest import HANG_S, one_line_error, run_cli
 
 NO_CHROMIUM = "chromium is not installed: apt-get install chromium (.ci/run does), then run the tests again"
 WAIT_MS = HANG_S * 1000  # a guard against a hang, not a deadline: a page starved of CPU is slow, never wrong
+# How long a wait lets the board run without what it waits for: ms of the
+# board's own time, as its key scans see it (board.progress: a page starved
+# of CPU makes it slower, never faster), so a slow machine never fails it.
+PROGRESS_MS = 60000
+# Board.wait's test, polled by the page: the awaited expression (or function
+# of ``arg``), or "stuck" once the board has run PROGRESS_MS without it.
+_WAIT = """([src, arg, start, budget]) => {
+    const f = eval("(" + src + ")");
+    const v = typeof f === "function" ? f(arg) : f;
+    if (v) return {v};
+    return (window.board?.progress ?? 0) - start > budget ? {stuck: true} : false;
+}"""
 
 
 def test_web_build_only_writes_a_self_contained_site(table_files, tmp_path):
@@ -172,31 +184,64 @@ class Board:
         page.goto(url)
         self.wait("board.ready && board.frames > 0")
 
-    def wait(self, expr, arg=None):
-        return self.page.wait_for_function(expr, arg=arg).json_value()
+    def wait(self, expr, arg=None, what=None, progress_ms=PROGRESS_MS):
+        """Until the JavaScript ``expr`` (an expression, or a function of
+        ``arg``) is true on the page; returns its value. AssertionError,
+        with ``what`` (else ``expr``) and the board's last console lines,
+        once the board has run ``progress_ms`` of its own time without it,
+        or at the HANG_S guard (a board that stopped scanning its keys)."""
+        from playwright.sync_api import TimeoutError as PageTimeout
+
+        what = what or (expr if arg is None else "%s of %r" % (expr, arg))
+        start = self.page.evaluate("window.board?.progress ?? 0")
+        try:
+            got = self.page.wait_for_function(_WAIT, arg=[expr, arg, start, progress_ms]).json_value()
+        except PageTimeout:
+            self.fail(what, "nothing in %d s (the hang guard)" % HANG_S)
+        if "stuck" in got:
+            self.fail(what, "the board ran %g s of its own time without it" % (progress_ms / 1000))
+        return got["v"]
+
+    def fail(self, what, why):
+        try:
+            last = self.page.evaluate("window.board ? board.lines.slice(-20) : []")
+        except Exception as e:  # the page itself is gone
+            last = ["(no page: %s)" % e]
+        raise AssertionError("waited for %s: %s; the board's last lines:\n%s" % (what, why, "\n".join(last)))
 
     def cell(self, n):
         return self.page.get_by_role("button", name="cell %d" % n, exact=True)
 
     def lines(self):
+        """The console's last lines (the page keeps 500)."""
         return self.page.evaluate("board.lines")
 
+    def end(self):
+        """The number the console's next line will have."""
+        return self.page.evaluate("board.dropped + board.lines.length")
+
     def wait_line(self, pattern, start=0):
-        """The first console line from ``start`` on that starts with
-        ``pattern``; returns (its index, the line)."""
-        return self.wait("""([p, start]) => {
-            const i = board.lines.findIndex((l, k) => k >= start && l.startsWith(p));
-            return i >= 0 ? [i, board.lines[i]] : false;
-        }""", [pattern, start])
+        """The first console line numbered ``start`` or later that starts
+        with ``pattern`` (or one of them, a tuple); returns (its number, the
+        line). Lines are numbered from 0 since the page opened: a number
+        never shifts, however many lines the page drops from the front."""
+        patterns = [pattern] if isinstance(pattern, str) else list(pattern)
+        what = "a console line from line %d on starting %s" % (start, " or ".join(map(repr, patterns)))
+        return tuple(self.wait("""([ps, start]) => {
+            const from = Math.max(start - board.dropped, 0);
+            const i = board.lines.findIndex((l, k) => k >= from && ps.some((p) => l.startsWith(p)));
+            return i >= 0 ? [i + board.dropped, board.lines[i]] : false;
+        }""", [patterns, start], what))
 
     def wait_lit(self, cells, extra="true"):
         """Until exactly ``cells`` are lit (and ``extra``, a JS expression
         over ``leds``, holds)."""
+        cells = sorted(cells)
         self.wait("""([cells, extra]) => {
             const leds = board.leds;
             const lit = leds.map((rgb, c) => rgb.some(v => v > 0) ? c : -1).filter(c => c >= 0);
             return JSON.stringify(lit) === JSON.stringify(cells) && eval(extra);
-        }""", [sorted(cells), extra])
+        }""", [cells, extra], "cells %s lit%s" % (cells, "" if extra == "true" else " and " + extra))
 
     def menu(self, *taps):
         """From the game screen: tap each option, waiting for its screen."""
@@ -342,6 +387,20 @@ def test_a_corrupt_table_gives_the_red_x_and_the_game_still_plays(board, tables)
     board.wait_lit([0, 2, 4, 6, 8], "leds.every(rgb => rgb[1] === 0 && rgb[2] === 0)")  # the red X
     assert play_as_x(board, rules.TACTICTOE, tables[rules.TACTICTOE], at + 1) == "tactictoe: X wins"
     assert board.errors == []
+
+
+def test_a_wait_fails_with_what_it_waited_for_and_the_board_s_last_lines(board):
+    board.wait_lit(GAME_SCREEN, GAME_EXTRA)
+    board.wait("board.caption.at(-1) === 'Tap a lit key to choose; hold any key 1.5 s to start over.'")
+    start = board.page.evaluate("board.progress")
+    with pytest.raises(AssertionError) as e:
+        board.wait("board.lines.includes('no such line')", what="a line the board never says", progress_ms=500)
+    assert str(e.value).startswith("waited for a line the board never says: the board ran 0.5 s of its own time "
+                                   "without it; the board's last lines:\n")
+    assert str(e.value).endswith("\n> Tap a lit key to choose; hold any key 1.5 s to start over.")
+    assert board.page.evaluate("board.progress") - start > 500
+    # Console lines by number: the next one's is past every line so far.
+    assert board.end() == len(board.lines()) and board.wait_line("> Tap a lit key")[0] < board.end()
 
 
 def test_the_caption_beside_the_board_says_what_it_shows(board):
@@ -648,7 +707,7 @@ def test_a_classic_game_on_the_macropad_is_played_by_clicking_its_keys(pad, tabl
     pad.b.wait_line("classic: take back 2")
     pad.wait_screen(lambda lines: lines[4] == "Menu  Hint" and lines[2] == "Your move (X)")
     pad.b.wait_lit(range(9))  # an empty board again
-    assert play_as_x(pad.b, rules.CLASSIC, tables[rules.CLASSIC], len(pad.b.lines())) == "classic: draw"
+    assert play_as_x(pad.b, rules.CLASSIC, tables[rules.CLASSIC], pad.b.end()) == "classic: draw"
     lines = pad.wait_line(0, "Draw")
     assert lines[1] == "You X vs Perfect" and lines[2] == "You: W0 D1 L0", lines
     assert pad.glass() == rendered(lines)

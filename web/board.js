@@ -11,6 +11,7 @@
 import { BOARDS, makeChips, transfers } from "./rp2040/boards.mjs";
 
 const TAP_MS = 100; // a tap holds its cell this long, as the key scans see it (the firmware debounces 25 ms)
+const GAP_MS = 40; // a tap on a key still held from the last one waits this long let go, on the scans' clock
 const LONG_EXTRA_MS = 300; // Space holds the centre this much past the long-press time
 const CENTRE = 4;
 const DIGITS = "012345678"; // key n is cell n, as the console and the docs number them
@@ -52,7 +53,9 @@ const spareEls = [...document.querySelectorAll(".spare .cell")];
 const board = {
   ready: false, // the firmware's loop is running
   frames: 0, // LED frames latched since power-on
-  lines: [], // the console, line by line
+  lines: [], // the console, line by line: the last CONSOLE_LINES of it
+  dropped: 0, // lines dropped from the front of lines: line n of the page's console is lines[n - dropped]
+  progress: 0, // ms the board has run since the page opened, as its key scans see it (below)
   caption: [], // the caption: the narration's last lines, without "> "
   leds: Array.from({ length: 9 }, () => [0, 0, 0]), // each cell's pixel (r, g, b), 0-255
   keyLeds: {}, // role of an extra key -> its pixel (r, g, b), on boards with extra keys
@@ -85,7 +88,11 @@ let generation = 0; // bumps at each power-on: an old interpreter's calls are ig
 
 function say(line) {
   board.lines.push(line);
-  if (board.lines.length > CONSOLE_LINES) board.lines.splice(0, board.lines.length - CONSOLE_LINES);
+  const over = board.lines.length - CONSOLE_LINES;
+  if (over > 0) {
+    board.lines.splice(0, over);
+    board.dropped += over;
+  }
   const atEnd = consoleEl.scrollTop + consoleEl.clientHeight >= consoleEl.scrollHeight - 4;
   consoleEl.append(line + "\n");
   while (consoleEl.childNodes.length > CONSOLE_LINES) consoleEl.firstChild.remove();
@@ -111,37 +118,70 @@ function caption(text) {
 // push switch), set for each board as it boots.
 const keyEls = new Map(cells.map((el, cell) => [cell, el]));
 
-// bit -> {down, hold, seen, last}. A press counts from the first time the
-// firmware's key scan sees it, not from the click: a tap stays held until
-// the scans have seen it held for ``hold`` ms of their own time (and while
-// ``down``), so a page starved of CPU, scanning late, still debounces it as
-// a tap rather than losing it.
+// bit -> {down, hold, seen, last, up, next}. A press counts from the first
+// time the firmware's key scan sees it, not from the click: a tap stays
+// held until the scans have seen it held for ``hold`` ms of their own time
+// (and while ``down``), so a page starved of CPU, scanning late, still
+// debounces it as a tap rather than losing it. Let go, the key stays let go
+// until the scans have seen that for GAP_MS (from ``up``), past the
+// debounce: a press meanwhile waits as ``next``. A quick double tap is two
+// taps to the firmware, never one long one.
 const fingers = new Map();
 
 // Hold key ``bit`` for ``holdMs`` at least, and while ``down`` until release().
 function press(bit, holdMs = TAP_MS, down = true) {
   if (bit === undefined) return; // a key this board lacks
-  fingers.set(bit, { down, hold: holdMs, seen: undefined, last: undefined });
+  const f = { down, hold: holdMs, seen: undefined, last: undefined, next: null };
+  let prev = fingers.get(bit);
+  if (prev === undefined) fingers.set(bit, f);
+  else {
+    while (prev.next) prev = prev.next;
+    prev.next = f;
+  }
   keyEls.get(bit)?.classList.add("held");
 }
 
 function release(bit) {
-  const f = fingers.get(bit);
+  let f = fingers.get(bit);
+  while (f?.next) f = f.next;
   if (f) f.down = false;
 }
 
-// The firmware's scan (every 5 ms): the mask of keys a finger is on.
+let lastScan = null; // when the last key scan read the keys
+let scanned = null; // what this scan read: every read of one scan gets the same mask
+
+// The firmware's key scan (every scan_ms) reads each key's pin, and each
+// read asks here for the mask of keys a finger is on. A scan's reads are
+// one synchronous run of the interpreter, so the mask is worked out at its
+// first read and kept until the page's event loop turns (a microtask): a
+// key never changes halfway through a scan. Each pause between scans adds
+// to board.progress, at most scan_ms: a page starved of CPU, scanning
+// late, makes progress slower than the board's own clock, never faster.
 function held() {
+  if (scanned === null) {
+    scanned = scan();
+    queueMicrotask(() => (scanned = null));
+  }
+  return scanned;
+}
+
+function scan() {
   const now = performance.now();
   let mask = 0;
+  if (lastScan !== null) board.progress += Math.min(now - lastScan, wiring?.timing.scan_ms ?? 5);
+  lastScan = now;
   for (const [bit, f] of fingers) {
     if (f.seen === undefined) f.seen = f.last = now;
     if (f.down || f.last - f.seen < f.hold) {
       mask |= 1 << bit;
       f.last = now;
     } else {
-      fingers.delete(bit);
-      keyEls.get(bit)?.classList.remove("held");
+      f.up ??= now; // let go: the scans see it so for GAP_MS, before a next press
+      if (now - f.up >= GAP_MS) {
+        if (f.next) fingers.set(bit, f.next);
+        else fingers.delete(bit);
+      }
+      if (!f.next) keyEls.get(bit)?.classList.remove("held");
     }
   }
   return mask;

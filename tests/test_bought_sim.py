@@ -13,7 +13,6 @@ The smoke scripts of tests/mpy/ (which tests/test_chips.py runs on the rp2
 image) run here as main.py, against the same models.
 """
 
-import ast
 import os
 import re
 import subprocess
@@ -23,7 +22,7 @@ import time
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from conftest import HANG_S, MICROPYTHON, MPY_SCRIPTS
+from conftest import HANG_S, MICROPYTHON, MPY_SCRIPTS, constant
 from host_tools import flash as host_flash
 from host_tools.sim import screen as sim_screen
 from host_tools.sim.board import VirtualBoard
@@ -205,16 +204,6 @@ def test_a_corrupt_table_is_refused_and_the_game_plays_on(board, tmp_path, table
 
 
 # --- the smoke scripts of tests/mpy/, as main.py, against the chips' models -------------------
-
-
-def constant(script, name):
-    """A literal assigned at the top of tests/mpy/``script``."""
-    with open(os.path.join(MPY_SCRIPTS, script), encoding="utf-8") as f:
-        tree = ast.parse(f.read())
-    for node in tree.body:
-        if isinstance(node, ast.Assign) and getattr(node.targets[0], "id", None) == name:
-            return ast.literal_eval(node.value)
-    raise KeyError(name)
 
 
 def script_board(tmp_path, script, board, changes=(), end=6000, live=False):

@@ -13,12 +13,11 @@ the bus, checked against what was sent, never against our own calls.
 All in lockstep on the emulated clock: limits are emulated milliseconds.
 """
 
-import ast
 import os
 
 import pytest
 
-from conftest import MPY_SCRIPTS
+from conftest import MPY_SCRIPTS, constant
 from host_tools.drive import fat, picofs
 from host_tools.sim import screen as sim_screen
 from pico_board import PicoRun, rendered
@@ -49,16 +48,6 @@ def board():
 
 def lit(fb):
     return sum(bin(byte).count("1") for byte in fb)
-
-
-def constant(script, name):
-    """A literal assigned at the top of tests/mpy/``script``."""
-    with open(os.path.join(MPY_SCRIPTS, script), encoding="utf-8") as f:
-        tree = ast.parse(f.read())
-    for node in tree.body:
-        if isinstance(node, ast.Assign) and getattr(node.targets[0], "id", None) == name:
-            return ast.literal_eval(node.value)
-    raise KeyError(name)
 
 
 def test_macropad_circuitpython_shows_its_terminal_on_the_sh1106(board, tmp_path):

@@ -121,6 +121,17 @@ def cells_of(wire, cfg):
     return out
 
 
+def cells_of_pixels(pixels, cfg):
+    """The (r, g, b) each cell shows, from a chip's decoded LEDs
+    (``[r, g, b, level]`` each: an APA102's, or the IS31FL3731's as
+    reported so), each at its 5-bit brightness, in the wiring's pixel order."""
+    cells = []
+    for i in cfg["leds"]["order"]:
+        r, g, b, level = pixels[i] if i < len(pixels) else (0, 0, 0, 0)
+        cells.append((r * level // 31, g * level // 31, b * level // 31))
+    return cells
+
+
 def key_bits(cfg, spec):
     """The bit in the key mask (cells 0-8, then 9 + j for the config's
     extra key j) of each of a bought board's own keys, as its chips' wiring
@@ -594,11 +605,8 @@ class VirtualBoard:
     def _leds(self, ms):
         """The chips' LEDs changed: the cells they light, reported as a
         WS2812 chain's frame is (each LED at its 5-bit brightness)."""
-        self.pixels = px = self.chips.pixels()
-        cells = []
-        for i in self.cfg["leds"]["order"]:
-            r, g, b, level = px[i] if i < len(px) else (0, 0, 0, 0)
-            cells.append((r * level // 31, g * level // 31, b * level // 31))
+        self.pixels = self.chips.pixels()
+        cells = cells_of_pixels(self.pixels, self.cfg)
         if cells != self.frame:
             self.frame = cells
             if self.on_frame:

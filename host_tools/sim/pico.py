@@ -30,7 +30,7 @@ from host_tools import images, makevars, outputs
 from host_tools.drive import uf2
 from host_tools.sim import headless, terminal
 from host_tools.oserrors import reported
-from host_tools.sim.board import SimError, cells_of, die_with_parent, wiring
+from host_tools.sim.board import SimError, cells_of, cells_of_pixels, die_with_parent, wiring
 from tactictoe import puzzles, rules
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -460,11 +460,7 @@ class EmulatedPico:
         """The cells an APA102 frame lights (each LED's colour at its 5-bit
         brightness), reported as a WS2812 chain's frame is."""
         self.frames += 1
-        px = self.pixels
-        cells = []
-        for i in self.cfg["leds"]["order"]:
-            r, g, b, level = px[i] if i < len(px) else (0, 0, 0, 0)
-            cells.append((r * level // 31, g * level // 31, b * level // 31))
+        cells = cells_of_pixels(self.pixels, self.cfg)
         if cells != self.frame:
             self.frame = cells
             if self.on_frame:

@@ -242,7 +242,11 @@ def i2c(bus, sda, scl, addr, write, nread):
     bytes to ``addr``, then ``nread`` read. The bytes read, or None if
     nothing acknowledged."""
     global _i2c_seq
-    keys = held()  # also what a key scan does: the expander's keys are read now
+    inp = wiring["input"]
+    if inp.get("i2c") == bus and inp.get("address") == addr:
+        keys = held()  # a key scan, through the expander: the press script plays on
+    else:
+        keys = _held | _tapped  # (another chip, the LEDs: no key scan, the script waits)
     _i2c_seq = (_i2c_seq + 1) & 0xFFFF
     send(b"2 %d %d %d %d %d %d %d %s %d\n" % (now(), _i2c_seq, bus, sda, scl, keys, addr,
                                             hexlify(write) if write else b"-", nread))

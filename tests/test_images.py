@@ -219,11 +219,13 @@ class Server:
                 if data is None:
                     self.send_error(404)
                     return
+                # Recorded before the answer: once it is sent, the client's
+                # next request may be served before this thread runs on.
+                outer.served.append(self.path)
                 self.send_response(200)
                 self.send_header("Content-Length", str(len(data)))
                 self.end_headers()
                 self.wfile.write(data[:len(data) // 2] if self.path in cut else data)
-                outer.served.append(self.path)
 
             def log_message(self, *args):
                 pass

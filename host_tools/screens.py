@@ -52,7 +52,8 @@ def svg(canvas, title):
 
 
 class Driver:
-    """An App fed events directly, with its own clock."""
+    """An App fed events directly, with its own clock, drawn every 10 ms
+    as the board's LED task draws it (the self-test waits for its frames)."""
 
     def __init__(self, tables, problems=None, seed=1):
         self.cfg = config.validate(config.DEFAULT)
@@ -65,6 +66,7 @@ class Driver:
         while self.now < end:
             self.now += 10
             self.app.update(self.now, event)
+            self.app.frame(self.now)
             event = 0
 
     def tap(self, cell):

@@ -83,6 +83,11 @@ GAP_MS = 100  # after a script's tap or hold, its cell is up this long before th
 # however long the board was starved between two reads of one scan (the
 # MacroPad's is the longest: 15 reads).
 STEP_READS = 32
+# An expander's read (the keypad's TCA9555) is a whole scan in one: it counts
+# as this many, so a command lasts two such scans. Counted as one read, 32
+# round trips to the chips' models on a loaded host made a tap last longer
+# than a long press (1.5 s on the board's clock), and the tap was lost.
+SCAN_READS = STEP_READS // 2
 _reads = 0  # held()'s reads since the script's current command started
 BEAT_MS = 250  # the key scans' heartbeat to the host (B), in board ms
 _script = []  # the press script's commands not yet done: [cell or -1, ms, first and last scan's ms]
@@ -164,8 +169,10 @@ def _messages(wait_for=b"", number=0):
             return _msg[0]
 
 
-def held():
-    """The mask of cells a finger is on now (a key scan reads it)."""
+def held(reads=1):
+    """The mask of cells a finger is on now (a key scan reads it; ``reads``:
+    how many of a scan's reads this one is worth, ``SCAN_READS`` for an
+    expander's, which reads every key at once)."""
     global _held, _beat
     if timeline is not None:
         t = now()
@@ -181,11 +188,11 @@ def held():
         _beat = t
         send(b"B %d\n" % t)
     if _script:
-        script(t)
+        script(t, reads)
     return _held | _tapped
 
 
-def script(t):
+def script(t, reads=1):
     """Play the press script at a key scan at ``t`` ms. A command starts at
     the first scan after the one before it ends, and lasts until the scans
     have seen it for its time (a tap's cell held, or nothing) and for
@@ -201,7 +208,7 @@ def script(t):
             kind = step[0]
             _tapped = (kind - _EDGE) << _ENCODER if kind >= _EDGE else 1 << kind if kind >= 0 else 0
             return
-        _reads += 1
+        _reads += reads
         if step[3] - step[2] < step[1] or _reads < STEP_READS:
             step[3] = t
             return
@@ -244,7 +251,7 @@ def i2c(bus, sda, scl, addr, write, nread):
     global _i2c_seq
     inp = wiring["input"]
     if inp.get("i2c") == bus and inp.get("address") == addr:
-        keys = held()  # a key scan, through the expander: the press script plays on
+        keys = held(SCAN_READS)  # a key scan, through the expander: the press script plays on
     else:
         keys = _held | _tapped  # (another chip, the LEDs: no key scan, the script waits)
     _i2c_seq = (_i2c_seq + 1) & 0xFFFF

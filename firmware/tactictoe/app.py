@@ -46,6 +46,7 @@ HELP_HINTS = const(2)  # every move's outcome glows before you play
 WALK_MS = const(60)  # self-test: each pixel in turn...
 RGB_MS = const(150)  # ...then all red, green, blue (a second in all: boot to the menu
 SELFTEST_MS = const(9 * 60 + 3 * 150)  # within 2 s on MicroPython, 3 s on CircuitPython)
+_STEPS = const(12)  # its steps: 9 pixels, then red, green, blue
 _NOTICE_MS = const(2000)
 REFUSE_MS = const(450)  # a refused press: its key solid red this long
 _WIN_HINT_MS = const(500)  # hints: a winning move pulses 64-256 this fast...
@@ -92,6 +93,7 @@ class App:
         self._armed_until = 0
         self.state = _SELFTEST
         self.t0 = 0  # when the current state began
+        self._lit = -1  # the self-test's step last drawn (see _selftest)
         self.screen = PICK_GAME
         self.match = None
         self.notices = []  # (mask, colour) patterns still to show
@@ -117,7 +119,7 @@ class App:
     def start(self, now, config_problem=None):
         """Begin with the self-test; report a config problem and unusable
         tables on the console (and the grid, for the config)."""
-        self.state, self.t0 = _SELFTEST, now
+        self.state, self.t0, self._lit = _SELFTEST, now, -1
         if config_problem:
             self.log("config: " + config_problem)
             self.notices.append((CORNERS, self.colours["notice"]))
@@ -168,7 +170,7 @@ class App:
         """Advance to ``now`` and handle ``event`` (a keys event, or 0)."""
         t = now - self.t0
         if self.state == _SELFTEST:
-            if t >= SELFTEST_MS:
+            if t >= SELFTEST_MS and self._lit == _STEPS - 1:  # (once blue has been drawn)
                 self._show_notices(now, MENU)
             return
         if self.state == NOTICE:
@@ -518,16 +520,30 @@ class App:
 
     # --- drawing -------------------------------------------------------------
 
+    def _selftest(self, now, t):
+        """The self-test's step to draw at ``t`` ms into it: 0-8 each pixel
+        white in turn, 9-11 all red, green, blue. None is skipped: a frame
+        that comes late (a board slow to start) draws the step after the
+        last one drawn, and the test's time counts on from that step's start,
+        so every pixel is seen lit, however late the frames."""
+        step = t // WALK_MS if t < 9 * WALK_MS else min(_STEPS - 1, 9 + (t - 9 * WALK_MS) // RGB_MS)
+        if step > self._lit + 1:
+            step = self._lit + 1
+            self.t0 = now - (step * WALK_MS if step < 9 else 9 * WALK_MS + (step - 9) * RGB_MS)
+        self._lit = step
+        return step
+
     def frame(self, now):
         """Draw the grid for ``now``; returns the Canvas."""
         cv = self.canvas
         cv.clear()
         t = now - self.t0
         if self.state == _SELFTEST:
-            if t < 9 * WALK_MS:
-                cv.set(t // WALK_MS, WHITE)  # the pixel walk: cells 0-8 in order
+            step = self._selftest(now, t)
+            if step < 9:
+                cv.set(step, WHITE)  # the pixel walk: cells 0-8 in order
             else:
-                cv.fill(ALL, _RGB[min(2, (t - 9 * WALK_MS) // RGB_MS)])
+                cv.fill(ALL, _RGB[step - 9])
         elif self.state == NOTICE:
             mask, colour = self.notices[0]
             cv.fill(mask, colour, blink(t, 500))

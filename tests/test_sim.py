@@ -167,6 +167,7 @@ def test_timeline_follows_the_script(commands):
     ("wait 100\ntap 9", "s.txt line 2: cell 9: cells are 0-8"),
     ("hold 4", "s.txt line 1: hold takes hold CELL MS"),
     ("wait soon", "s.txt line 1: wait takes wait MS"),
+    ("wait 100\nturn 1", "s.txt line 2: turn: pico-buttons has no dial (its config has no encoder)"),
 ])
 def test_script_mistakes_get_one_line(tmp_path, script, message):
     f = tmp_path / "s.txt"
@@ -175,6 +176,15 @@ def test_script_mistakes_get_one_line(tmp_path, script, message):
     assert r.returncode == 1
     assert r.stderr.count("\n") == 1 and message in r.stderr, r.stderr
     assert "Traceback" not in r.stderr
+
+
+def test_a_turn_on_a_board_without_a_dial_is_said_and_the_board_plays_on(live):
+    b = live()
+    b.wait(is_menu, 30, "the menu")
+    b.send("turn 1", "tap 3")
+    assert b.wait(lambda line: line.startswith("error ")) == (
+        "error stdin line 1: turn: pico-buttons has no dial (its config has no encoder)")
+    b.wait(lambda line: line.startswith("frame ") and line.split()[2] == "X.O/.../M.W", 30, "who plays")
 
 
 def test_sim_needs_a_terminal_or_headless(tmp_path):

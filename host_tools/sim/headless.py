@@ -12,7 +12,7 @@ import time
 from host_tools.oserrors import reported
 from host_tools.sim.board import SimError, VirtualBoard
 from host_tools.sim.frames import frame_line
-from host_tools.sim.script import held_ms, key_bit, parse_command, timeline
+from host_tools.sim.script import check_dial, held_ms, key_bit, parse_command, timeline
 
 IDLE_S = 5.0  # no key scan for this long: the board is not in the game (see _script_playing)
 
@@ -110,6 +110,12 @@ def run_live(board):
             except SimError as e:
                 emit("error " + str(e))
                 continue
+            if cmd and cmd[0] == "turn":
+                try:
+                    check_dial(board.cfg, "stdin line %d" % state["n"])
+                except SimError as e:
+                    emit("error " + str(e))
+                    continue
             if cmd and cmd[1] and cmd[0] != "turn" and not isinstance(cmd[1][0], int):  # a key by its role
                 try:
                     if hasattr(board, "run"):

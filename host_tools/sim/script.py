@@ -32,6 +32,12 @@ def key_bit(cfg, key, where):
     return 9 + roles.index(key)
 
 
+def check_dial(cfg, where):
+    """SimError naming ``where`` if the board has no dial to ``turn``."""
+    if not cfg.get("encoder"):
+        raise SimError("%s: turn: %s has no dial (its config has no encoder)" % (where, cfg["name"]))
+
+
 def parse_command(line, where, live=False):
     """``(name, args)`` for one line of a press script, None for a blank or
     comment line; SimError naming ``where`` for anything else. A key is
@@ -82,6 +88,8 @@ def timeline(lines, source="script", cfg=None):
         if name == "wait":
             t += v[0]
         elif name == "turn":
+            if cfg is not None:
+                check_dial(cfg, where)
             out.append((t, "turn", v[0]))
             t += 4 * abs(v[0]) * EDGE_MS + TAP_MS
         elif name == "press":

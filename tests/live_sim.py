@@ -70,9 +70,25 @@ class LiveSim:
                     return line
             stalled = time.monotonic() - quiet_since > self.stall
             if progress > timeout or stalled:
-                raise AssertionError("no line for %s in %s; last lines:\n%s" % (
+                raise AssertionError("no line for %s in %s; %s" % (
                     what or match, "%ss of the board's time" % timeout if not stalled
-                    else "%ss with no word from the board" % self.stall, "\n".join(self.lines[-15:])))
+                    else "%ss with no word from the board" % self.stall, self.last_lines()))
+
+    def last_lines(self):
+        """The board's last words and frames, for a failure's message: the
+        frames alone (a pulsing cell prints dozens) would hide the console."""
+        other = [line for line in self.lines if not line.startswith(("frame ", "screen "))]
+        frames = [line for line in self.lines if line.startswith("frame ")]
+        return "its last console lines:\n%s\nits last frames:\n%s" % ("\n".join(other[-12:]), "\n".join(frames[-6:]))
+
+    def screen_is(self, want, what, timeout=30):
+        """Wait until the screen shows ``want`` (1024 bytes): at once if the
+        last screen seen already does. (A screen and the console line that
+        goes with it come down different pipes, in either order.)"""
+        screens = [line for line in self.lines if line.startswith("screen ")]
+        if screens and bytes.fromhex(screens[-1].split()[2]) == want:
+            return
+        self.wait(lambda line: line.startswith("screen ") and bytes.fromhex(line.split()[2]) == want, timeout, what)
 
     def serial(self, text, timeout=30):
         """Wait for a console line containing ``text``."""

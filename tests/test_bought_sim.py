@@ -145,14 +145,12 @@ def test_a_game_played_through_the_keys_with_hint_and_take_back(board, tmp_path,
         sim.wait(lambda line: line.startswith("serial classic: O "), 30, "the board's reply")
         if board == "macropad":
             want = rendered(("Classic", "You X vs Perfect", "Your move (X)", "You: W0 D0 L0", "Menu  Hint  Undo"))
-            sim.wait(lambda line: line.startswith("screen ") and bytes.fromhex(line.split()[2]) == want, 30,
-                     "the game's screen")
+            sim.screen_is(want, "the game's screen")
         sim.send("tap hint")
         sim.wait(lambda line: line.startswith("serial > ") and "hint" in line.lower(), 30, "the hint")
         if board == "macropad":
             want = rendered(("Your move (X)", "Fast: X wins", "Slow: draw", "Faint: X loses", "Menu  Hide  Undo"))
-            sim.wait(lambda line: line.startswith("screen ") and bytes.fromhex(line.split()[2]) == want, 30,
-                     "the hint's screen")
+            sim.screen_is(want, "the hint's screen")
         sim.send("tap hint", "tap undo")
         sim.serial("classic: take back 2")
         t = table.Table(os.path.join(tables, "classic.tbl"), rules.CLASSIC)

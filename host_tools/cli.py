@@ -478,10 +478,20 @@ def cmd_firmware(args):
                 print("%-24s %s  %s" % (key, digest, name))
             print("record:   each as sha256= of its entry in host_tools/images.py's IMAGES")
             return 0
+        images.hand_dir()  # (a FIRMWARE_DIR that is no folder stops everything)
+        failed = []  # every image is tried: one that can't be had doesn't stop the others
         for key, image in images.IMAGES.items():
-            print("have:     %s (%s)" % (os.path.basename(images.get(key)), image.title), flush=True)
+            try:
+                print("have:     %s (%s)" % (os.path.basename(images.get(key)), image.title), flush=True)
+            except images.ImageError as e:
+                failed.append(str(e))
+                print("lacking:  %s (%s)" % (image.file, image.title), flush=True)
     except images.ImageError as e:
         raise UserError(str(e))
+    if failed:
+        more = len(failed) - 1
+        raise UserError(failed[0] + ("" if not more else " (and %d more image%s, listed above)"
+                                     % (more, "s" if more > 1 else "")))
     print("folder:   %s" % images.folder())
     return 0
 

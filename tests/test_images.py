@@ -155,6 +155,15 @@ def test_a_missing_image_is_one_line_naming_file_source_and_folder(tmp_path, mon
                             " b1.elf) from %s into FIRMWARE_DIR=%s" % (ROM.source, tmp_path))
 
 
+def report_and_one_line_error(r):
+    """``make firmware``'s failure: its report of every image on stdout,
+    then one error line on stderr, no traceback."""
+    assert r.returncode == 1 and "Traceback" not in r.stderr
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1, r.stderr
+    return lines[0]
+
+
 @pytest.mark.parametrize("args", [
     ("uf2", "-o", "x.uf2"),
     ("uf2", "--runtime", "circuitpython", "-o", "x.uf2"),
@@ -170,8 +179,12 @@ def test_what_needs_a_missing_image_says_so_in_one_line(args, tmp_path, table_fi
         args += ["--tables", tables]
     if args[0] == "sim":
         args += ["--flash", str(tmp_path / "f.lfs")]
-    line = one_line_error(run_cli(*args, env={"FIRMWARE_DIR": str(empty)}))
+    r = run_cli(*args, env={"FIRMWARE_DIR": str(empty)})
+    line = one_line_error(r) if args[0] != "firmware" else report_and_one_line_error(r)
     assert line.startswith("error: ") and " is missing: download " in line and str(empty) in line, line
+    if args[0] == "firmware":  # every image is tried, and each it lacks is listed
+        assert r.stdout.splitlines() == ["lacking:  %s (%s)" % (i.file, i.title) for i in images.IMAGES.values()]
+        assert line.endswith("(and %d more images, listed above)" % (len(images.IMAGES) - 1)), line
     assert not (tmp_path / "x.uf2").exists()
 
 
@@ -201,6 +214,17 @@ def test_firmware_checks_a_folder_and_prints_the_sha256s(tmp_path):
     rows = [line.split() for line in r.stdout.splitlines()[:-1]]
     assert rows == [[key, hashlib.sha256((tmp_path / i.file).read_bytes()).hexdigest(), i.file]
                     for key, i in images.IMAGES.items()]
+
+
+def test_firmware_tries_every_image_and_names_the_one_it_lacks(tmp_path):
+    fake_images(tmp_path)
+    (tmp_path / MP.file).write_bytes(b"not a uf2")
+    r = run_cli("firmware", env={"FIRMWARE_DIR": str(tmp_path)})
+    line = report_and_one_line_error(r)
+    assert line == ("error: %s is truncated (9 bytes, not whole 512-byte UF2 blocks): delete it and run `make firmware`"
+                    " (or download it again from %s)" % (tmp_path / MP.file, MP.source))
+    assert r.stdout.splitlines() == [("lacking:  %s (%s)" if i is MP else "have:     %s (%s)") % (i.file, i.title)
+                                     for i in images.IMAGES.values()]
 
 
 # --- downloads, from a local server ---------------------------------------------------

@@ -155,23 +155,26 @@ def missing(image, where):
 
 def _uf2_payload(data):
     """The payload of a UF2, checked whole and for the RP2040; ValueError
-    saying what is wrong. (Its blocks as ``drive/uf2.parse`` reads them.)"""
-    from host_tools.drive import uf2
-
-    if not data or len(data) % uf2.BLOCK:
+    saying what is wrong. (The blocks as ``drive/uf2.py`` reads them, which
+    takes its base image from here: https://github.com/microsoft/uf2.)"""
+    if not data or len(data) % 512:
         raise ValueError("is truncated (%d bytes, not whole 512-byte UF2 blocks)" % len(data))
-    try:
-        blocks = uf2.parse(data)
-    except uf2.UF2Error as e:
-        raise ValueError("is not a UF2 file: %s" % e) from None
-    for i, b in enumerate(blocks):
-        if b.family != FAMILY_RP2040:
+    count = len(data) // 512
+    payload = []
+    for i in range(count):
+        at = i * 512
+        m0, m1, flags, _, size, number, total, family = struct.unpack_from("<8I", data, at)
+        end, = struct.unpack_from("<I", data, at + 508)
+        if (m0, m1, end) != (0x0A324655, 0x9E5D5157, 0x0AB16F30) or size > 476:
+            raise ValueError("is not a UF2 file (block %d, byte %d, is not a UF2 block)" % (i, at))
+        if not flags & 0x2000 or family != FAMILY_RP2040:
             raise ValueError("is not for the RP2040 (block %d's family is %s, not 0xe48bff56)"
-                             % (i, "missing" if b.family is None else "%#x" % b.family))
-        if (b.number, b.count) != (i, len(blocks)):
+                             % (i, "%#x" % family if flags & 0x2000 else "missing"))
+        if (number, total) != (i, count):
             raise ValueError("is truncated or damaged (block %d says it is %d of %d; the file holds %d)"
-                             % (i, b.number, b.count, len(blocks)))
-    return b"".join(b.payload for b in blocks)
+                             % (i, number, total, count))
+        payload.append(data[at + 32:at + 32 + size])
+    return b"".join(payload)
 
 
 def problem(image, data):

@@ -61,7 +61,7 @@ def test_a_truncated_uf2_is_refused(keep):
 def test_a_damaged_block_is_refused():
     data = bytearray(fake_uf2(MP.marks, 40))
     data[512 * 7] ^= 1  # a start magic
-    assert problem(MP, bytes(data)) == "is not a UF2 file: block 7 (byte 3584) is not a UF2 block (bad magic)"
+    assert problem(MP, bytes(data)) == "is not a UF2 file (block 7, byte 3584, is not a UF2 block)"
 
 
 def test_the_sha256_when_recorded(monkeypatch):

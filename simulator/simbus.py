@@ -90,7 +90,17 @@ STEP_READS = 32
 SCAN_READS = STEP_READS // 2
 _reads = 0  # held()'s reads since the script's current command started
 BEAT_MS = 250  # the key scans' heartbeat to the host (B), in board ms
-_script = []  # the press script's commands not yet done: [cell or -1, ms, first and last scan's ms]
+_script = []  # the press script's commands not yet done: [cell or -1, ms, first read's ms, ms seen so far]
+# A command's time is the key scans' (the clock the firmware last read, see
+# simtime: a scan reads it, then the pins), and each gap between two scans
+# counts at most this. Timed by the reads instead, a board starved between
+# two reads of one scan could end a 100 ms tap on scans 10 ms apart, short
+# of the firmware's 25 ms debounce, and the tap was lost; and a long gap
+# just before a tap's first scan, or just after its last, would have
+# counted for the scans between (the debouncer sees neither).
+SCAN_GAP_MS = 20
+clock_read = None  # the firmware's last reading of time.ticks_ms (simtime), None: not read yet
+_last_scan = 0  # the ms of the scan the script last saw
 _EDGE = 16  # in _script: 16 + the encoder's switches closed (bit 0: its pins[0], bit 1: pins[1])
 _ENCODER = 14  # held(): bits 14 and 15 are those switches
 _done = 0  # script commands done since power-on
@@ -195,22 +205,27 @@ def held(reads=1):
 def script(t, reads=1):
     """Play the press script at a key scan at ``t`` ms. A command starts at
     the first scan after the one before it ends, and lasts until the scans
-    have seen it for its time (a tap's cell held, or nothing) and for
+    have seen it for its time (a tap's cell held, or nothing; on the scans'
+    clock, each gap between two counting at most ``SCAN_GAP_MS``) and for
     ``STEP_READS`` reads: a board starved of CPU, scanning late or stopped
-    between two reads of one scan, still sees every tap held on two scans
-    its time apart, as the web page's fingers do (web/board.js)."""
-    global _tapped, _done, _reads
+    between two reads of one scan, still sees every tap held on scans its
+    time apart, as the web page's fingers do (web/board.js)."""
+    global _tapped, _done, _reads, _last_scan
+    if clock_read is not None:
+        t = time.ticks_diff(clock_read, _t0)
+    gap = min(t - _last_scan, SCAN_GAP_MS) if t != _last_scan else 0
+    _last_scan = t
     while _script:
         step = _script[0]
         if step[2] is None:  # the first scan to see it
-            step[2] = step[3] = t
+            step[2], step[3] = t, 0
             _reads = 0
             kind = step[0]
             _tapped = (kind - _EDGE) << _ENCODER if kind >= _EDGE else 1 << kind if kind >= 0 else 0
             return
         _reads += reads
-        if step[3] - step[2] < step[1] or _reads < STEP_READS:
-            step[3] = t
+        step[3] += gap
+        if step[3] < step[1] or _reads < STEP_READS:
             return
         _script.pop(0)
         if step[0] < _EDGE:  # (an encoder edge holds its levels into the next)

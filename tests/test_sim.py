@@ -269,6 +269,28 @@ def test_play_on_the_live_board(live):
     assert pos.winner() == rules.O
 
 
+def _stall_trials(mode):
+    from conftest import run_micropython
+
+    r = run_micropython("press_script_stalls.py", os.path.join(ROOT, "simulator"), 400, mode)
+    assert r.returncode == 0, r.stdout + r.stderr
+    m = re.fullmatch(r"lost (\d+) long (\d+) of 400\n", r.stdout)
+    assert m, r.stdout
+    return int(m.group(1)), int(m.group(2))
+
+
+def test_no_tap_of_the_press_script_is_lost_to_a_stall_inside_a_key_scan():
+    """The press script against the firmware's own debouncer, on the Unix
+    port, with stalls between scans and between two reads of one scan:
+    timed by the scans' clock (simtime), every tap lands; timed by the
+    reads, as before, a stall inside a scan lost taps (which is what this
+    test would see if the script went back to that)."""
+    lost, _ = _stall_trials("scans")
+    assert lost == 0
+    lost, _ = _stall_trials("reads")
+    assert lost > 100
+
+
 def test_taps_sent_while_the_board_is_frozen_all_land(live):
     """A board starved of CPU still takes every tap: the taps are played on
     its own clock from the first key scan that sees each. Here the board's

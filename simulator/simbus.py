@@ -288,9 +288,10 @@ def arm(slow=0):
     it at once, as the code starts, rather than the host's SIGINT landing
     wherever the code has got to (in the GC, the Unix port's heap stays
     locked)."""
-    global _armed, _seq
+    global _armed, _seq, clock_read
     if slow:
         time.sleep_ms(slow)
+    clock_read = None  # until this code reads the clock, the press script times by its reads (see script)
     _seq = (_seq + 1) & 0xFFFF
     msg = b"I 1 %d\n" % _seq
     _armed = True

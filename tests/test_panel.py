@@ -658,3 +658,42 @@ def test_the_same_flow_and_screens_under_micropython_allocating_nothing_per_fram
     assert [line for line in out if line not in allocs] == here.stdout.splitlines()
     assert "Classic|You X vs Medium|Board thinking|You: W0 D0 L0|Menu        Undo" in out
     assert "log classic: take back 2" in out and out[-1] == "done"
+
+
+@given(st.lists(st.integers(1, 600), min_size=1, max_size=40), st.integers(0, 2000))
+@settings(max_examples=60, deadline=None)
+def test_the_self_test_draws_every_step_in_order_however_late_its_frames(gaps, first):
+    """Power-on's pixel walk and red, green, blue: frames late or far apart
+    (a board slow to start) still draw each of its 12 steps, in order, and
+    the menu comes only after blue."""
+    cfg = config.validate(config.DEFAULT)
+    a = app.App(cfg, {}, {}, ai.Rng(1), log=lambda line: None)
+    a.start(0)
+    drawn, now, i = [], 0, 0
+    next_frame = first
+    while a.state != app.MENU and now < 60000:
+        now += 5  # the game step, every scan
+        a.update(now)
+        if now >= next_frame and a.state != app.MENU:
+            buf = bytes(a.frame(now).buf[:27])
+            lit = [c for c in range(9) if any(buf[3 * c:3 * c + 3])]
+            step = lit[0] if len(lit) == 1 else 9 + [buf[0], buf[1], buf[2]].index(max(buf[:3]))
+            if not drawn or drawn[-1] != step:
+                drawn.append(step)
+            next_frame = now + gaps[i % len(gaps)]
+            i += 1
+    assert a.state == app.MENU
+    assert drawn == list(range(12))
+
+
+def test_the_self_test_ends_by_ten_seconds_however_slow_its_frames():
+    cfg = config.validate(config.DEFAULT)
+    a = app.App(cfg, {}, {}, ai.Rng(1), log=lambda line: None)
+    a.start(0)
+    now = 0
+    while a.state != app.MENU:
+        now += 5
+        if now % 3000 == 0:  # a frame every 3 s (frame_ms 3000)
+            a.frame(now)
+        a.update(now)
+    assert now == 10000  # (by then its frames had drawn only the first four pixels)

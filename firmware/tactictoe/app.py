@@ -47,6 +47,7 @@ WALK_MS = const(60)  # self-test: each pixel in turn...
 RGB_MS = const(150)  # ...then all red, green, blue (a second in all: boot to the menu
 SELFTEST_MS = const(9 * 60 + 3 * 150)  # within 2 s on MicroPython, 3 s on CircuitPython)
 _STEPS = const(12)  # its steps: 9 pixels, then red, green, blue
+_SELFTEST_CAP_MS = const(10000)  # however slow its frames (a long frame_ms), the menu by then
 _NOTICE_MS = const(2000)
 REFUSE_MS = const(450)  # a refused press: its key solid red this long
 _WIN_HINT_MS = const(500)  # hints: a winning move pulses 64-256 this fast...
@@ -94,6 +95,7 @@ class App:
         self.state = _SELFTEST
         self.t0 = 0  # when the current state began
         self._lit = -1  # the self-test's step last drawn (see _selftest)
+        self._began = 0  # ...and when it began
         self.screen = PICK_GAME
         self.match = None
         self.notices = []  # (mask, colour) patterns still to show
@@ -119,7 +121,7 @@ class App:
     def start(self, now, config_problem=None):
         """Begin with the self-test; report a config problem and unusable
         tables on the console (and the grid, for the config)."""
-        self.state, self.t0, self._lit = _SELFTEST, now, -1
+        self.state, self.t0, self._lit, self._began = _SELFTEST, now, -1, now
         if config_problem:
             self.log("config: " + config_problem)
             self.notices.append((CORNERS, self.colours["notice"]))
@@ -170,7 +172,9 @@ class App:
         """Advance to ``now`` and handle ``event`` (a keys event, or 0)."""
         t = now - self.t0
         if self.state == _SELFTEST:
-            if t >= SELFTEST_MS and self._lit == _STEPS - 1:  # (once blue has been drawn)
+            # Once blue has been drawn (every step is: late frames make it
+            # longer), or _SELFTEST_CAP_MS after it began, if drawn at all.
+            if self._lit == _STEPS - 1 and t >= SELFTEST_MS or self._lit >= 0 and now - self._began >= _SELFTEST_CAP_MS:
                 self._show_notices(now, MENU)
             return
         if self.state == NOTICE:

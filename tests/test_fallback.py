@@ -316,6 +316,19 @@ def test_fallback_wins_and_blocks(pos, seed):
         pos.pop()
 
 
+def test_a_lost_position_beyond_the_budget_still_blocks():
+    """Tactic-toe, O to move: X (4 oldest, 8, 6) threatens 7, and every
+    move loses; the block loses only much later (the table's values), but
+    the search runs out of budget before it can tell the losses apart, so
+    it must still not pick one that loses at once (hypothesis found this
+    in test_fallback_wins_and_blocks: seed 0 played cell 1)."""
+    pos = Position(TACTICTOE)
+    pos.sides = [0x486, 0x523]  # X 4, 8, 6 and O 5, 2, 3, oldest first
+    pos.turn = O
+    assert sorted(pos.legal_moves()) == [0, 1, 7]
+    assert {fallback.move(pos, ai.Rng(seed)) for seed in range(20)} == {7}
+
+
 # --- under the real MicroPython Unix port ------------------------------------
 
 

@@ -254,7 +254,7 @@ def _search(game, turn, me, other, free, work):
 def _best(game, me, other, cells, keys, kinds, scores, depth, work, rough=None):
     """_pick after searching the moves whose ``scores`` are above -1000 to
     ``depth`` with every score exact; the ``rough`` scores if the budget
-    runs out."""
+    runs out (and if they all lose, a move that does not lose at once)."""
     place = rules.side_place
     best = -1000
     exact = list(scores)
@@ -266,7 +266,12 @@ def _best(game, me, other, cells, keys, kinds, scores, depth, work, rough=None):
             exact[j] = s
             if s > best:
                 best = s
-    return _pick(cells, keys, kinds, rough if work[0] <= 0 else exact)
+    if work[0] > 0:
+        return _pick(cells, keys, kinds, exact)
+    if max(rough) < 0:  # every move loses, how soon unknown: one that doesn't at once, if any does
+        marks = _marks(game, other)
+        rough = [-1 - (_wins(game, other, ~(marks | _marks(game, place(game, me, c))) & 0x1FF) != 0) for c in kinds]
+    return _pick(cells, keys, kinds, rough)
 
 
 def _pick(cells, keys, kinds, scores):

@@ -213,7 +213,7 @@ def script(t, reads=1):
     global _tapped, _done, _reads, _last_scan
     if clock_read is not None:
         t = time.ticks_diff(clock_read, _t0)
-    gap = min(t - _last_scan, SCAN_GAP_MS) if t != _last_scan else 0
+    gap = min(t - _last_scan, SCAN_GAP_MS)  # (0 within one scan)
     _last_scan = t
     while _script:
         step = _script[0]

@@ -116,7 +116,7 @@ def run_live(board):
                 except SimError as e:
                     emit("error " + str(e))
                     continue
-            if cmd and cmd[1] and cmd[0] != "turn" and not isinstance(cmd[1][0], int):  # a key by its role
+            elif cmd and cmd[1] and not isinstance(cmd[1][0], int):  # a key by its role
                 try:
                     if hasattr(board, "run"):
                         raise SimError("stdin line %d: keys by role are for the Unix-port board; with --chip"

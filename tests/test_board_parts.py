@@ -24,7 +24,7 @@ def _raw(name):
 
 def test_shipped_boards():
     assert BOARDS == ["circuitpython-keybow", "circuitpython-keypad", "circuitpython-macropad", "circuitpython-pico",
-                      "esp32-touch", "keybow", "keypad", "macropad", "pico-buttons", "pico-matrix"]
+                      "esp32-touch", "keybow", "keypad", "macropad", "pico-buttons", "pico-matrix", "pico-mx"]
 
 
 @pytest.mark.parametrize("name", BOARDS)

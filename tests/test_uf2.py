@@ -346,6 +346,29 @@ def test_the_bought_boards_get_their_own_build_and_config(board, runtime, config
     assert ("Keybow's top edge" in r.stdout) == (board == "keybow")
 
 
+@pytest.mark.parametrize("board", ["pico-matrix", "pico-mx"])
+def test_make_uf2_board_carries_that_config(board, tables_dir, tmp_path, fakes):
+    """make uf2 BOARD=pico-mx (or any shipped Pico config): the file make
+    names after the board, holding that config as board.json, the files
+    make flash puts on such a board and MicroPython's pages below them."""
+    r = subprocess.run(["make", "--no-print-directory", "-n", "uf2", "BOARD=%s" % board], cwd=ROOT,
+                       capture_output=True, text=True, timeout=HANG_S)
+    assert r.returncode == 0, r.stderr
+    assert ' uf2 --runtime "micropython" --board "%s" ' % board in r.stdout, r.stdout
+    assert r.stdout.rstrip().endswith('-o "build/tactictoe-%s.uf2"' % board), r.stdout
+    out = tmp_path / ("tactictoe-%s.uf2" % board)
+    r = run_cli("uf2", "--board", board, "--tables", tables_dir, "-o", out, env={"FIRMWARE_DIR": str(fakes)})
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.splitlines()[0] == "board:    %s" % board
+    blocks = uf2.parse(out.read_bytes())
+    files = picofs.read_image(b"".join(b.payload for b in blocks if b.address >= uf2.FS_ADDRESS))
+    assert files == dict(picofs.board_files(board, tables_dir=tables_dir))
+    with open(os.path.join(ROOT, "firmware", "boards", board + ".json"), "rb") as f:
+        assert files["board.json"] == f.read()
+    firmware = uf2.micropython_pages(base_path(({}, str(fakes)), "micropython"), uf2.FS_ADDRESS)
+    assert [(b.address, bytes(b.payload)) for b in blocks[:len(firmware)]] == firmware
+
+
 def test_cli_refuses_a_touch_config(tmp_path, tables_dir):
     cfg = tmp_path / "touch.json"
     cfg.write_text('{"input": {"kind": "touch", "pins": [1, 2, 3, 4, 5, 6, 7, 8, 9]}, "leds": {"pin": 13}}')

@@ -132,6 +132,34 @@ def test_leds_walks_the_chain_in_its_own_order(board):
     assert [lit(f) for f in frames[first:]] == walk + [[]]
 
 
+def test_leds_and_keys_on_the_mx_kit(board):
+    """pico-mx: the chain enters at cell 8 (front right) and snakes back
+    along the rows, so check.leds() lights cells 8 7 6 3 4 5 2 1 0 as pixels
+    0 to 8; check.keys() reads every key, cells 0-2 on GP26-GP28 (the
+    RP2040's ADC pins, digital inputs with pull-ups here)."""
+    b = board("pico-mx")
+    con = Console(b.port)
+    con.type("\x03")  # stop the game
+    con.expect(">>> ")
+    con.type("from tactictoe import check; check.keys()\r")
+    con.expect("(Ctrl-C ends sooner)\n")
+    taps = (2, 1, 0, 5, 4, 3, 8, 7, 6)
+    b.send(*("tap %d" % c for c in taps))
+    assert con.expect("held: 6\nheld: none\n") == "".join("held: %d\nheld: none\n" % c for c in taps)
+    con.type("\x03")
+    assert con.expect(">>> ") == "all 9 cells seen\n>>> "
+    con.port.close()
+    n = len(b.lines)
+    out = run_check(b, "from tactictoe import check; check.leds(0.25)")
+    assert out[1:10] == ["pixel %d" % p for p in range(9)]
+    assert out[10] == "all off; board.json has leds.order [8, 7, 6, 3, 4, 5, 2, 1, 0] (order[cell] = pixel)"
+    b.wait(lambda line: line.startswith("frame ") and line.split()[2] == "w../.../...", 10, "the last pixel")
+    b.wait(lambda line: line.startswith("frame ") and not lit(line), 10, "all off")
+    frames = [line for line in b.lines[n:] if line.startswith("frame ")]
+    walk = [lit(f) for f in frames if "1f1f1f" in f]
+    assert walk == [[(c, "1f1f1f")] for c in (8, 7, 6, 3, 4, 5, 2, 1, 0)]
+
+
 def _row(line):
     """The nine numbers of a pad-table row, and the marks after them."""
     name, cells = line[:9].strip(), line[9:]

@@ -254,6 +254,24 @@ def test_no_encoder_turns_nothing():
     assert hw.turns() == 0 and hw.screen is None
 
 
+def test_the_mx_kit_reads_each_key_on_its_own_pin_and_lights_cell_8_first_in_the_chain():
+    """pico-mx: a key on GP19 is cell 8, and cell 8's colour is the first
+    pixel on the wire (the chain enters at the front right); keys 0-2 are on
+    GP26-GP28."""
+    cfg, hw = open_board("pico-mx")
+    for cell, pin in enumerate(cfg["input"]["pins"]):
+        machine.held = 1 << cell
+        assert hw.scan() == 1 << cell, (cell, pin)
+    machine.held = 0
+    assert hw.scan() == 0
+    hw.show(Canvas([(0, 0, 0)] * 8 + [(10, 20, 30)]))
+    assert neopixel.last == bytes([20, 10, 30]) + bytes(24)  # GRB, pixel 0
+    colours = [(c, 2 * c, 3 * c) for c in range(1, 10)]
+    hw.show(Canvas(colours))
+    pixels = [(neopixel.last[3 * p + 1], neopixel.last[3 * p], neopixel.last[3 * p + 2]) for p in range(9)]
+    assert pixels == [colours[c] for c in (8, 7, 6, 3, 4, 5, 2, 1, 0)]
+
+
 # --- SH1106 (the MacroPad's screen) --------------------------------------------------
 
 

@@ -484,6 +484,47 @@ def test_wiring_differences_are_the_pins_not_the_settings():
     assert wiring_differences(swapped, buttons) == ["leds.colour_order"]
 
 
+def test_pico_mx_plays_with_its_keys_on_gp26_to_gp28_and_its_chain_entering_at_cell_8(tmp_path, table_files):
+    """make sim BOARD=pico-mx: the MX kit's wiring (keys 0-2 on GP26-GP28,
+    the RP2040's ADC pins, read as digital inputs with pull-ups; the chain
+    entering at cell 8). The self-test walks cells 0 to 8 in reading order,
+    which on this chain is pixels 8 7 6 3 4 5 2 1 0; each key pressed marks
+    its own cell; the frames are decoded from the pixels with the kit's
+    leds.order, so a firmware that ignored it would show the marks in the
+    mirrored cells."""
+    from host_tools import flash
+    from host_tools.sim.board import cells_of, wiring_differences
+
+    mx = flash.board_config("pico-mx")[1]
+    assert mx["input"]["pins"] == [26, 27, 28, 20, 21, 22, 17, 18, 19]
+    assert mx["leds"]["order"] == [8, 7, 6, 3, 4, 5, 2, 1, 0]
+    assert wiring_differences(mx, mx) == []
+    assert wiring_differences(mx, flash.board_config("pico-buttons")[1]) == ["leds.order", "input"]
+    # pixel 0 of the chain, GRB on the wire, is cell 8's
+    assert cells_of(bytes([2, 1, 3]) + bytes(24), mx) == [(0, 0, 0)] * 8 + [(1, 2, 3)]
+    script = tmp_path / "game.txt"
+    # classic, two players, no help: X 8, O 3, X 0, O 6, X 1, O 7, X 2 (X wins along the top row)
+    script.write_text("wait 1700\ntap 3\ntap 6\ntap 3\n" + "".join("tap %d\n" % c for c in (8, 3, 0, 6, 1, 7, 2))
+                      + "wait 500\n")
+    r = run_sim("--replay", str(script), "--flash", str(tmp_path / "flash"), "--tables",
+                os.path.dirname(table_files[rules.CLASSIC]), "--board", "pico-mx", "--seed", "1")
+    assert r.returncode == 0, r.stderr
+    out = r.stdout.splitlines()
+    assert not any("[virtual board" in line for line in out)
+    frames = [line.split() for line in out if line.startswith("frame ")]
+    walk = ["." * c + "W" + "." * (8 - c) for c in range(9)]
+    assert [f[2] for f in frames[:9]] == ["%s/%s/%s" % (w[0:3], w[3:6], w[6:9]) for w in walk]
+    moves = [line[7:] for line in out if re.match(r"serial classic: ", line)]
+    assert moves == ["classic: X 8", "classic: O 3", "classic: X 0", "classic: O 6", "classic: X 1", "classic: O 7",
+                     "classic: X 2", "classic: X wins"]
+    after_x8 = out[out.index("serial classic: X 8") + 1:]
+    first = next(line.split()[2] for line in after_x8 if line.startswith("frame "))
+    assert first.replace("/", "")[8].upper() == "X" and first.replace("/", "")[:8].upper().count("X") == 0
+    last = frames[-1][2].replace("/", "").upper()
+    assert [c for c in range(9) if last[c] == "X"] == [0, 1, 2, 8]
+    assert [c for c in range(9) if last[c] == "O"] == [3, 6, 7]
+
+
 MISMATCH = ("serial [virtual board: board.json (pico-matrix) does not match this board's wiring (pico-buttons):"
             " leds.order, input, buzzer differ, so its keys, LEDs or buzzer will misbehave; flash a config for its"
             " wiring (pico-buttons), or start the simulator with BOARD=pico-matrix]")

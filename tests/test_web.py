@@ -58,7 +58,8 @@ def test_web_build_only_writes_a_self_contained_site(table_files, tmp_path):
             "lib/tactictoe/words.mpy"} <= firmware
     for name in manifest["flash"]:
         assert (out / "flash" / name).is_file()
-    assert manifest["boards"] == ["esp32-touch", "keybow", "keypad", "macropad", "pico-buttons", "pico-matrix"]
+    assert manifest["boards"] == ["esp32-touch", "keybow", "keypad", "macropad", "pico-buttons", "pico-matrix",
+                                  "pico-mx"]
     assert {"lib/tactictoe/devices/tca9555.mpy", "lib/tactictoe/devices/apa102.mpy",
             "lib/tactictoe/devices/is31fl3731.mpy"} <= firmware
     for name in ("rp2040/boards.mjs", "rp2040/chips/sh1106.mjs", "rp2040/chips/encoder.mjs",
@@ -333,7 +334,7 @@ def test_the_page_boots_the_firmware_with_its_self_test(board):
     assert page.get_by_role("link", name="Build one").get_attribute("href") == "https://example.org/build"
     assert page.get_by_role("log", name="console").is_visible()
     assert page.locator("#board-picker option").all_inner_texts() == ["esp32-touch", "keybow", "keypad", "macropad",
-                                                                      "pico-buttons", "pico-matrix"]
+                                                                      "pico-buttons", "pico-matrix", "pico-mx"]
     # A board of loose parts: the grid alone, no screen, dial or function keys
     assert not page.get_by_role("img", name="screen").is_visible()
     assert not page.get_by_role("button", name="Menu", exact=True).is_visible()
@@ -459,7 +460,7 @@ def test_the_keys_of_make_sim_press_cells_and_space_is_a_long_press(board):
     assert board.errors == []
 
 
-@pytest.mark.parametrize("name", ["pico-matrix", "esp32-touch"])
+@pytest.mark.parametrize("name", ["pico-matrix", "esp32-touch", "pico-mx"])
 def test_the_board_picker_boots_that_wiring(board, name):
     board.wait_lit(GAME_SCREEN, GAME_EXTRA)
     board.page.get_by_role("combobox", name="board config").select_option(name)

@@ -195,6 +195,38 @@ def test_matrix_wiring_and_buzzer_on_the_real_port(board, tmp_path, table_files)
     b.wait(lambda line: line.startswith("tone ") and line.split()[2] == "0", 200, "silence after Ctrl-C")
 
 
+def test_the_mx_kit_on_the_real_port(board, tmp_path, table_files):
+    """pico-mx on the rp2 port: keys 0-2 on GP26-GP28 (ADC pins, read as
+    GPIO inputs with pull-ups) and the chain entering at cell 8, read back
+    from the data pin's bytes themselves, not only through the config."""
+    order = [8, 7, 6, 3, 4, 5, 2, 1, 0]
+    img = flash_image(tmp_path / "flash.lfs", board="pico-mx",
+                      tables_dir=os.path.dirname(table_files[rules.CLASSIC]))
+    b = board(img, board="pico-mx")
+    assert b.chip.cfg["leds"]["order"] == order
+    b.wait(lambda line: line.startswith("frame ") and line.split()[2] == ".../.../..W", 3000, "the walk's end")
+    check_self_test(b)  # cells 0 to 8 in reading order, decoded through leds.order
+    for cell in range(9):  # on the wire: pixel order[cell] alone, pixel 8 (cell 0) first
+        wire = b.wires[cell]
+        assert [p for p in range(9) if any(wire[3 * p:3 * p + 3])] == [order[cell]], cell
+    start_game(b, rules.CLASSIC)
+    mine = []
+
+    def choose(pos):  # X: cell 8 first, then the top row's keys (GP26-GP28) while one is free
+        free = [c for c in (8, 0, 1, 2, 3, 4, 5, 6, 7) if c in pos.legal_moves()]
+        mine.append(free[0])
+        return free[0]
+
+    n = len(b.frames())
+    pos, result = play(b, rules.CLASSIC, choose)
+    assert result in ("serial classic: draw", "serial classic: O wins")
+    assert mine[0] == 8 and mine[1] in (0, 1, 2)  # each tap became its cell's move (play waits for it)
+    frames = b.frames()
+    k = next(i for i in range(n, len(frames)) if frames[i].split()[2].replace("/", "")[8] == "X")
+    wire = b.wires[k]
+    assert wire[1] > wire[2] == 0 and wire[0] > 0  # pixel 0 shows X's orange, GRB on the wire
+
+
 @pytest.mark.parametrize("args, message", [
     (["--board", "esp32-touch"], "the emulated RP2040 is a Pico; esp32-touch is wired for esp32-devkit"),
     (["--replay", "x.txt"], "--replay runs on the Unix-port board; with --chip rp2040 use --headless"),

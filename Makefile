@@ -92,7 +92,7 @@ $(PUZZLES): $(STAMP) $(TABLES) $(PUZZLE_SOURCES)
 	$(PY) -m host_tools puzzles --tables build -o $@
 
 # The virtual board in this terminal (BOARD= pico-buttons, pico-matrix,
-# esp32-touch, or a bought board, macropad, keypad or keybow, with its chips'
+# pico-mx, esp32-touch, or a bought board, macropad, keypad or keybow, with its chips'
 # models; SIM_FLASH= its flash folder, default build/sim/BOARD).
 # CHIP=rp2040: the real MicroPython rp2 port in an emulated RP2040 instead
 # (needs the official images; SIM_FLASH= its littlefs image, default
@@ -138,7 +138,8 @@ firmware: $(STAMP)
 # One file for a Pico's USB drive (hold BOOTSEL while plugging it in): MicroPython
 # and a filesystem with what make flash installs, or with RUNTIME=circuitpython
 # CircuitPython and a CIRCUITPY drive with what make circuitpy stages. BOARD= a
-# Pico config (default pico-buttons, or circuitpython-pico) or a path, or a
+# Pico config (default pico-buttons, or circuitpython-pico; pico-matrix,
+# pico-mx) or a path, or a
 # bought board (macropad, keypad, keybow: with RUNTIME=circuitpython its
 # circuitpython-BOARD config); writes build/tactictoe-CONFIG.uf2.
 RUNTIME ?= micropython

@@ -621,7 +621,7 @@ def _board_cfg_on_board(s):
         text = s.eval("open('board.json').read()", "reading board.json")
     except FlashError:
         raise FlashError("the board has no board.json: say which board it is (BOARD=pico-buttons,"
-                         " pico-matrix, esp32-touch or a path)")
+                         " pico-matrix, pico-mx, esp32-touch or a path)")
     try:
         return config.validate(json.loads(text))
     except (ValueError, config.ConfigError) as e:

@@ -21,6 +21,9 @@ HARDWARE = os.path.join(ROOT, "hardware")
 # The configs of loose parts, which hardware/ draws (not the boards bought
 # ready-made, such as the MacroPad).
 BOARDS = hardware.hand_wired_boards()
+# Of those, the boards whose PCB comes assembled from the fab, and the bulk
+# capacitor their PCB has at the first pixel (the others': C1, 470 uF).
+KITS = {"pico-mx": ("C11", "10 \u00b5F")}
 SVG = "{http://www.w3.org/2000/svg}"
 
 
@@ -174,8 +177,10 @@ PART_NUMBERS = {
     "ED14DT": "DIP-14 socket", "C320C104K5R5TA": "100 nF", "MFR-25FBF52-330R": "330 \u03a9 resistor",
     "MFR-25FBF52-10K": "10 k\u03a9 resistor", "EEU-FR1A471": "470 \u00b5F", "PS1240P02BT": "piezo buzzer",
     "PPPC201LFBN-RC": "female headers", "PRPC040SAAN-RC": "male header",
+    "SC0917": "Pico H", "PRPC020SAAN-RC": "male header",
 }
-MATERIALS = ("USB data cable", "perfboard", "hook-up wire", "diffuser", "enclosure", "screws")
+MATERIALS = ("USB data cable", "perfboard", "hook-up wire", "diffuser", "enclosure", "screws", "key switches",
+             "keycaps")
 
 
 @pytest.mark.parametrize("name", BOARDS)
@@ -196,10 +201,16 @@ def test_every_part_has_a_part_number_and_a_source(name):
         if number.startswith("printed: "):  # the case's STLs, made by make hardware
             assert os.path.isfile(os.path.join(ROOT, number.split()[1])), number
             continue
+        if number.startswith("ordered: "):  # a kit's PCB and plate, from make pcb's files
+            assert name in KITS and "`make pcb`" in number and ("PCB" in part or "plate" in part), (part, number)
+            continue
         known = [n for n in re.findall(r"[\w-]+", number) if n in PART_NUMBERS]
         assert known, "%s: %r is not a known part number" % (part, number)
         assert all(PART_NUMBERS[n] in part for n in known), (part, number)
         numbers += known
+    if name in KITS:
+        _check_kit_parts(rows, numbers)
+        return
     # the parts the pin table wires are all there
     wanted = {"WS2812B", "SN74AHCT125N", "C320C104K5R5TA", "MFR-25FBF52-330R", "MFR-25FBF52-10K", "EEU-FR1A471"}
     wanted.add("SC0915" if raw["board"] == "pico" else "ESP32-DevKitC-32E")
@@ -212,6 +223,56 @@ def test_every_part_has_a_part_number_and_a_source(name):
     if raw["input"]["kind"] != "touch":  # pressed through the printed tiles, the case screwed together
         assert [r[0] for r in rows if r[2].startswith("printed: ")] == ["1", "1", "9"]
         assert any(r[0] == "4" and "M3" in r[1] for r in rows)
+
+
+def _check_kit_parts(rows, numbers):
+    """The MX kit's list (issue 31): the fab's parts on the assembled PCB,
+    and what the maker buys: a Pico H (or a Pico and two 1x20 male
+    headers), two 1x20 female sockets, nine MX switches, nine translucent
+    or relegendable 1u caps, four M3 x 8 pan heads, a micro-USB cable.
+    Nothing to wire: no loose pixels, shifter, resistors or perfboard."""
+    by_part = {r[1]: r for r in rows}
+    (pcb,) = [r for r in rows if r[2].startswith("ordered: ") and "PCB" in r[1]]
+    assert pcb[0] == "1"
+    for fab_part in ("9 SK6812MINI-E", "10 100 nF 0402", "SN74AHCT1G125DBVR", "10 k\u03a9", "330 \u03a9",
+                     "10 \u00b5F 0805", "9 Kailh MX hot-swap sockets"):
+        assert fab_part in pcb[1], fab_part
+    assert {"SC0917", "SC0915", "PRPC020SAAN-RC", "PPPC201LFBN-RC"} <= set(numbers)
+    assert not {"WS2812B", "SN74AHCT125N", "ED14DT", "EEU-FR1A471", "B3F-1000", "MFR-25FBF52-330R",
+                "MFR-25FBF52-10K", "C320C104K5R5TA", "PRPC040SAAN-RC"} & set(numbers)
+    qty = {part: int(r[0]) for part, r in by_part.items()}
+    assert qty["Raspberry Pi Pico H (its headers fitted), or a Pico and 2 20-pin male headers"] == 1
+    assert qty["20-pin female headers, 2.54 mm"] == 2 and "the only soldering" in by_part[
+        "20-pin female headers, 2.54 mm"][4]
+    assert qty["MX-compatible key switches, 3- or 5-pin"] == 9
+    assert qty["1u MX keycaps, translucent or relegendable"] == 9
+    assert qty["M3 x 8 pan head screws"] == 4
+    assert qty["USB data cable, micro-USB"] == 1
+    assert [r for r in rows if r[2].startswith("printed: ") or "perfboard" in r[1] or "wire" in r[1]] == []
+
+
+def test_the_kits_page_says_there_is_nothing_to_wire():
+    """pico-mx's page: the PCB joins everything (its diagram says so, with
+    the SN74AHCT1G125's own pins), the maker solders only the Pico's
+    sockets, and there is no perfboard layout."""
+    with open(os.path.join(HARDWARE, "pico-mx", "README.md")) as f:
+        page = f.read()
+    assert sorted(os.listdir(os.path.join(HARDWARE, "pico-mx"))) == ["README.md", "wiring.svg"]
+    assert "74AHCT125 pin" not in page and "470" not in page and "B3F" not in page
+    rows = table_rows(page, "## Pins")
+    assert all(r[4].startswith("on the PCB: ") for r in rows)
+    (data,) = [r for r in rows if r[0] == "LED data"]
+    assert "SN74AHCT1G125's A (pin 2)" in data[4] and "Y (pin 4)" in data[4] and "(cell 8)" in data[4]
+    steps = page.split("## Putting it together", 1)[1].split("##", 1)[0]
+    # the sockets, and a plain Pico's own headers; nothing else
+    assert len(re.findall(r"\bsolder\b", steps)) == 2 and "the only soldering" in steps
+    assert "`leds.order` = `[8, 7, 6, 3, 4, 5, 2, 1, 0]`" in page and "enters at cell 8" in page
+    with open(os.path.join(HARDWARE, "pico-mx", "wiring.svg")) as f:
+        words = [t for _, _, t in texts(f.read())]
+    assert any(w.startswith("what the PCB connects") for w in words)
+    assert "SN74AHCT1G125" in words and not any("unused pins" in w for w in words)
+    assert [w for w in words if w in ("1", "2", "3", "4", "5")] == ["2", "1", "4", "5", "3"]  # in, ~OE, out, VCC, GND
+    assert "MX switches (front view): each joins its pin to GND" in words
 
 
 @pytest.mark.parametrize("name", BOARDS)
@@ -257,14 +318,15 @@ def _check_chain(cfg, svg):
                 x, y = x1 + (x2 - x1) * i / n, y1 + (y2 - y1) * i / n
                 assert not any(bx0 + 1 < x < bx1 - 1 and by0 + 1 < y < by1 - 1
                                for bx0, by0, bx1, by1 in boxes.values()), (x, y)
-    _check_capacitor(svg, boxes, chain[0], [din] + links)
+    _check_capacitor(svg, boxes, chain[0], [din] + links, cfg["name"])
 
 
-def _check_capacitor(svg, boxes, first, links):
-    """C1, the 470 uF, is drawn where the guide puts it: on the first pixel,
-    its + lead (red, the 5 V colour) and its - lead ending on that pixel's
-    edge, the symbol in the gap beside it, clear of every pixel and every
-    data line; nothing else in the drawing is a 470 uF."""
+def _check_capacitor(svg, boxes, first, links, name=None):
+    """C1, the 470 uF (a kit's: ``KITS``), is drawn where the guide puts it:
+    on the first pixel, its + lead (red, the 5 V colour) and its - lead
+    ending on that pixel's edge, the symbol in the gap beside it, clear of
+    every pixel and every data line; nothing else in the drawing is one."""
+    ref, value = KITS.get(name, ("C1", "470 \u00b5F"))
     root = ET.fromstring(svg)
     (group,) = [g for g in root.iter(SVG + "g") if g.get("id") == "bulk-capacitor"]
     x0, y0, x1, y1 = boxes[first]
@@ -292,8 +354,9 @@ def _check_capacitor(svg, boxes, first, links):
                 x, y = ax + (bx - ax) * i / n, ay + (by - ay) * i / n
                 assert not (gx0 - 3 < x < gx1 + 3 and gy0 - 3 < y < gy1 + 3), ("a data line runs through C1", x, y)
     words = [t for _, _, t in texts(svg)]
-    assert "C1" in [t.text for t in group.iter(SVG + "text")]
-    assert [t for t in words if "470" in t] == ["C1 (470 \u00b5F): on the first pixel's pads,"]
+    assert ref in [t.text for t in group.iter(SVG + "text")]
+    assert [t for t in words if value in t or "470" in t] == [
+        "%s (%s): %s the first pixel's pads," % (ref, value, "by" if name in KITS else "on")]
 
 
 def _path_points(d):
@@ -385,7 +448,7 @@ def test_layout_shows_a_button_in_front_of_each_pixel():
         assert bx == px and abs((by - py) / k - offset) < 0.05, cell
         assert (by - py + h / 2) / k < opening / 2 and (by - py - h / 2) / k >= strip / 2 + 1, cell
     for name in BOARDS:
-        if shipped(name)["input"]["kind"] != "touch":
+        if shipped(name)["input"]["kind"] != "touch" and name not in KITS:  # (a kit's MX switches: its own test)
             with open(os.path.join(HARDWARE, name, "README.md")) as f:
                 parts = [r[1] for r in table_rows(f.read(), "## Parts")]
             assert "tactile push buttons, %d x %d mm, normally open" % (size, size) in parts, name

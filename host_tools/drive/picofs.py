@@ -93,7 +93,7 @@ def check_pico(cfg):
     """Refuse, in one line, a board config that isn't MicroPython on a Pico."""
     if cfg["board"] not in (None, "pico", "macropad", "pico-rgb-keypad", "keybow2040"):
         raise flash.FlashError("%s is wired for an %s, not an RP2040: the Pico's filesystem and UF2 are for"
-                               " pico-buttons, pico-matrix, macropad, keypad, keybow or your own Pico config"
+                               " pico-buttons, pico-matrix, pico-mx, macropad, keypad, keybow or your own Pico config"
                                % (cfg["name"], cfg["board"]))
     if cfg["runtime"] == "circuitpython":
         raise flash.FlashError("%s is a CircuitPython config, and this is MicroPython's filesystem: use"

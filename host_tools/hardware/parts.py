@@ -14,6 +14,31 @@ CAPACITOR = "470 \u00b5F"
 PULL_DOWN = "10 k\u03a9"
 SHIFTER = "74AHCT125"
 
+# The level shifters, by the roles of their pins: the hand-wired boards'
+# quad 74AHCT125 (DIP-14, one of its four gates used) and the MX kit's
+# single-gate SN74AHCT1G125 (SOT-23-5: 1 ~OE, 2 A, 3 GND, 4 Y, 5 VCC).
+QUAD = {"name": SHIFTER, "in": 2, "out": 3, "oe": 1, "vcc": 14, "gnd": 7,
+        "grounded": "1, 4, 5, 7, 9, 10, 12 and 13", "unused": "4, 5, 9, 10, 12, 13"}
+SINGLE = {"name": "SN74AHCT1G125", "in": 2, "out": 4, "oe": 1, "vcc": 5, "gnd": 3, "grounded": "1 and 3",
+          "unused": None}
+
+# The boards whose PCB comes assembled from the fab (by the config's
+# name): the maker buys the parts around it and solders only the Pico's
+# sockets. ``parts``, ``page`` and ``wiring`` draw them from this table:
+# the parts as the PCB's designators have them (host_tools/hardware/pcb/).
+ASSEMBLED = {
+    "pico-mx": {
+        "kit": "the MX kit",
+        "pixels": "SK6812MINI-E",
+        "inputs": "MX switches",
+        "shifter": SINGLE,
+        "pull_down": "R2",
+        "series": "R1",
+        "bulk": ("C11", "10 \u00b5F"),
+        "decoupling": "C1-C9 at the pixels, C10 at the shifter",
+    },
+}
+
 # Shops, by kind of part: distributors' names, not their order codes, which
 # change more often than the makers' part numbers.
 DISTRIBUTORS = "DigiKey, Mouser, Farnell"
@@ -53,9 +78,73 @@ def printed_parts():
     ]
 
 
+def assembled(cfg):
+    """The ``ASSEMBLED`` entry of a config whose PCB the fab assembles, or None."""
+    return ASSEMBLED.get(cfg["name"]) if cfg["board"] == "pico" else None
+
+
+def shifter(cfg):
+    """The level shifter the config's board is built with (``QUAD``, ``SINGLE``)."""
+    kit = assembled(cfg)
+    return kit["shifter"] if kit else QUAD
+
+
+def bulk(cfg):
+    """``(designator, value)`` of the bulk capacitor at the first pixel."""
+    kit = assembled(cfg)
+    return kit["bulk"] if kit else ("C1", CAPACITOR)
+
+
+def kit_parts(cfg):
+    """The parts list of a board whose PCB comes assembled (``ASSEMBLED``):
+    the PCB and plate from the fab, and what the maker buys for them."""
+    from host_tools.hardware import mx
+
+    kit = assembled(cfg)
+    headers = DISTRIBUTORS + ", " + MAKER_SHOPS
+    keyboard = "keyboard shops (KBDfans, NovelKeys, Keychron, AliExpress), " + MAKER_SHOPS
+    return [
+        (1, "%s's PCB, assembled by the fab: 9 SK6812MINI-E pixels, 10 100 nF 0402 capacitors, an SN74AHCT1G125DBVR,"
+            " a 10 k\u03a9 and a 330 \u03a9 0402 resistor, a 10 \u00b5F 0805 capacitor, 9 Kailh MX hot-swap"
+            " sockets" % kit["kit"],
+         "ordered: the gerbers, BOM and placement file of `make pcb` (hardware/pcb/)",
+         "a fab that assembles boards (JLCPCB: the BOM carries LCSC part numbers)",
+         "every part on the underside, placed and soldered by the fab: nothing on it for you to solder but the"
+         " Pico's two sockets"),
+        (1, "switch plate, FR-4 %s mm, nine %s mm square cut-outs" % (layout.mm(mx.FR4_PLATE_THICKNESS),
+                                                                      layout.mm(mx.PLATE_CUTOUT)),
+         "ordered: the plate's gerbers, from `make pcb` (hardware/pcb/)", "the same fab, a second board, no assembly",
+         "the switches clip into it, %s mm above the PCB" % layout.mm(mx.PLATE_TOP)),
+        (1, "Raspberry Pi Pico H (its headers fitted), or a Pico and 2 20-pin male headers",
+         "Raspberry Pi SC0917 (Pico H); or SC0915 (Pico) with 2 x Sullins PRPC020SAAN-RC",
+         "Raspberry Pi resellers (Pimoroni, The Pi Hut, Adafruit), " + DISTRIBUTORS,
+         "a plain Pico needs its two 1 x 20 male headers soldered on, their long pins out of its back (the side"
+         " without parts), as a Pico H has them"),
+        (2, "20-pin female headers, 2.54 mm", "Sullins PPPC201LFBN-RC", headers,
+         "fitted under the PCB in its two rows of holes and soldered from the top, so the Pico plugs in from"
+         " below, parts down, and can come out again: the only soldering"),
+        (9, "MX-compatible key switches, 3- or 5-pin", "generic: any brand's MX-style switch (Cherry, Gateron,"
+            " Kailh, ...), linear, tactile or clicky", keyboard,
+         "clipped into the plate, their pins pushed into the hot-swap sockets: no soldering; a 5-pin switch's two"
+         " plastic pegs have their holes"),
+        (9, "1u MX keycaps, translucent or relegendable", "generic: 1u, MX cross stem; translucent, or a clear"
+            " relegendable cap with an insert", keyboard,
+         "the pixel shines up through the switch's window into the cap: an opaque cap hides it"),
+        (4, "M3 x %s pan head screws" % layout.mm(mx.SCREW_LENGTH),
+         "generic: ISO 7045 (cross) or ISO 14583 (Torx) M3 x %s, steel or A2 stainless" % layout.mm(mx.SCREW_LENGTH),
+         DISTRIBUTORS + ", hardware shops",
+         "from above through the board's %s mm holes (under the plate) into the printed tray's bosses; they cut their"
+         " own thread in the %s mm pilot holes" % (layout.mm(mx.SCREW_HOLE), layout.mm(mx.PILOT))),
+        (1, "USB data cable, micro-USB", "generic: a data cable, not charge-only", "any",
+         "to flash and power the board; a charge-only cable powers it but shows no serial port"),
+    ]
+
+
 def parts(cfg):
     """The bill of materials: ``[(quantity, part, part number, where to get
     it, why/notes)]``."""
+    if assembled(cfg):
+        return kit_parts(cfg)
     info = boards.board_info(cfg)
     kind = cfg["input"]["kind"]
     out = []

@@ -1162,8 +1162,8 @@ def top_joints(cfg):
 def perfboard_files(cfg, source="board.json"):
     """``[(name, text)]``: the perfboard page and its pictures, for a Pico
     with nine buttons; ``[]`` for other boards."""
-    if cfg["board"] != "pico" or cfg["input"]["kind"] != "buttons":
-        return []
+    if cfg["board"] != "pico" or cfg["input"]["kind"] != "buttons" or parts.assembled(cfg):
+        return []  # (a board whose PCB comes assembled has nothing to wire)
     try:
         board = Board(cfg)
     except HardwareError as e:  # a config whose wires this layout can't fit: say so, don't stop the rest

@@ -21,8 +21,11 @@ def _cell_xy(cell, top):
 
 
 def wiring_svg(cfg):
-    """The wiring diagram of a config as SVG text."""
+    """The wiring diagram of a config as SVG text; of a board whose PCB
+    comes assembled (``parts.ASSEMBLED``), what its copper joins."""
     info = boards.board_info(cfg)
+    kit, sh = parts.assembled(cfg), parts.shifter(cfg)
+    bulk_ref, bulk_value = parts.bulk(cfg)
     (v5, v5_pin), (gnd, gnd_pin) = boards.power(cfg)
     rows = [(role, cells, boards.pin_label(cfg, pin), boards.header(cfg, pin))
             for role, cells, pin in boards.sorted_signals(cfg)]
@@ -41,8 +44,10 @@ def wiring_svg(cfg):
            "<defs>%s</defs>" % svg.ARROW,
            '<rect width="100%" height="100%" fill="#ffffff"/>',
            svg.text(20, 30, "%s: %s" % (cfg["name"], info["title"] if info else "your board"), 20, weight="bold"),
-           svg.text(20, 50, "generated from the board config by make hardware; the same label on two ends"
-                    " means one wire", 12, fill=svg.MUTED)]
+           svg.text(20, 50, ("what the PCB connects, all of it placed and soldered by the fab; generated from the"
+                     " board config by make hardware") if kit else ("generated from the board config by make"
+                                                                   " hardware; the same label on two ends means"
+                                                                   " one wire"), 12, fill=svg.MUTED)]
     # The board and its pins.
     out.append(svg.rect(BOARD_X, TOP, BOARD_W, board_h, fill=info["colour"] if info else "#444", stroke="none", rx=8))
     out.append(svg.text(BOARD_X + 14, TOP + 26, info["title"] if info else "your board", 15, fill="#ffffff",
@@ -75,23 +80,23 @@ def wiring_svg(cfg):
     # 14 to 5 V, 100 nF across 14 and 7; a pull-down holds its input low
     # until the firmware drives the pin.
     yd = stub_y["leds"]
-    sx, sw, sh = 440, 120, 58
+    sx, sw, sh_h = 440, 120, 58
     sy = yd - 20
     out.append(svg.line(x1 + STUB, yd, sx, yd, stroke=svg.DATA))
-    out.append(svg.rect(sx, sy, sw, sh, fill="#f3f4f6"))
-    out.append(svg.text(sx + sw / 2, sy - 8, parts.SHIFTER, 13, anchor="middle", weight="bold"))
-    out.append(svg.text(sx + 6, yd + 4, "2", 11, fill=svg.MUTED))
-    out.append(svg.text(sx + 6, sy + sh - 6, "1", 11, fill=svg.MUTED))
-    out.append(svg.text(sx + sw - 6, yd + 4, "3", 11, anchor="end", fill=svg.MUTED))
-    out.append(svg.text(sx + 40, sy + sh - 6, "14", 11, anchor="middle", fill=svg.MUTED))
-    out.append(svg.text(sx + 90, sy + sh - 6, "7", 11, anchor="middle", fill=svg.MUTED))
-    out.append(svg.path("M%g %g H%g V%g" % (sx, sy + sh - 10, sx - 14, railg), width=1.5))
+    out.append(svg.rect(sx, sy, sw, sh_h, fill="#f3f4f6"))
+    out.append(svg.text(sx + sw / 2, sy - 8, sh["name"], 13, anchor="middle", weight="bold"))
+    out.append(svg.text(sx + 6, yd + 4, str(sh["in"]), 11, fill=svg.MUTED))
+    out.append(svg.text(sx + 6, sy + sh_h - 6, str(sh["oe"]), 11, fill=svg.MUTED))
+    out.append(svg.text(sx + sw - 6, yd + 4, str(sh["out"]), 11, anchor="end", fill=svg.MUTED))
+    out.append(svg.text(sx + 40, sy + sh_h - 6, str(sh["vcc"]), 11, anchor="middle", fill=svg.MUTED))
+    out.append(svg.text(sx + 90, sy + sh_h - 6, str(sh["gnd"]), 11, anchor="middle", fill=svg.MUTED))
+    out.append(svg.path("M%g %g H%g V%g" % (sx, sy + sh_h - 10, sx - 14, railg), width=1.5))
     out.append(svg.dot(sx - 14, railg))
-    out.append(svg.line(sx + 40, sy + sh, sx + 40, rail5, stroke=svg.RED, width=1.5))
+    out.append(svg.line(sx + 40, sy + sh_h, sx + 40, rail5, stroke=svg.RED, width=1.5))
     out.append(svg.dot(sx + 40, rail5, fill=svg.RED))
-    out.append(svg.line(sx + 90, sy + sh, sx + 90, railg, width=1.5))
+    out.append(svg.line(sx + 90, sy + sh_h, sx + 90, railg, width=1.5))
     out.append(svg.dot(sx + 90, railg))
-    yc = sy + sh + 20  # 100 nF between the 14 and 7 wires
+    yc = sy + sh_h + 20  # 100 nF between the VCC and GND wires
     out.append(svg.line(sx + 40, yc, sx + 61, yc, width=1.5))
     out.append(svg.line(sx + 61, yc - 7, sx + 61, yc + 7, width=2))
     out.append(svg.line(sx + 67, yc - 7, sx + 67, yc + 7, width=2))
@@ -106,8 +111,9 @@ def wiring_svg(cfg):
     out.append(svg.line(px, yd + 42, px, railg, width=1.5))
     out.append(svg.dot(px, railg))
     out.append(svg.text(px - 10, yd + 32, parts.PULL_DOWN, 11, anchor="end"))
-    out.append(svg.text(sx + sw / 2, sy - 24, "unused pins 4, 5, 9, 10, 12, 13 to GND", 10, anchor="middle",
-                        fill=svg.MUTED))
+    if sh["unused"]:
+        out.append(svg.text(sx + sw / 2, sy - 24, "unused pins %s to GND" % sh["unused"], 10, anchor="middle",
+                            fill=svg.MUTED))
     # The resistor at the first pixel, and the data into it.
     cells = boards.chain(cfg)
     cx, cy = _cell_xy(cells[0], grid_top)
@@ -141,11 +147,14 @@ def wiring_svg(cfg):
         out.append(svg.dot(x, y, fill=colour))
     out.append(svg.text(GRID_X + 3 * CELL - 46, bottom + 22, "5 V and GND to every pixel", 11, anchor="end",
                         fill=svg.MUTED))
-    out.append(_bulk_capacitor(cells[0], grid_top))
-    for i, words in enumerate(("C1 (%s): on the first pixel's pads," % parts.CAPACITOR, "+ to its 5 V, - to its GND")):
+    out.append(_bulk_capacitor(cells[0], grid_top, bulk_ref))
+    if kit:
+        out.append(svg.text(GRID_X + 3 * CELL - 46, bottom + 66, "and a 100 nF at each pixel", 11, anchor="end"))
+    for i, words in enumerate(("%s (%s): %s the first pixel's pads," % (bulk_ref, bulk_value, "by" if kit else "on"),
+                               "+ to its 5 V, - to its GND")):
         out.append(svg.text(GRID_X + 3 * CELL - 46, bottom + 38 + 14 * i, words, 11, anchor="end"))
     # The inputs, laid out like the cells.
-    out += _inputs(cfg, inputs_top)
+    out += _inputs(cfg, inputs_top, kit)
     if cfg["buzzer"] is not None:
         bx, by = BOARD_X + 40, inputs_top + 20
         out.append(svg.text(bx - 20, by - 24, "buzzer", 12, fill=svg.MUTED))
@@ -160,7 +169,7 @@ def wiring_svg(cfg):
     return "\n".join(out) + "\n"
 
 
-def _bulk_capacitor(cell, top):
+def _bulk_capacitor(cell, top, ref="C1"):
     """C1 on the pixel's 5V and GND pads: in the gap left of the pixel and
     above its middle, where no data link runs (links between neighbours
     cross the gap at the middle, the others run above and below the rows)."""
@@ -173,7 +182,7 @@ def _bulk_capacitor(cell, top):
            svg.path("M%g %g Q%g %g %g %g" % (kx - 7, minus - 2, kx, minus - 7, kx + 7, minus - 2), width=2),
            svg.path("M%g %g V%g H%g" % (kx, minus - 4.5, minus, edge), width=1.5),
            svg.text(kx + 7, plus - 3, "+", 10, anchor="middle", fill=svg.RED),
-           svg.text(kx - 10, y - 15, "C1", 11, anchor="end", weight="bold"),
+           svg.text(kx - (10 if len(ref) < 3 else 8), y - 15, ref, 11, anchor="end", weight="bold"),
            "</g>"]
     return "".join(out)
 
@@ -207,10 +216,10 @@ def _chain_arrow(a, b, top, lane=0):
     return svg.path(d, stroke=svg.DATA, extra=arrow)
 
 
-def _inputs(cfg, top):
+def _inputs(cfg, top, kit=None):
     inp = cfg["input"]
     kind = inp["kind"]
-    title = {"buttons": "buttons (front view): each joins its pin to GND",
+    title = {"buttons": "%s (front view): each joins its pin to GND" % (kit["inputs"] if kit else "buttons"),
              "matrix": "button matrix (front view): each button joins its row to its column",
              "touch": "touch pads (front view): one wire each, nothing else on it"}[kind]
     out = [svg.text(GRID_X - (150 if kind == "matrix" else 0), top - 14, title, 12, fill=svg.MUTED)]

@@ -86,7 +86,7 @@ def wiring(board):
         raise SimError(str(e))
     if cfg["runtime"] == "circuitpython":
         raise SimError("the simulator runs MicroPython boards only; %s is a CircuitPython board"
-                       " (try pico-buttons, pico-matrix or esp32-touch, or CHIP=rp2040 for real CircuitPython"
+                       " (try pico-buttons, pico-matrix, pico-mx or esp32-touch, or CHIP=rp2040 for real CircuitPython"
                        " in the emulated RP2040)" % cfg["name"])
     return path, cfg
 

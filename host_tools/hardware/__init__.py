@@ -13,6 +13,8 @@ Where to look:
 - ``boards.py``: what a config means electrically: the Pico's header, the
   ESP32's pins, the checks that refuse a pin that can't work;
 - ``parts.py``: the parts list, with part numbers and where to buy them;
+  ``ASSEMBLED`` the boards whose PCB the fab assembles (``pico-mx``), whose
+  page, parts and diagram say what the PCB joins and what the maker buys;
 - ``page.py``: a board's page (pin table, parts, notes, flashing);
 - ``wiring.py``: a board's wiring diagram; ``svg.py``: its drawing parts;
 - ``layout.py``: the grid's dimensions, its drawing and notes, and the
@@ -46,7 +48,8 @@ __all__ = ["HardwareError", "board_files", "write_board", "write_all"]
 def board_files(board):
     """``[("README.md", text), ("wiring.svg", text), ...]`` of one board
     config (a shipped name or a path): with the perfboard's page and
-    pictures for a Pico with nine buttons."""
+    pictures for a Pico with nine buttons (not for one whose PCB comes
+    assembled, ``parts.ASSEMBLED``)."""
     try:
         path, cfg, _ = flash.board_config(board)
     except flash.FlashError as e:
@@ -60,8 +63,9 @@ def board_files(board):
 
 
 def hand_wired(cfg):
-    """True for a config of loose parts on a development board (the boards
-    this draws), not for one bought ready-made (the MacroPad, the keypad)."""
+    """True for a config of loose parts on a development board, or of the
+    MX kit's assembled PCB round a Pico (the boards this draws), not for one
+    bought ready-made (the MacroPad, the keypad)."""
     return cfg["board"] is None or cfg["board"] in boards.BOARDS
 
 

@@ -397,7 +397,7 @@ def test_spi_buses_leave_miso_free():
 
 
 @pytest.mark.parametrize("name, loaded", [
-    ("pico-buttons", []), ("pico-matrix", []), ("esp32-touch", []),
+    ("pico-buttons", []), ("pico-matrix", []), ("pico-mx", []), ("esp32-touch", []),
     ("keypad", ["apa102", "parts", "tca9555"]), ("macropad", ["buzzer", "encoder", "parts", "sh1106"]),
     ("keybow", ["is31fl3731", "parts"]),
 ])

@@ -256,7 +256,7 @@ def test_a_config_for_another_runtime_is_refused_before_anything_is_written(bare
     assert r.returncode == 1
     assert r.stderr == ("error: circuitpython-pico is a config for circuitpython, but the board at %s runs"
                         " MicroPython: pick a MicroPython config (shipped: esp32-touch, keybow, keypad, macropad,"
-                        " pico-buttons, pico-matrix)\n"
+                        " pico-buttons, pico-matrix, pico-mx)\n"
                         % b.port)
     assert {p: p.read_bytes() for p in flash.rglob("*") if p.is_file()} == before
 

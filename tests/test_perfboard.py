@@ -214,6 +214,7 @@ def test_the_perfboard_wires_what_the_config_says(name):
 def test_a_board_with_a_matrix_or_touch_pads_gets_no_perfboard():
     assert perfboard.perfboard_files(shipped_raw("pico-matrix")) == []
     assert perfboard.perfboard_files(shipped_raw("esp32-touch")) == []
+    assert perfboard.perfboard_files(shipped_raw("pico-mx")) == []  # its PCB comes assembled: nothing to wire
 
 
 def shipped_raw(name):

@@ -225,8 +225,8 @@ def test_make_flash_into_a_blank_pico_then_make_flash_table_and_a_game(board, tm
     # A config for another chip is refused before anything is written.
     status, out, err = live(b, "make", "--no-print-directory", "flash", "PORT=" + b.chip.port, "BOARD=esp32-touch")
     assert status != 0 and ("error: esp32-touch is a config for esp32-devkit (an esp32 board), but the board at %s"
-                            " is an rp2: pick a config for it"
-                            " (shipped: keybow, keypad, macropad, pico-buttons, pico-matrix)" % b.chip.port) in err
+                            " is an rp2: pick a config for it (shipped: keybow, keypad, macropad, pico-buttons,"
+                            " pico-matrix, pico-mx)" % b.chip.port) in err
     assert files(path) == {}
     # The README's command.
     status, out, err = live(b, "make", "--no-print-directory", "flash", "PORT=" + b.chip.port, "BOARD=pico-buttons")

@@ -26,14 +26,17 @@ import zipfile
 
 from host_tools import flash
 from host_tools.hardware import boards, layout, parts
-from host_tools.hardware.pcb import schematic, schematic_svg
+from host_tools.hardware.pcb import footprints, schematic, schematic_svg
 from host_tools.hardware.boards import HardwareError
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 FOOTPRINTS = os.path.join(flash.ROOT, "vendor", "kicad-footprints")
 KICAD_PYTHON = "/usr/bin/python3"  # Debian's kicad installs pcbnew for the system Python only
 MISSING = "KiCad 6 is missing: apt-get install kicad"
-BOARDS = ("pico-buttons", "pico-matrix")
+B3F_BOARDS = ("pico-buttons", "pico-matrix")  # the B3F kit's: layout.py's square board
+MX_BOARDS = ("pico-mx",)  # the MX kit's: mx.py's board (mxboard.py)
+BOARDS = B3F_BOARDS + MX_BOARDS
+LIBRARY_FOLDER = "tactictoe.pretty"  # the footprints drawn here (footprints.py), beside the boards
 
 # PCB-only dimensions (mm); the shared ones are layout.py's.
 GRID = 0.635  # the router's grid: a quarter of the Pico's 2.54 pin pitch
@@ -99,9 +102,16 @@ def buzzer_pin(cfg):
 
 def design(cfg):
     """The parts and their nets: ``{"parts": [...], "power": [...], ...}``,
-    as JSON for ``kicad.py``."""
+    as JSON for ``kicad.py``. The MX kit's boards are ``mxboard.design``'s."""
     if cfg["board"] != "pico" or cfg["input"]["kind"] not in ("buttons", "matrix"):
-        raise HardwareError("the PCB is for a Pico with buttons (pico-buttons, pico-matrix), not %s" % cfg["name"])
+        raise HardwareError("the PCB is for a Pico with buttons (pico-buttons, pico-matrix, pico-mx), not %s"
+                            % cfg["name"])
+    if cfg["name"] in MX_BOARDS:
+        import sys
+
+        from host_tools.hardware.pcb import mxboard
+
+        return mxboard.design(cfg, sys.modules[__name__])
     boards.check(cfg)
     parts = []
 
@@ -214,10 +224,11 @@ def bom(design):
     groups = {}
     for part in design["parts"]:
         if part["bom"]:
-            groups.setdefault((part.get("comment", part["value"]), part["footprint"]), []).append(part["ref"])
+            key = (part.get("comment", part["value"]), part["footprint"], part.get("lcsc", ""))
+            groups.setdefault(key, []).append(part["ref"])
     rows = [("Comment", "Designator", "Footprint", "LCSC Part #")]
-    for (value, footprint), refs in sorted(groups.items(), key=lambda g: _natural(g[1][0])):
-        rows.append((value, ",".join(sorted(refs, key=_natural)), footprint, ""))
+    for (value, footprint, lcsc), refs in sorted(groups.items(), key=lambda g: _natural(g[1][0])):
+        rows.append((value, ",".join(sorted(refs, key=_natural)), footprint, lcsc))
     return _csv(rows)
 
 
@@ -225,12 +236,18 @@ def cpl(design, placed):
     """JLCPCB's placement file (Designator, Mid X, Mid Y, Layer, Rotation) in
     the gerbers' coordinates (the kit's: mm from the grid's centre)."""
     rows = [("Designator", "Mid X", "Mid Y", "Layer", "Rotation")]
+    mx_kit = design["name"] in MX_BOARDS
+    if mx_kit:
+        from host_tools.hardware.pcb import mxboard
     for part in sorted(design["parts"], key=lambda p: _natural(p["ref"])):
         if part["bom"]:
-            x, y = part["at"]
+            x, y = part.get("place_at", part["at"])
             where = placed[part["ref"]]
-            rows.append((part["ref"], "%.3fmm" % x, "%.3fmm" % y, "Bottom" if where["bottom"] else "Top",
-                         "%g" % (where["rotation"] % 360)))
+            if mx_kit:  # every fab part is on the underside, some drawn from above (footprints.py)
+                side, rotation = "Bottom", mxboard.cpl_rotation(part, where)
+            else:
+                side, rotation = "Bottom" if where["bottom"] else "Top", where["rotation"] % 360
+            rows.append((part["ref"], "%.3fmm" % x, "%.3fmm" % y, side, "%g" % rotation))
     return _csv(rows)
 
 
@@ -277,29 +294,67 @@ def board_files(board):
         raise HardwareError(str(e))
     d = design(cfg)
     name = d["name"]
-    with tempfile.TemporaryDirectory() as tmp:
-        summary = json.loads(run_kicad(["build", tmp], stdin=json.dumps(d)))
-        if summary["unrouted"]:
-            raise HardwareError("%s: the router could not reach %d pads (the first: %s)"
-                                % (name, len(summary["unrouted"]), summary["unrouted"][0]))
-        files = []
-        for ext in (".kicad_pcb", ".kicad_pro"):
-            with open(os.path.join(tmp, name + ext)) as f:
-                files.append((name + ext, f.read()))
-        with open(os.path.join(tmp, name + "-drc.rpt")) as f:
-            files.append((name + "-drc.rpt", undated(f.read()).replace(tmp + "/", "")))
-        gerbers = []
-        for g in sorted(os.listdir(os.path.join(tmp, "gerbers"))):
-            with open(os.path.join(tmp, "gerbers", g)) as f:
-                gerbers.append((g, undated(f.read())))
+    with tempfile.TemporaryDirectory() as lib:
+        if name in MX_BOARDS:
+            d["libraries"] = {footprints.LIBRARY: _library(lib)}
+        files, gerbers, summary = _kicad_build("build", d)
     files.append((name + "-gerbers.zip", fixed_zip([(g, text.encode()) for g, text in gerbers])))
     files.append((name + "-bom.csv", bom(d)))
     files.append((name + "-cpl.csv", cpl(d, summary["parts"])))
     top, bottom = pictures(gerbers)
     files += [(name + "-top.svg", top), (name + "-bottom.svg", bottom)]
-    sheet = schematic.kicad_sch(d, cfg, os.path.relpath(path, flash.ROOT))
-    files += [(name + ".kicad_sch", sheet), (name + "-schematic.svg", schematic_svg.draw(sheet))]
+    if name in MX_BOARDS:
+        from host_tools.hardware.pcb import mxboard
+
+        plate, plate_gerbers, _ = _kicad_build("plate", mxboard.plate(name + "-plate"))
+        files += plate + [(name + "-plate-gerbers.zip",
+                           fixed_zip([(g, text.encode()) for g, text in plate_gerbers]))]
+        files.append(("fp-lib-table", FP_LIB_TABLE))
+    else:
+        sheet = schematic.kicad_sch(d, cfg, os.path.relpath(path, flash.ROOT))
+        files += [(name + ".kicad_sch", sheet), (name + "-schematic.svg", schematic_svg.draw(sheet))]
     return [(name + "/" + n, data) for n, data in files], summary
+
+
+# The project's footprint library for KiCad (the MX kit's boards): the
+# folder of footprints.py's footprints, beside the board's folder.
+FP_LIB_TABLE = """(fp_lib_table
+  (lib (name "%s")(type "KiCad")(uri "${KIPRJMOD}/../%s")(options "")(descr "the kit's footprints (make pcb)"))
+)
+""" % (footprints.LIBRARY, LIBRARY_FOLDER)
+
+
+def _library(folder):
+    """footprints.py's footprints written into ``folder``; its path."""
+    path = os.path.join(folder, LIBRARY_FOLDER)
+    os.makedirs(path)
+    for n, text in footprints.library():
+        with open(os.path.join(path, n), "w") as f:
+            f.write(text)
+    return path
+
+
+def _kicad_build(command, d):
+    """``kicad.py COMMAND`` on the design ``d``: its files (the board, the
+    project, the DRC report), its gerbers (undated), its summary."""
+    name = d["name"]
+    with tempfile.TemporaryDirectory() as tmp:
+        out = run_kicad([command, tmp], stdin=json.dumps(d))
+        summary = json.loads(out) if out.strip() else {}
+        if summary.get("unrouted"):
+            raise HardwareError("%s: the router could not reach %d pads (the first: %s)"
+                                % (name, len(summary["unrouted"]), summary["unrouted"][0]))
+        files = []
+        for ext in (".kicad_pcb", ".kicad_pro", "-drc.rpt"):
+            if os.path.exists(os.path.join(tmp, name + ext)):
+                with open(os.path.join(tmp, name + ext)) as f:
+                    text = f.read()
+                files.append((name + ext, undated(text).replace(tmp + "/", "") if ext == "-drc.rpt" else text))
+        gerbers = []
+        for g in sorted(os.listdir(os.path.join(tmp, "gerbers"))):
+            with open(os.path.join(tmp, "gerbers", g)) as f:
+                gerbers.append((g, undated(f.read())))
+    return files, gerbers, summary
 
 
 def readme(names=BOARDS):
@@ -377,6 +432,8 @@ def write(folder, names=BOARDS):
     files = []
     for name in names:
         files += board_files(name)[0]
+    if any(name in MX_BOARDS for name in names):
+        files += [(LIBRARY_FOLDER + "/" + n, text) for n, text in footprints.library()]
     if tuple(names) == BOARDS:
         files.append(("README.md", readme(names)))
     return sorted(outputs.write_tree(folder, files))

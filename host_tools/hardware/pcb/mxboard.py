@@ -155,3 +155,69 @@ def plate(name):
 def cpl_rotation(part, placed):
     """The CPL's rotation: KiCad's, as seen from the top, plus JLC_ROTATION."""
     return (placed["rotation"] + JLC_ROTATION[part["footprint"]]) % 360
+
+
+def readme(name, cfg, pcb):
+    """The board's section of ``hardware/pcb/README.md``: Markdown lines."""
+    x0, y0, x1, y1 = mx.PCB_X[0], mx.PCB_Y[0], mx.PCB_X[1], mx.PCB_Y[1]
+    parts = [("Kailh MX hot-swap socket CPG151101S11-16", "SW1-SW9", "socket"),
+             ("SK6812MINI-E, reverse mount", "D1-D9", "led"),
+             ("100 nF 0402 X7R (Samsung CL05B104KO5NNNC)", "C1-C10", "100nF"),
+             ("SN74AHCT1G125DBVR, SOT-23-5", "U2", "shifter"),
+             ("10 k 0402 (UNI-ROYAL 0402WGF1002TCE)", "R2", "10k"),
+             ("330 R 0402 (UNI-ROYAL 0402WGF3300TCE)", "R1", "330R"),
+             ("10 uF 0805 X5R 25 V (Samsung CL21A106KAYNNNE)", "C11", "10uF")]
+    table = ["| part | on the board | LCSC | |", "|---|---|---|---|"]
+    for what, refs, kind in parts:
+        table.append("| %s | %s | %s | %s |" % (what, refs, LCSC[kind], "unverified: found in public BOMs, not"
+                                                " checked in LCSC's catalogue (stock, price)" if kind in UNVERIFIED
+                                                else "the issue's number"))
+    rotations = ", ".join("%s %d" % (fp, deg) for fp, deg in sorted(JLC_ROTATION.items()))
+    return ["## %s (the MX kit)" % name, "",
+            "![%s, top](%s/%s-top.svg) ![%s, bottom (seen from below)](%s/%s-bottom.svg)" % (
+                name, name, name, name, name, name), "",
+            "A two-layer board, %g x %g mm (`mx.py`: x %g to %g, y %g to %g from the middle key's centre). On top"
+            " nothing but the nine MX switches' holes (19.05 mm pitch); underneath, placed by the fab, the nine"
+            " Kailh hot-swap sockets, the nine reverse-mount SK6812MINI-E pixels (each in a %g x %g mm cut-out"
+            " under its switch's LED window, shining up through it), a 100 nF capacitor at each pixel, the"
+            " SN74AHCT1G125 level shifter with its 100 nF and 10 k pull-down, the 330 R at the first pixel's DIN"
+            " and a 10 uF bulk capacitor there. The Pico hangs under the board in two 20-pin female sockets, its"
+            " USB socket at the back edge; four M3 holes at the keycaps' inner corners. No buzzer." % (
+                x1 - x0, y1 - y0, x0, x1, y0, y1, mx.LED_CUTOUT[0], mx.LED_CUTOUT[1]), "",
+            "- Config: `firmware/boards/%s.json`: each switch between its GPIO (%s, cells 0 to 8) and GND; the"
+            " pixels' data from GP%d (10 k to GND) into the shifter's A (pin 2; ~OE, pin 1, and pin 3 on GND,"
+            " VCC, pin 5, on VBUS), from its Y (pin 4) through the 330 R, along the cells in the order %s. The"
+            " pixels and the shifter run on VBUS (the Pico's pin 40, 5 V from USB)." % (
+                name, ", ".join("GP%d" % p for p in cfg["input"]["pins"]), cfg["leds"]["pin"],
+                " ".join(str(c) for c in pcb.chain(cfg))),
+            "- `%s.kicad_pcb`, `%s.kicad_pro`, `fp-lib-table`: the design, one project for KiCad 6 or newer. The"
+            " switch-with-socket and the pixel footprints are drawn by `host_tools/hardware/pcb/footprints.py`"
+            " from `mx.py`'s numbers (the public keyboard footprints': design values, Kailh's and OPSCO's"
+            " drawings were not read) into `../%s/`, which `fp-lib-table` names; the rest are KiCad's own."
+            " No schematic yet." % (name, name, pcb.LIBRARY_FOLDER),
+            "- `%s-gerbers.zip`: the gerbers and drill files, as for the B3F boards (tracks %g mm, power %g mm,"
+            " gaps %g mm, vias %g/%g mm; the pixels' pads are %g mm from their cut-outs, as the public"
+            " footprints have them)." % (name, TRACK, POWER_TRACK, CLEARANCE, VIA, VIA_DRILL,
+                                         mx.LED_PAD_AT[0] - mx.LED_PAD[0] / 2 - mx.LED_CUTOUT[0] / 2),
+            "- `%s-bom.csv`, `%s-cpl.csv`: JLCPCB's BOM and placement file, the fab-placed parts only (all on"
+            " the bottom). Positions are the parts' centres in the gerbers' coordinates (mm from the middle"
+            " key's centre, x right, y back) as seen from the top, which is how JLCPCB asks for bottom-side"
+            " parts; a socket's is its two pads' middle. Rotation: KiCad's, as seen from the top, plus a"
+            " correction for JLCPCB's library (design values, which public tools disagree on: %s)." % (
+                name, name, rotations),
+            "- `%s-plate.kicad_pcb`, `%s-plate-gerbers.zip`: the switch plate, a second board: the same outline,"
+            " nine %g mm square cut-outs at the switches, no copper; FR-4 %g mm (MX clips are made for 1.5 mm:"
+            " `mx.py`)." % (name, name, mx.PLATE_CUTOUT, mx.FR4_PLATE_THICKNESS),
+            "- `%s-drc.rpt`: KiCad's design rule check of this board." % name, "",
+            "### The parts the fab places", ""] + table + [
+            "", "### Ordering (JLCPCB)", "",
+            "1. The board: upload `%s-gerbers.zip` (2 layers, 1.6 mm FR-4), choose PCB Assembly on the **bottom**"
+            " side, upload `%s-bom.csv` and `%s-cpl.csv`. In the placement preview, check **every pixel**: its"
+            " GND leg (pad 3) goes at the corner the silkscreen's L marks; a pixel the wrong way round gets its"
+            " power backwards. Check the sockets (their pads on the two square pads) and the shifter's pin 1 as"
+            " well: the rotations above are not verified against JLCPCB's library." % (name, name, name),
+            "2. The plate: a second order, `%s-plate-gerbers.zip`, FR-4 %g mm, no assembly." % (
+                name, mx.FR4_PLATE_THICKNESS),
+            "3. Yourself: the Pico's two 1 x 20 female 2.54 mm sockets, on the bottom, soldered from the top; the"
+            " Pico into them upside down (its parts facing down, USB at the back edge). Clip the switches into the"
+            " plate, press them into the sockets, fit the caps.", ""]

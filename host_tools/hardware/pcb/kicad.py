@@ -466,9 +466,14 @@ def check(path, short=False):
             "bottom": fp.IsFlipped(), "fpid": fp.GetFPID().GetUniStringLibItemName(),
             "pads": [{"number": p.GetNumber(), "net": p.GetNetname(), "at": kit(p.GetPosition()),
                       "through": p.GetAttribute() == pcbnew.PAD_ATTRIB_PTH,
+                      "copper": [n for n, cu in (("F.Cu", pcbnew.F_Cu), ("B.Cu", pcbnew.B_Cu)) if p.IsOnLayer(cu)],
+                      "drill": pcbnew.ToMM(p.GetDrillSize().x),
                       "size": [pcbnew.ToMM(p.GetSize().x), pcbnew.ToMM(p.GetSize().y)]} for p in fp.Pads()]})
     edges = [(kit(d.GetStart()), kit(d.GetEnd())) for d in board.GetDrawings() if d.GetLayer() == pcbnew.Edge_Cuts]
-    print(json.dumps({"drc": found, "report": text, "footprints": footprints, "edges": edges,
+    copper = [{"via": t.GetClass() == "PCB_VIA", "start": kit(t.GetStart()), "end": kit(t.GetEnd()),
+               "width": pcbnew.ToMM(t.GetWidth()), "layer": board.GetLayerName(t.GetLayer()), "net": t.GetNetname()}
+              for t in board.GetTracks()]
+    print(json.dumps({"drc": found, "report": text, "footprints": footprints, "edges": edges, "copper": copper,
                       "tracks": len(board.GetTracks()), "zones": [z.GetNetname() for z in board.Zones()]}))
 
 

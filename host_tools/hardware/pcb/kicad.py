@@ -27,8 +27,8 @@ if __package__:  # imported as host_tools.hardware.pcb.kicad (the tests' import 
 else:  # run as a script: its folder, where route.py is (plain Python), is sys.path[0]
     import route as maze
 
-ORIGIN = (100.0, 100.0)
-HOLE_MARGIN = 0.1  # mm: KiCad 6's copper-to-hole clearance (0.25) over the net clearance (0.2), and some  # where the kit's (0, 0) sits on KiCad's page
+ORIGIN = (100.0, 100.0)  # where the kit's (0, 0) sits on KiCad's page
+HOLE_MARGIN = 0.1  # mm round a bare hole: KiCad 6's copper-to-hole clearance (0.25) is more than a pad's (0.2)
 
 
 def page(x, y):

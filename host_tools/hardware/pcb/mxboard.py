@@ -78,8 +78,8 @@ def design(cfg, pcb):
 
     def part(ref, footprint, value, at, rot, nets, kind=None, side="bottom", **extra):
         parts.append(dict(ref=ref, footprint=footprint, value=value, side=side, at=list(at), rot=rot, nets=nets,
-                          bom=kind is not None, lcsc=LCSC.get(kind, ""), path=pcb.schematic.symbol_path(cfg["name"], ref),
-                          **extra))
+                          bom=kind is not None, lcsc=LCSC.get(kind, ""),
+                          path=pcb.schematic.symbol_path(cfg["name"], ref), **extra))
 
     pins = {}
     for cell, gp in enumerate(cfg["input"]["pins"]):

@@ -13,6 +13,10 @@ files; this module zips them and writes the BOM, the placement file and the
 pictures, and ``schematic.py`` the schematic of the same parts and nets.
 Coordinates here are the kit's: mm from the grid's centre, x to the
 right, y to the back.
+
+The MX kit's board (``pico-mx``) is ``mxboard.py``'s design, with two
+footprints ``footprints.py`` draws (written to ``hardware/pcb/tactictoe.pretty/``),
+and its switch plate; it has no schematic yet.
 """
 
 import csv

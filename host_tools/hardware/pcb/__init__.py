@@ -16,7 +16,7 @@ right, y to the back.
 
 The MX kit's board (``pico-mx``) is ``mxboard.py``'s design, with two
 footprints ``footprints.py`` draws (written to ``hardware/pcb/tactictoe.pretty/``),
-and its switch plate; it has no schematic yet.
+and its switch plate.
 """
 
 import csv
@@ -313,9 +313,8 @@ def board_files(board):
         files += plate + [(name + "-plate-gerbers.zip",
                            fixed_zip([(g, text.encode()) for g, text in plate_gerbers]))]
         files.append(("fp-lib-table", FP_LIB_TABLE))
-    else:
-        sheet = schematic.kicad_sch(d, cfg, os.path.relpath(path, flash.ROOT))
-        files += [(name + ".kicad_sch", sheet), (name + "-schematic.svg", schematic_svg.draw(sheet))]
+    sheet = schematic.kicad_sch(d, cfg, os.path.relpath(path, flash.ROOT))
+    files += [(name + ".kicad_sch", sheet), (name + "-schematic.svg", schematic_svg.draw(sheet))]
     return [(name + "/" + n, data) for n, data in files], summary
 
 

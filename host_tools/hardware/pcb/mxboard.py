@@ -126,8 +126,8 @@ def design(cfg, pcb):
     for n, (x, y) in enumerate(mx.SCREWS):
         part("H%d" % (n + 1), "MountingHole_3.2mm_M3", "M3", (x, y), 0, {}, side="top")
     cutouts = [list(mx.led_at(cell)) + list(mx.LED_CUTOUT) for cell in range(9)]
-    return {"name": cfg["name"], "box": [mx.PCB_X[0], mx.PCB_Y[0], mx.PCB_X[1], mx.PCB_Y[1]], "parts": parts,
-            "power": ["GND", "VBUS"], "screws": mx.SCREWS, "footprints": pcb.FOOTPRINTS, "cutouts": cutouts,
+    return {"name": cfg["name"], "kit": "mx", "box": [mx.PCB_X[0], mx.PCB_Y[0], mx.PCB_X[1], mx.PCB_Y[1]],
+            "parts": parts, "power": ["GND", "VBUS"], "screws": mx.SCREWS, "footprints": pcb.FOOTPRINTS, "cutouts": cutouts,
             "route_first": route_order(cfg), "zone_nets": ["GND"],
             "rules": {"grid": GRID, "track": TRACK, "power_track": POWER_TRACK, "clearance": CLEARANCE,
                       "via": VIA, "via_drill": VIA_DRILL, "edge": EDGE_CLEARANCE, "cutout_edge": CUTOUT_EDGE,
@@ -190,11 +190,14 @@ def readme(name, cfg, pcb):
             " pixels and the shifter run on VBUS (the Pico's pin 40, 5 V from USB)." % (
                 name, ", ".join("GP%d" % p for p in cfg["input"]["pins"]), cfg["leds"]["pin"],
                 " ".join(str(c) for c in pcb.chain(cfg))),
-            "- `%s.kicad_pcb`, `%s.kicad_pro`, `fp-lib-table`: the design, one project for KiCad 6 or newer. The"
+            "- `%s.kicad_pcb`, `%s.kicad_pro`, `%s.kicad_sch`, `fp-lib-table`: the design and its schematic, one"
+            " project for KiCad 6 or newer (`%s-schematic.svg`: a picture of the sheet; each part's pins go to"
+            " global labels named for their nets, the pixels drawn as KiCad's WS2812B and the shifter as its"
+            " 74LVC1G125, which have their pins). The"
             " switch-with-socket and the pixel footprints are drawn by `host_tools/hardware/pcb/footprints.py`"
             " from `mx.py`'s numbers (the public keyboard footprints': design values, Kailh's and OPSCO's"
             " drawings were not read) into `../%s/`, which `fp-lib-table` names; the rest are KiCad's own."
-            " No schematic yet." % (name, name, pcb.LIBRARY_FOLDER),
+            % (name, name, name, name, pcb.LIBRARY_FOLDER),
             "- `%s-gerbers.zip`: the gerbers and drill files, as for the B3F boards (tracks %g mm, power %g mm,"
             " gaps %g mm, vias %g/%g mm; the pixels' pads are %g mm from their cut-outs, as the public"
             " footprints have them)." % (name, TRACK, POWER_TRACK, CLEARANCE, VIA, VIA_DRILL,

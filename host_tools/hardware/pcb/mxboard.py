@@ -127,7 +127,8 @@ def design(cfg, pcb):
         part("H%d" % (n + 1), "MountingHole_3.2mm_M3", "M3", (x, y), 0, {}, side="top")
     cutouts = [list(mx.led_at(cell)) + list(mx.LED_CUTOUT) for cell in range(9)]
     return {"name": cfg["name"], "kit": "mx", "box": [mx.PCB_X[0], mx.PCB_Y[0], mx.PCB_X[1], mx.PCB_Y[1]],
-            "parts": parts, "power": ["GND", "VBUS"], "screws": mx.SCREWS, "footprints": pcb.FOOTPRINTS, "cutouts": cutouts,
+            "parts": parts, "power": ["GND", "VBUS"], "screws": mx.SCREWS, "footprints": pcb.FOOTPRINTS,
+            "cutouts": cutouts,
             "route_first": route_order(cfg), "zone_nets": ["GND"],
             "rules": {"grid": GRID, "track": TRACK, "power_track": POWER_TRACK, "clearance": CLEARANCE,
                       "via": VIA, "via_drill": VIA_DRILL, "edge": EDGE_CLEARANCE, "cutout_edge": CUTOUT_EDGE,

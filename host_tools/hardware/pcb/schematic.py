@@ -467,7 +467,6 @@ def design_part(design, ref):
 
 def _build_b3f(sheet, design, cfg, source, put, wire_all):
     """The B3F kit's sheet (pcb.design)."""
-    lib = sheet.lib
     parts = {p["ref"]: p for p in design["parts"]}
     # The Pico, in the middle.
     pico = put("U1", grid(80), grid(64))

@@ -215,6 +215,45 @@ def test_no_copper_comes_near_an_led_cut_out(board):
 
 
 @needs_kicad
+def test_no_copper_comes_near_the_outline(board):
+    # the DRC's edge rule is the cut-outs' (0.15 mm); the outline keeps 0.5
+    for t in board["copper"]:
+        r = 0.3 if t["via"] else t["width"] / 2
+        for x, y in (t["start"], t["end"]):
+            assert min(x + 32.5, 52.5 - x, y + 32.5, 32.5 - y) - r >= 0.5 - 1e-6, t
+
+
+def test_every_silkscreen_line_and_text_is_at_least_0_15_mm():
+    # JLCPCB prints no thinner (the B3F kit's 0.12 was faulted): KiCad's own
+    # footprints' 0.12 lines are thickened on this board
+    with open(os.path.join(FOLDER, NAME + ".kicad_pcb")) as f:
+        text = f.read()
+    widths = [float(w) for w in re.findall(r'\(layer "[FB]\.SilkS"\) \(width ([\d.]+)\)', text)]
+    texts = [float(w) for w in re.findall(r'\(layer "[FB]\.SilkS"\)[^()]*\(effects \(font \(size [\d.]+ [\d.]+\) '
+                                         r'\(thickness ([\d.]+)\)', text)]
+    assert len(widths) > 50 and len(texts) > 20
+    assert min(widths + texts) >= 0.15
+
+
+def test_the_outline_gerber_cuts_each_leds_hole():
+    from gerbonara import LayerStack
+
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        stack = LayerStack.open(os.path.join(FOLDER, NAME + "-gerbers.zip"))
+    segments = {tuple(sorted([(round(o.x1, 3), round(o.y1, 3)), (round(o.x2, 3), round(o.y2, 3))]))
+                for o in stack.outline.objects}
+    for x, y in KEYS:
+        cy = y - 5.08
+        c = [(x - 1.8, cy - 1.55), (x + 1.8, cy - 1.55), (x + 1.8, cy + 1.55), (x - 1.8, cy + 1.55)]
+        for a, b in zip(c, c[1:] + c[:1]):
+            seg = tuple(sorted([tuple(round(v, 3) for v in a), tuple(round(v, 3) for v in b)]))
+            assert seg in segments, (x, y, seg)
+
+
+@needs_kicad
 def test_the_pico_hangs_upside_down_at_the_back_right(board):
     pico = footprint(board, "U1")
     assert pico["bottom"]

@@ -114,6 +114,8 @@ def place(board, design, nets):
                 ys = [p.GetPosition().y for p in fp.Pads()]
                 mx, my = (min(xs) + max(xs)) // 2, (min(ys) + max(ys)) // 2
                 fp.SetPosition(pcbnew.wxPoint(pcbnew.FromMM(cx) - mx, pcbnew.FromMM(cy) - my))
+        if "silk" in design["rules"]:
+            thicker_silk(fp, design["rules"]["silk"])
         if part.get("library"):  # as a KiCad project names it (its fp-lib-table)
             fp.SetFPID(pcbnew.LIB_ID(part["library"], part["footprint"]))
         fp.SetReference(part["ref"])
@@ -157,6 +159,19 @@ def box(design):
         return tuple(design["box"])
     half = design["size"] / 2
     return (-half, -half, half, half)
+
+
+def thicker_silk(fp, width):
+    """The footprint's silkscreen lines and texts at least ``width`` mm
+    thick (KiCad's library draws 0.12; a fab may print no thinner than 0.15)."""
+    w = pcbnew.FromMM(width)
+    for item in list(fp.GraphicalItems()) + [fp.Reference(), fp.Value()]:
+        if item.GetLayer() not in (pcbnew.F_SilkS, pcbnew.B_SilkS):
+            continue
+        if isinstance(item, pcbnew.FP_TEXT):
+            item.SetTextThickness(max(item.GetTextThickness(), w))
+        elif item.GetWidth() < w:
+            item.SetWidth(w)
 
 
 def outline(board, design):

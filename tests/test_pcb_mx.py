@@ -404,3 +404,10 @@ def test_the_committed_files_are_what_make_pcb_makes_byte_for_byte():
     assert sorted(made) == sorted(committed), "make pcb writes other files than hardware/pcb/ holds"
     stale = [n for n in made if made[n] != committed[n]]
     assert not stale, "stale (run make pcb): %s" % stale
+
+
+def test_a_config_the_mx_board_cannot_take_is_refused_in_one_line(cfg):
+    from host_tools.hardware.boards import HardwareError
+
+    with pytest.raises(HardwareError, match="^pico-mx: the MX board takes one GPIO per key and no buzzer$"):
+        pcb.design(dict(cfg, buzzer=15))

@@ -6,6 +6,15 @@ but the router beside it.
 stdin and writes into FOLDER: NAME.kicad_pcb and NAME.kicad_pro, the
 gerbers and drill files (in FOLDER/gerbers), the DRC report (NAME-drc.rpt)
 and on stdout a JSON summary (the parts' places for the placement file).
+Optional keys of the design (the MX board's, ``mxboard.py``): ``box``, an
+outline other than the square ``size``; ``libraries``, footprint folders by
+name, which a part's ``library`` picks; a part's ``origin`` (its footprint's
+origin is its place, not its pads' middle) and ``ref_at``/``ref_size``;
+``cutouts``, holes in the board (in a footprint's Edge.Cuts) the router and
+the pour keep clear of; ``route_first``, the router's order of nets;
+``zone_nets``, nets the fill may finish; rules ``cutout_edge`` (the DRC's
+copper-to-edge rule, the outline keeping ``edge`` by construction) and
+``silk`` (the thinnest silkscreen).
 ``kicad.py plate FOLDER`` does the same for a switch plate (outline and
 cut-outs only). ``kicad.py check BOARD.kicad_pcb`` runs KiCad's design rule check on a
 saved board and prints its report's counts and the pads' nets, as JSON.

@@ -177,6 +177,7 @@ def readme(name, cfg, pcb):
     return ["## %s (the MX kit)" % name, "",
             "![%s, top](%s/%s-top.svg) ![%s, bottom (seen from below)](%s/%s-bottom.svg)" % (
                 name, name, name, name, name, name), "",
+            "![%s, schematic](%s/%s-schematic.svg)" % (name, name, name), "",
             "A two-layer board, %g x %g mm (`mx.py`: x %g to %g, y %g to %g from the middle key's centre). On top"
             " nothing but the nine MX switches' holes (19.05 mm pitch); underneath, placed by the fab, the nine"
             " Kailh hot-swap sockets, the nine reverse-mount SK6812MINI-E pixels (each in a %g x %g mm cut-out"

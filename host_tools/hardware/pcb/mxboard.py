@@ -15,7 +15,9 @@ from host_tools.hardware import boards, mx
 from host_tools.hardware.pcb import footprints
 
 # Fab parts: LCSC numbers. The first four are the (certain); the
-# others are proposals, not checked against LCSC's catalogue here.
+# other three are proposals found in several public BOMs (one citing LCSC's
+# datasheet URL or JLCPCB's part page with the number), not checked against
+# LCSC's catalogue (stock, price) here: unverified.
 LCSC = {
     "socket": "C5156480",  # Kailh CPG151101S11-16
     "led": "C5149201",  # OPSCO SK6812MINI-E

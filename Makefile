@@ -170,10 +170,11 @@ screens: $(STAMP)
 hardware: $(STAMP) pcb
 	$(PY) -m host_tools hardware -o hardware
 
-# The PCB of the Pico build (pico-buttons), from its config and the kit's
-# dimensions (host_tools/hardware/layout.py): KiCad files, gerbers and drills
-# zipped for a fab, BOM, placement, pictures and the schematic (with its
-# picture; host_tools/hardware/pcb/schematic.py). pcbnew is KiCad 6's own
+# The PCBs of the Pico builds (pico-buttons, pico-matrix; pico-mx, the MX
+# kit's, with its switch plate), from their configs and the kits' dimensions
+# (host_tools/hardware/layout.py, mx.py): KiCad files, gerbers and drills
+# zipped for a fab, BOM, placement, pictures and the B3F boards' schematic
+# (with its picture; host_tools/hardware/pcb/schematic.py). pcbnew is KiCad 6's own
 # Python module, which Debian's kicad installs for the system Python only.
 ## redraw hardware/pcb/, the PCB (needs KiCad 6: apt-get install kicad)
 pcb: $(STAMP)

@@ -1,7 +1,7 @@
 """The kit's generators (``make hardware``): how long the PCB and the case
 take to build, and how big their files are.
 
-* ``make pcb``'s work for both boards (``python -m host_tools pcb``: parts,
+* ``make pcb``'s work for every board (``python -m host_tools pcb``: parts,
   placement, routing, zones, DRC, gerbers, drills, BOM, placement file,
   pictures and schematics, in KiCad 6's pcbnew), the median of ``RUNS``;
 * the case's STLs exported by OpenSCAD 2021.01 from ``hardware/case/``
@@ -53,7 +53,7 @@ def measure(runs=RUNS):
         out["pcb_files"] = {}
         for board in sorted(os.listdir(pcb_dir)):
             folder = os.path.join(pcb_dir, board)
-            if os.path.isdir(folder):
+            if os.path.isfile(os.path.join(folder, board + ".kicad_pcb")):  # not tactictoe.pretty
                 out["pcb_files"][board] = {n: os.path.getsize(os.path.join(folder, n))
                                            for n in sorted(os.listdir(folder))}
         out["stl"] = {}
@@ -80,7 +80,7 @@ def main(argv=None):
     print("| figure | value |")
     print("|---|---|")
     t = m["pcb"]
-    print("| make pcb, both boards, median of %d (min-max) | %d ms (%d-%d) |"
+    print("| make pcb, every board, median of %d (min-max) | %d ms (%d-%d) |"
           % (len(t), statistics.median(t), t[0], t[-1]))
     for board, files in m["pcb_files"].items():
         zipped = [size for n, size in files.items() if n.endswith("-gerbers.zip")]

@@ -43,7 +43,7 @@ def kicad_check(name, *extra):
     return json.loads(r.stdout)
 
 
-@pytest.fixture(scope="module", params=pcb.BOARDS)
+@pytest.fixture(scope="module", params=pcb.B3F_BOARDS)
 def name(request):
     return request.param
 
@@ -115,7 +115,8 @@ def pico_net(board, pin):
 
 
 def test_make_pcb_makes_these_boards_and_its_readme_is_fresh():
-    assert sorted(os.listdir(os.path.join(ROOT, "hardware", "pcb"))) == sorted(pcb.BOARDS + ("README.md",))
+    assert sorted(os.listdir(os.path.join(ROOT, "hardware", "pcb"))) == sorted(
+        pcb.BOARDS + ("README.md", pcb.LIBRARY_FOLDER))
     with open(os.path.join(ROOT, "hardware", "pcb", "README.md")) as f:
         assert f.read() == pcb.readme(), "stale (run make pcb)"
 
@@ -369,7 +370,7 @@ def test_a_board_other_than_the_buttons_build_is_refused_in_one_line(tmp_path):
     r = subprocess.run([sys.executable, "-m", "host_tools", "pcb", "-o", str(tmp_path), "--board", "esp32-touch"],
                        cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert r.returncode != 0 and len(r.stderr.strip().splitlines()) == 1, r.stderr
-    assert "pico-buttons, pico-matrix" in r.stderr and not os.listdir(tmp_path)
+    assert "pico-buttons, pico-matrix, pico-mx" in r.stderr and not os.listdir(tmp_path)
 
 
 # --- the router, on its own -------------------------------------------------------

@@ -141,11 +141,14 @@ PERFBOARDS = ("pico-buttons",)
 
 
 def pcb_files():
-    """The PCBs ``make pcb`` wrote (hardware/pcb/NAME/NAME.kicad_pcb)."""
+    """The B3F kit's PCBs ``make pcb`` wrote (hardware/pcb/NAME/NAME.kicad_pcb;
+    not the MX kit's, which has its own tray)."""
+    from host_tools.hardware.pcb import MX_BOARDS
+
     if not os.path.isdir(PCB):
         return []
     return sorted(os.path.join(PCB, n, n + ".kicad_pcb") for n in os.listdir(PCB)
-                  if os.path.isfile(os.path.join(PCB, n, n + ".kicad_pcb")))
+                  if n not in MX_BOARDS and os.path.isfile(os.path.join(PCB, n, n + ".kicad_pcb")))
 
 
 def top_joints():

@@ -13,6 +13,10 @@ files; this module zips them and writes the BOM, the placement file and the
 pictures, and ``schematic.py`` the schematic of the same parts and nets.
 Coordinates here are the kit's: mm from the grid's centre, x to the
 right, y to the back.
+
+The MX kit's board (``pico-mx``) is ``mxboard.py``'s design, with two
+footprints ``footprints.py`` draws (written to ``hardware/pcb/tactictoe.pretty/``),
+and its switch plate.
 """
 
 import csv
@@ -21,19 +25,23 @@ import json
 import os
 import re
 import subprocess
+import sys
 import tempfile
 import zipfile
 
 from host_tools import flash
 from host_tools.hardware import boards, layout, parts
-from host_tools.hardware.pcb import schematic, schematic_svg
+from host_tools.hardware.pcb import footprints, schematic, schematic_svg
 from host_tools.hardware.boards import HardwareError
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 FOOTPRINTS = os.path.join(flash.ROOT, "vendor", "kicad-footprints")
 KICAD_PYTHON = "/usr/bin/python3"  # Debian's kicad installs pcbnew for the system Python only
 MISSING = "KiCad 6 is missing: apt-get install kicad"
-BOARDS = ("pico-buttons", "pico-matrix")
+B3F_BOARDS = ("pico-buttons", "pico-matrix")  # the B3F kit's: layout.py's square board
+MX_BOARDS = ("pico-mx",)  # the MX kit's: mx.py's board (mxboard.py)
+BOARDS = B3F_BOARDS + MX_BOARDS
+LIBRARY_FOLDER = "tactictoe.pretty"  # the footprints drawn here (footprints.py), beside the boards
 
 # PCB-only dimensions (mm); the shared ones are layout.py's.
 GRID = 0.635  # the router's grid: a quarter of the Pico's 2.54 pin pitch
@@ -99,9 +107,14 @@ def buzzer_pin(cfg):
 
 def design(cfg):
     """The parts and their nets: ``{"parts": [...], "power": [...], ...}``,
-    as JSON for ``kicad.py``."""
+    as JSON for ``kicad.py``. The MX kit's boards are ``mxboard.design``'s."""
     if cfg["board"] != "pico" or cfg["input"]["kind"] not in ("buttons", "matrix"):
-        raise HardwareError("the PCB is for a Pico with buttons (pico-buttons, pico-matrix), not %s" % cfg["name"])
+        raise HardwareError("the PCB is for a Pico with buttons (pico-buttons, pico-matrix, pico-mx), not %s"
+                            % cfg["name"])
+    if cfg["name"] in MX_BOARDS:
+        from host_tools.hardware.pcb import mxboard
+
+        return mxboard.design(cfg, sys.modules[__name__])
     boards.check(cfg)
     parts = []
 
@@ -214,10 +227,11 @@ def bom(design):
     groups = {}
     for part in design["parts"]:
         if part["bom"]:
-            groups.setdefault((part.get("comment", part["value"]), part["footprint"]), []).append(part["ref"])
+            key = (part.get("comment", part["value"]), part["footprint"], part.get("lcsc", ""))
+            groups.setdefault(key, []).append(part["ref"])
     rows = [("Comment", "Designator", "Footprint", "LCSC Part #")]
-    for (value, footprint), refs in sorted(groups.items(), key=lambda g: _natural(g[1][0])):
-        rows.append((value, ",".join(sorted(refs, key=_natural)), footprint, ""))
+    for (value, footprint, lcsc), refs in sorted(groups.items(), key=lambda g: _natural(g[1][0])):
+        rows.append((value, ",".join(sorted(refs, key=_natural)), footprint, lcsc))
     return _csv(rows)
 
 
@@ -225,12 +239,18 @@ def cpl(design, placed):
     """JLCPCB's placement file (Designator, Mid X, Mid Y, Layer, Rotation) in
     the gerbers' coordinates (the kit's: mm from the grid's centre)."""
     rows = [("Designator", "Mid X", "Mid Y", "Layer", "Rotation")]
+    mx_kit = design["name"] in MX_BOARDS
+    if mx_kit:
+        from host_tools.hardware.pcb import mxboard
     for part in sorted(design["parts"], key=lambda p: _natural(p["ref"])):
         if part["bom"]:
-            x, y = part["at"]
+            x, y = part.get("place_at", part["at"])
             where = placed[part["ref"]]
-            rows.append((part["ref"], "%.3fmm" % x, "%.3fmm" % y, "Bottom" if where["bottom"] else "Top",
-                         "%g" % (where["rotation"] % 360)))
+            if mx_kit:  # every fab part is on the underside, some drawn from above (footprints.py)
+                side, rotation = "Bottom", mxboard.cpl_rotation(part, where)
+            else:
+                side, rotation = "Bottom" if where["bottom"] else "Top", where["rotation"] % 360
+            rows.append((part["ref"], "%.3fmm" % x, "%.3fmm" % y, side, "%g" % rotation))
     return _csv(rows)
 
 
@@ -277,44 +297,83 @@ def board_files(board):
         raise HardwareError(str(e))
     d = design(cfg)
     name = d["name"]
-    with tempfile.TemporaryDirectory() as tmp:
-        summary = json.loads(run_kicad(["build", tmp], stdin=json.dumps(d)))
-        if summary["unrouted"]:
-            raise HardwareError("%s: the router could not reach %d pads (the first: %s)"
-                                % (name, len(summary["unrouted"]), summary["unrouted"][0]))
-        files = []
-        for ext in (".kicad_pcb", ".kicad_pro"):
-            with open(os.path.join(tmp, name + ext)) as f:
-                files.append((name + ext, f.read()))
-        with open(os.path.join(tmp, name + "-drc.rpt")) as f:
-            files.append((name + "-drc.rpt", undated(f.read()).replace(tmp + "/", "")))
-        gerbers = []
-        for g in sorted(os.listdir(os.path.join(tmp, "gerbers"))):
-            with open(os.path.join(tmp, "gerbers", g)) as f:
-                gerbers.append((g, undated(f.read())))
+    with tempfile.TemporaryDirectory() as lib:
+        if name in MX_BOARDS:
+            d["libraries"] = {footprints.LIBRARY: _library(lib)}
+        files, gerbers, summary = _kicad_build("build", d)
     files.append((name + "-gerbers.zip", fixed_zip([(g, text.encode()) for g, text in gerbers])))
     files.append((name + "-bom.csv", bom(d)))
     files.append((name + "-cpl.csv", cpl(d, summary["parts"])))
     top, bottom = pictures(gerbers)
     files += [(name + "-top.svg", top), (name + "-bottom.svg", bottom)]
+    if name in MX_BOARDS:
+        from host_tools.hardware.pcb import mxboard
+
+        plate, plate_gerbers, _ = _kicad_build("plate", mxboard.plate(name + "-plate"))
+        files += plate + [(name + "-plate-gerbers.zip",
+                           fixed_zip([(g, text.encode()) for g, text in plate_gerbers]))]
+        files.append(("fp-lib-table", FP_LIB_TABLE))
     sheet = schematic.kicad_sch(d, cfg, os.path.relpath(path, flash.ROOT))
     files += [(name + ".kicad_sch", sheet), (name + "-schematic.svg", schematic_svg.draw(sheet))]
     return [(name + "/" + n, data) for n, data in files], summary
+
+
+# The project's footprint library for KiCad (the MX kit's boards): the
+# folder of footprints.py's footprints, beside the board's folder.
+FP_LIB_TABLE = """(fp_lib_table
+  (lib (name "%s")(type "KiCad")(uri "${KIPRJMOD}/../%s")(options "")(descr "the kit's footprints (make pcb)"))
+)
+""" % (footprints.LIBRARY, LIBRARY_FOLDER)
+
+
+def _library(folder):
+    """footprints.py's footprints written into ``folder``; its path."""
+    path = os.path.join(folder, LIBRARY_FOLDER)
+    os.makedirs(path)
+    for n, text in footprints.library():
+        with open(os.path.join(path, n), "w") as f:
+            f.write(text)
+    return path
+
+
+def _kicad_build(command, d):
+    """``kicad.py COMMAND`` on the design ``d``: its files (the board, the
+    project, the DRC report), its gerbers (undated), its summary."""
+    name = d["name"]
+    with tempfile.TemporaryDirectory() as tmp:
+        out = run_kicad([command, tmp], stdin=json.dumps(d))
+        summary = json.loads(out) if out.strip() else {}
+        if summary.get("unrouted"):
+            raise HardwareError("%s: the router could not reach %d pads (the first: %s)"
+                                % (name, len(summary["unrouted"]), summary["unrouted"][0]))
+        files = []
+        for ext in (".kicad_pcb", ".kicad_pro", "-drc.rpt"):
+            if os.path.exists(os.path.join(tmp, name + ext)):
+                with open(os.path.join(tmp, name + ext)) as f:
+                    text = f.read()
+                files.append((name + ext, undated(text).replace(tmp + "/", "") if ext == "-drc.rpt" else text))
+        gerbers = []
+        for g in sorted(os.listdir(os.path.join(tmp, "gerbers"))):
+            with open(os.path.join(tmp, "gerbers", g)) as f:
+                gerbers.append((g, undated(f.read())))
+    return files, gerbers, summary
 
 
 def readme(names=BOARDS):
     """``hardware/pcb/README.md``: what the folder holds, how to order the
     board and put it together, as Markdown."""
     out = ["# The PCB", "",
-           "<!-- Generated by `make pcb` (%s) from firmware/boards/*.json and host_tools/hardware/layout.py:"
-           " edit those, not this file. -->" % "host_tools/hardware/pcb/", "",
+           "<!-- Generated by `make pcb` (%s) from firmware/boards/*.json, host_tools/hardware/layout.py and"
+           " host_tools/hardware/mx.py: edit those, not this file. -->" % "host_tools/hardware/pcb/", "",
+           "Two kits: the B3F kit's boards (pico-buttons, pico-matrix; below) and the MX kit's (pico-mx: its"
+           " section after them).", "",
            "A two-layer board, %s mm square, that carries the whole Pico build: the nine pixels and their switches"
            " on top, each at its cell's place in the grid, and underneath the Raspberry Pi Pico (upside down in two"
            " 20-pin sockets, its USB socket at the back edge), the %s level shifter, the resistors, the"
            " capacitors and the buzzer. Four M3 holes at the grid's inner wall crossings take the case's screws."
            " It is generated from the board config, so a pin in the config and a trace on the board can't"
            " disagree, and from the same dimensions as the case." % (layout.mm(layout.PCB_SIZE), parts.SHIFTER), ""]
-    for name in names:
+    for name in [n for n in names if n not in MX_BOARDS]:
         cfg = flash.board_config(name)[1]
         inp = cfg["input"]
         if inp["kind"] == "buttons":
@@ -366,6 +425,11 @@ def readme(names=BOARDS):
             " so clip the joints' leads short and nothing presses on them. Nothing else on top but the pixels,"
             " the switches and solder joints is in a cell.",
             ""]
+    if any(n in MX_BOARDS for n in names):
+        from host_tools.hardware.pcb import mxboard
+
+        for name in [n for n in names if n in MX_BOARDS]:
+            out += mxboard.readme(name, flash.board_config(name)[1], sys.modules[__name__])
     return "\n".join(out)
 
 
@@ -377,6 +441,8 @@ def write(folder, names=BOARDS):
     files = []
     for name in names:
         files += board_files(name)[0]
+    if any(name in MX_BOARDS for name in names):
+        files += [(LIBRARY_FOLDER + "/" + n, text) for n, text in footprints.library()]
     if tuple(names) == BOARDS:
         files.append(("README.md", readme(names)))
     return sorted(outputs.write_tree(folder, files))

@@ -6,7 +6,17 @@ but the router beside it.
 stdin and writes into FOLDER: NAME.kicad_pcb and NAME.kicad_pro, the
 gerbers and drill files (in FOLDER/gerbers), the DRC report (NAME-drc.rpt)
 and on stdout a JSON summary (the parts' places for the placement file).
-``kicad.py check BOARD.kicad_pcb`` runs KiCad's design rule check on a
+Optional keys of the design (the MX board's, ``mxboard.py``): ``box``, an
+outline other than the square ``size``; ``libraries``, footprint folders by
+name, which a part's ``library`` picks; a part's ``origin`` (its footprint's
+origin is its place, not its pads' middle) and ``ref_at``/``ref_size``;
+``cutouts``, holes in the board (in a footprint's Edge.Cuts) the router and
+the pour keep clear of; ``route_first``, the router's order of nets;
+``zone_nets``, nets the fill may finish; rules ``cutout_edge`` (the DRC's
+copper-to-edge rule, the outline keeping ``edge`` by construction) and
+``silk`` (the thinnest silkscreen).
+``kicad.py plate FOLDER`` does the same for a switch plate (outline and
+cut-outs only). ``kicad.py check BOARD.kicad_pcb`` runs KiCad's design rule check on a
 saved board and prints its report's counts and the pads' nets, as JSON.
 """
 
@@ -27,6 +37,7 @@ else:  # run as a script: its folder, where route.py is (plain Python), is sys.p
     import route as maze
 
 ORIGIN = (100.0, 100.0)  # where the kit's (0, 0) sits on KiCad's page
+HOLE_MARGIN = 0.1  # mm round a bare hole: KiCad 6's copper-to-hole clearance (0.25) is more than a pad's (0.2)
 
 
 def page(x, y):
@@ -38,7 +49,7 @@ def point(x, y):
     return pcbnew.wxPoint(pcbnew.FromMM(x), pcbnew.FromMM(y))
 
 
-def pico_footprint(board, part):
+def pico_footprint(board, part, silk=0.12):
     """The Pico in two 1x20 sockets, drawn from its datasheet: pads named by
     the Pico's pin numbers, at the places ``pcb.pico_pin_at`` gives (seen
     from above, the Pico upside down under the board)."""
@@ -74,7 +85,7 @@ def pico_footprint(board, part):
             line.SetStart(point(x0 + sx, y0 + sy))
             line.SetEnd(point(x1 + ex, y1 + ey))
             line.SetLayer(layer)
-            line.SetWidth(pcbnew.FromMM(0.12 if layer == pcbnew.F_SilkS else 0.05))
+            line.SetWidth(pcbnew.FromMM(silk if layer == pcbnew.F_SilkS else 0.05))
             line.SetLocalCoord()
             fp.Add(line)
     usb = pcbnew.FP_TEXT(fp)  # which way round it goes: its USB socket at the board's edge
@@ -96,19 +107,26 @@ def place(board, design, nets):
     out = {}
     for part in design["parts"]:
         if part["footprint"] == "RaspberryPi_Pico_Socketed":
-            fp = pico_footprint(board, part)
+            fp = pico_footprint(board, part, design["rules"].get("silk", 0.12))
         else:
-            fp = pcbnew.FootprintLoad(design["footprints"], part["footprint"])
+            library = design.get("libraries", {}).get(part.get("library"), design["footprints"])
+            fp = pcbnew.FootprintLoad(library, part["footprint"])
             if fp is None:
-                raise SystemExit("no footprint %s in %s" % (part["footprint"], design["footprints"]))
+                raise SystemExit("no footprint %s in %s" % (part["footprint"], library))
             fp.SetOrientationDegrees(part["rot"])
             fp.SetPosition(point(0, 0))
-            # The part's centre (what layout.py gives) is its pads' middle.
-            xs = [p.GetPosition().x for p in fp.Pads()]
-            ys = [p.GetPosition().y for p in fp.Pads()]
-            mx, my = (min(xs) + max(xs)) // 2, (min(ys) + max(ys)) // 2
             cx, cy = page(*part["at"])
-            fp.SetPosition(pcbnew.wxPoint(pcbnew.FromMM(cx) - mx, pcbnew.FromMM(cy) - my))
+            if part.get("origin"):  # the footprint's origin is the part's place
+                fp.SetPosition(point(cx, cy))
+            else:  # the part's centre (what layout.py gives) is its pads' middle
+                xs = [p.GetPosition().x for p in fp.Pads()]
+                ys = [p.GetPosition().y for p in fp.Pads()]
+                mx, my = (min(xs) + max(xs)) // 2, (min(ys) + max(ys)) // 2
+                fp.SetPosition(pcbnew.wxPoint(pcbnew.FromMM(cx) - mx, pcbnew.FromMM(cy) - my))
+        if "silk" in design["rules"]:
+            thicker_silk(fp, design["rules"]["silk"])
+        if part.get("library"):  # as a KiCad project names it (its fp-lib-table)
+            fp.SetFPID(pcbnew.LIB_ID(part["library"], part["footprint"]))
         fp.SetReference(part["ref"])
         fp.SetPath(pcbnew.KIID_PATH(part["path"]))  # its symbol's, in the schematic beside it
         fp.SetValue(part["value"])
@@ -129,6 +147,11 @@ def place(board, design, nets):
             else:
                 ys = [p.GetPosition().y for p in pads]
                 fp.Flip(pcbnew.wxPoint(fp.GetPosition().x, (min(ys) + max(ys)) // 2), False)
+        if "ref_at" in part:  # the reference's place, kit coordinates, and its size
+            ref = fp.Reference()
+            ref.SetPosition(point(*page(*part["ref_at"])))
+            ref.SetTextSize(pcbnew.wxSize(pcbnew.FromMM(part["ref_size"]), pcbnew.FromMM(part["ref_size"])))
+            ref.SetTextThickness(pcbnew.FromMM(design["rules"]["silk"]))
         if not part["bom"]:
             fp.SetAttributes(fp.GetAttributes() | pcbnew.FP_EXCLUDE_FROM_BOM)
         for pad in fp.Pads():
@@ -139,9 +162,30 @@ def place(board, design, nets):
     return out
 
 
-def outline(board, size):
-    half = size / 2
-    corners = [page(-half, half), page(half, half), page(half, -half), page(-half, -half)]
+def box(design):
+    """The board's outline ``(x0, y0, x1, y1)`` in the kit's coordinates."""
+    if "box" in design:
+        return tuple(design["box"])
+    half = design["size"] / 2
+    return (-half, -half, half, half)
+
+
+def thicker_silk(fp, width):
+    """The footprint's silkscreen lines and texts at least ``width`` mm
+    thick (KiCad's library draws 0.12; a fab may print no thinner than 0.15)."""
+    w = pcbnew.FromMM(width)
+    for item in list(fp.GraphicalItems()) + [fp.Reference(), fp.Value()]:
+        if item.GetLayer() not in (pcbnew.F_SilkS, pcbnew.B_SilkS):
+            continue
+        if isinstance(item, pcbnew.FP_TEXT):
+            item.SetTextThickness(max(item.GetTextThickness(), w))
+        elif item.GetWidth() < w:
+            item.SetWidth(w)
+
+
+def outline(board, design):
+    x0, y0, x1, y1 = box(design)
+    corners = [page(x0, y1), page(x1, y1), page(x1, y0), page(x0, y0)]
     for a, b in zip(corners, corners[1:] + corners[:1]):
         seg = pcbnew.PCB_SHAPE(board)
         seg.SetShape(pcbnew.SHAPE_T_SEGMENT)
@@ -168,7 +212,9 @@ def rules(board, design):
     for name in design["power"]:
         power.NetNames().add(name)
     ds.GetNetClasses().Add(power)
-    ds.m_CopperEdgeClearance = pcbnew.FromMM(r["edge"])
+    # the outline's clearance is the router's and the zones' (r["edge"]); a
+    # cut-out's (an LED's legs reach its edge) may be less
+    ds.m_CopperEdgeClearance = pcbnew.FromMM(r.get("cutout_edge", r["edge"]))
 
 
 def pad_shape(pad):
@@ -182,21 +228,26 @@ def pad_shape(pad):
     if pad.GetShape() == pcbnew.PAD_SHAPE_ROUNDRECT:
         shape = "rect"
     layers = [layer for layer, cu in ((0, pcbnew.F_Cu), (1, pcbnew.B_Cu)) if pad.IsOnLayer(cu)]
+    if pad.GetAttribute() == pcbnew.PAD_ATTRIB_NPTH:  # a bare hole: KiCad's hole clearance is more than a pad's
+        w, h = w + 2 * HOLE_MARGIN, h + 2 * HOLE_MARGIN
     return {"x": pcbnew.ToMM(pos.x), "y": pcbnew.ToMM(pos.y), "w": w, "h": h, "shape": shape, "layers": layers}
 
 
 def route(board, design, footprints, nets):
     """Every net's traces and vias; the pads the router could not reach."""
     r = design["rules"]
-    half = design["size"] / 2
-    x0, y0 = page(-half, half)
-    x1, y1 = page(half, -half)
+    bx0, by0, bx1, by1 = box(design)
+    x0, y0 = page(bx0, by1)
+    x1, y1 = page(bx1, by0)
     anchor = footprints["U1"].FindPadByNumber("1").GetPosition()
     router = maze.Router((x0, y0, x1, y1), r["grid"], r["clearance"],
                               {"thin": r["track"] / 2, "power": r["power_track"] / 2, "via": r["via"] / 2},
                               anchor=(pcbnew.ToMM(anchor.x), pcbnew.ToMM(anchor.y)), edge=r["edge"])
     for x, y in design["screws"]:
         router.add_keepout(*page(x, y), r["screw_keepout"])
+    for x, y, w, h in design.get("cutouts", []):
+        (cx0, cy0), (cx1, cy1) = page(x - w / 2, y + h / 2), page(x + w / 2, y - h / 2)
+        router.add_keepout_rect(cx0, cy0, cx1, cy1, r["edge"])
     numbers = {name: n + 1 for n, name in enumerate(sorted(nets))}
     lone = len(numbers) + 1
     by_net = {}
@@ -216,11 +267,13 @@ def route(board, design, footprints, nets):
             if name:
                 by_net.setdefault(name, []).append(index)
     unrouted = []
-    order = ["VBUS", "GND"] + sorted((n for n in by_net if n not in ("VBUS", "GND")), key=_natural)
+    first = design.get("route_first", ["VBUS", "GND"])
+    order = first + sorted((n for n in by_net if n not in first), key=_natural)
     for name in order:
         kind = "power" if name in design["power"] else "thin"
         paths, failed = router.route(numbers[name], by_net[name], kind)
-        unrouted += [(name, router.pads[i]) for i in failed]
+        if name not in design.get("zone_nets", []):  # a zone's net: the fill joins the rest (the DRC checks)
+            unrouted += [(name, router.pads[i]) for i in failed]
         tracks, vias = router.segments(paths)
         width = pcbnew.FromMM(r["power_track"] if kind == "power" else r["track"])
         for layer, a, b in tracks:
@@ -249,14 +302,17 @@ def _natural(name):
 
 def zones(board, design, nets):
     r = design["rules"]
-    half = design["size"] / 2 - r["edge"]
+    x0, y0, x1, y1 = box(design)
+    e = r["edge"]
+    for x, y, w, h in design.get("cutouts", []):  # the pour keeps the outline's clearance from a cut-out
+        keepout(board, (x - w / 2 - e, y - h / 2 - e, x + w / 2 + e, y + h / 2 + e))
     for layer in (pcbnew.F_Cu, pcbnew.B_Cu):
         z = pcbnew.ZONE(board)
         z.SetLayer(layer)
         z.SetNet(nets["GND"])
         poly = z.Outline()
         poly.NewOutline()
-        for x, y in ((-half, half), (half, half), (half, -half), (-half, -half)):
+        for x, y in ((x0 + e, y1 - e), (x1 - e, y1 - e), (x1 - e, y0 + e), (x0 + e, y0 + e)):
             px, py = page(x, y)
             poly.Append(pcbnew.FromMM(px), pcbnew.FromMM(py))
         z.SetLocalClearance(pcbnew.FromMM(r["zone_clearance"]))
@@ -269,6 +325,29 @@ def zones(board, design, nets):
         board.Add(z)
     board.BuildConnectivity()  # the filler keeps only islands joined to a GND pad
     pcbnew.ZONE_FILLER(board).Fill(board.Zones())
+
+
+def keepout(board, rect):
+    """A rule area on both copper layers that no zone pours into: ``(x0, y0,
+    x1, y1)`` in the kit's coordinates."""
+    z = pcbnew.ZONE(board)
+    z.SetIsRuleArea(True)
+    z.SetDoNotAllowCopperPour(True)
+    z.SetDoNotAllowTracks(False)
+    z.SetDoNotAllowVias(False)
+    z.SetDoNotAllowPads(False)
+    z.SetDoNotAllowFootprints(False)
+    ls = pcbnew.LSET()
+    ls.AddLayer(pcbnew.F_Cu)
+    ls.AddLayer(pcbnew.B_Cu)
+    z.SetLayerSet(ls)
+    poly = z.Outline()
+    poly.NewOutline()
+    x0, y0, x1, y1 = rect
+    for x, y in ((x0, y1), (x1, y1), (x1, y0), (x0, y0)):
+        px, py = page(x, y)
+        poly.Append(pcbnew.FromMM(px), pcbnew.FromMM(py))
+    board.Add(z)
 
 
 def drc(board, path):
@@ -327,7 +406,7 @@ def build(folder):
     board.SetFileName(path)
     rules(board, design)
     board.GetDesignSettings().SetAuxOrigin(point(*ORIGIN))
-    outline(board, design["size"])
+    outline(board, design)
     nets = {}
     for net in sorted({n for part in design["parts"] for n in part["nets"].values()}):
         nets[net] = pcbnew.NETINFO_ITEM(board, net)
@@ -344,6 +423,40 @@ def build(folder):
              for ref, fp in sorted(footprints.items())}
     print(json.dumps({"unrouted": [(n, p["x"], p["y"]) for n, p in unrouted], "drc": found, "parts": parts,
                       "tracks": len(board.GetTracks())}))
+
+
+def plate(folder):
+    """The switch plate (the design's ``box`` with its ``cutouts`` on
+    Edge.Cuts, no copper, a line of text on the silkscreen): NAME.kicad_pcb
+    and its gerbers into ``folder``."""
+    design = json.load(sys.stdin)
+    pcbnew.KIID.SeedGenerator(1)
+    path = os.path.join(folder, design["name"] + ".kicad_pcb")
+    board = pcbnew.NewBoard(path)
+    board.SetFileName(path)
+    board.GetDesignSettings().SetAuxOrigin(point(*ORIGIN))
+    outline(board, design)
+    for x, y, w, h in design["cutouts"]:
+        corners = [page(x - w / 2, y + h / 2), page(x + w / 2, y + h / 2), page(x + w / 2, y - h / 2),
+                   page(x - w / 2, y - h / 2)]
+        for a, b in zip(corners, corners[1:] + corners[:1]):
+            seg = pcbnew.PCB_SHAPE(board)
+            seg.SetShape(pcbnew.SHAPE_T_SEGMENT)
+            seg.SetStart(point(*a))
+            seg.SetEnd(point(*b))
+            seg.SetLayer(pcbnew.Edge_Cuts)
+            seg.SetWidth(pcbnew.FromMM(0.1))
+            board.Add(seg)
+    text = pcbnew.PCB_TEXT(board)
+    text.SetText(design["text"])
+    text.SetLayer(pcbnew.F_SilkS)
+    text.SetPosition(point(*page(*design["text_at"])))
+    text.SetTextSize(pcbnew.wxSize(pcbnew.FromMM(1.5), pcbnew.FromMM(1.5)))
+    text.SetTextThickness(pcbnew.FromMM(0.2))
+    text.SetTextAngle(900)
+    board.Add(text)
+    pcbnew.SaveBoard(path, board)
+    plot(board, os.path.join(folder, "gerbers"))
 
 
 def kit(p):
@@ -377,9 +490,14 @@ def check(path, short=False):
             "bottom": fp.IsFlipped(), "fpid": fp.GetFPID().GetUniStringLibItemName(),
             "pads": [{"number": p.GetNumber(), "net": p.GetNetname(), "at": kit(p.GetPosition()),
                       "through": p.GetAttribute() == pcbnew.PAD_ATTRIB_PTH,
+                      "copper": [n for n, cu in (("F.Cu", pcbnew.F_Cu), ("B.Cu", pcbnew.B_Cu)) if p.IsOnLayer(cu)],
+                      "drill": pcbnew.ToMM(p.GetDrillSize().x),
                       "size": [pcbnew.ToMM(p.GetSize().x), pcbnew.ToMM(p.GetSize().y)]} for p in fp.Pads()]})
     edges = [(kit(d.GetStart()), kit(d.GetEnd())) for d in board.GetDrawings() if d.GetLayer() == pcbnew.Edge_Cuts]
-    print(json.dumps({"drc": found, "report": text, "footprints": footprints, "edges": edges,
+    copper = [{"via": t.GetClass() == "PCB_VIA", "start": kit(t.GetStart()), "end": kit(t.GetEnd()),
+               "width": pcbnew.ToMM(t.GetWidth()), "layer": board.GetLayerName(t.GetLayer()), "net": t.GetNetname()}
+              for t in board.GetTracks()]
+    print(json.dumps({"drc": found, "report": text, "footprints": footprints, "edges": edges, "copper": copper,
                       "tracks": len(board.GetTracks()), "zones": [z.GetNetname() for z in board.Zones()]}))
 
 
@@ -388,10 +506,12 @@ def main():
         raise SystemExit("KiCad 6 is missing: apt-get install kicad")
     if sys.argv[1] == "build":
         build(sys.argv[2])
+    elif sys.argv[1] == "plate":
+        plate(sys.argv[2])
     elif sys.argv[1] == "check":
         check(sys.argv[2], short="--short" in sys.argv[3:])
     else:
-        raise SystemExit("usage: kicad.py build FOLDER | check BOARD [--short]")
+        raise SystemExit("usage: kicad.py build FOLDER | plate FOLDER | check BOARD [--short]")
 
 
 if __name__ == "__main__":

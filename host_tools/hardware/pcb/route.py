@@ -120,6 +120,17 @@ class Router:
                     for layer in (0, 1):
                         self.owner[kind][layer][j * self.nx + i] = BLOCKED
 
+    def add_keepout_rect(self, x0, y0, x1, y1, margin):
+        """No copper within ``margin`` mm of the box ``(x0, y0)``-``(x1, y1)``
+        (a cut-out in the board)."""
+        box = {"x": (x0 + x1) / 2, "y": (y0 + y1) / 2, "w": x1 - x0, "h": y1 - y0, "shape": "rect"}
+        for i, j in self._near(x0 - margin - 1, y0 - margin - 1, x1 + margin + 1, y1 + margin + 1):
+            d = pad_distance(box, *self.at(i, j))
+            for kind in KINDS:
+                if d < margin + self.half[kind]:
+                    for layer in (0, 1):
+                        self.owner[kind][layer][j * self.nx + i] = BLOCKED
+
     def _ok(self, kind, layer, node, net):
         own = self.owner[kind][layer][node]
         return (own == FREE or own == net) and self.used[layer][node] in (FREE, net)
@@ -183,21 +194,25 @@ class Router:
         return None
 
     def _occupy(self, path, net, kind):
-        """Mark a routed path's nodes, and the nodes too near its copper."""
+        """Mark a routed path's nodes, and the nodes too near its copper (on
+        both layers round a via)."""
         reach = {k: self.clearance + self.half[kind] + self.half[k] for k in KINDS}
         via_reach = {k: self.clearance + self.half["via"] + self.half[k] for k in KINDS}
         for n, (layer, node) in enumerate(path):
             via = n > 0 and path[n - 1][1] == node and path[n - 1][0] != layer
             layers = (0, 1) if via else (layer,)
+            near = via_reach if via else reach
+            x, y = self.at(node % self.nx, node // self.nx)
+            r = max(near.values())
+            around = [(j * self.nx + i, math.hypot(self.at(i, j)[0] - x, self.at(i, j)[1] - y))
+                      for i, j in self._near(x - r, y - r, x + r, y + r)]
             for lay in layers:
                 self.used[lay][node] = net
                 for k in KINDS:
                     self._claim(k, lay, node, net)
-                    if (via_reach if via else reach)[k] > self.pitch - 0.005:
-                        for nb in self._neighbours(node):
-                            self._claim(k, lay, nb, net)
-                            if via and k != "thin":
-                                self._claim(k, 1 - lay, nb, net)
+                    for other, d in around:
+                        if other != node and d < near[k] + 0.005:
+                            self._claim(k, lay, other, net)
 
     def route(self, net, pads, kind):
         """Join the pads (indices from add_pad) of one net; the paths, or

@@ -40,6 +40,13 @@ SYMBOL_OF = {
     "Buzzer_TDK_PS1240P02BT_D12.2mm_H6.5mm": "Device:Buzzer",
     "MountingHole_3.2mm_M3": "Mechanical:MountingHole",
     "RaspberryPi_Pico_Socketed": PICO_LIB_ID,
+    # the MX kit's (pico-mx)
+    "SW_MX_Hotswap_Kailh": "Switch:SW_Push",
+    "LED_SK6812MINI-E_Reverse": "LED:WS2812B",  # KiCad 6 has no SK6812MINI-E: same pins (1 VDD 2 DOUT 3 VSS 4 DIN)
+    "SOT-23-5": "74xGxx:74LVC1G125",  # KiCad 6's 74AHCT1G125 extends it: the same pins
+    "C_0402_1005Metric": "Device:C",
+    "C_0805_2012Metric": "Device:C",
+    "R_0402_1005Metric": "Device:R",
 }
 POWER = ("GND", "VBUS")  # nets drawn with KiCad's power symbols
 G = 2.54  # KiCad's schematic grid (50 mil)
@@ -358,6 +365,8 @@ def build(design, cfg, source):
     def put(ref, x, y, rot=0, unit=1):
         part = parts[ref]
         footprint = PICO_FOOTPRINT if part["footprint"] == "RaspberryPi_Pico_Socketed" else part["footprint"]
+        if part.get("library"):
+            footprint = "%s:%s" % (part["library"], footprint)
         return sheet.place(SYMBOL_OF[part["footprint"]], ref, part["value"], x, y, rot=rot, unit=unit,
                            footprint=footprint, bom=part["bom"])
 
@@ -367,6 +376,98 @@ def build(design, cfg, source):
             if pin["number"] not in skip:
                 sheet.attach(sym, pin["number"], part["nets"].get(pin["number"]))
 
+    if design.get("kit") == "mx":
+        _build_mx(sheet, design, cfg, source, put, wire_all)
+    else:
+        _build_b3f(sheet, design, cfg, source, put, wire_all)
+    left = sorted(set(parts) - {s["ref"] for s in sheet.symbols}, key=_natural)
+    if left:
+        raise boards.HardwareError("the schematic has no place for %s: draw it in schematic.build" % ", ".join(left))
+    return sheet
+
+
+def _pixels(sheet, design, put, first_text):
+    """The pixels in a row in data order, DOUT to the next one's DIN; their
+    symbols, the row's y."""
+    parts = {p["ref"]: p for p in design["parts"]}
+    order, pin = data_order(design, sheet.lib)
+    x0, y0, step = grid(24), grid(26), grid(14)
+    sheet.text("Pixels in data order (%s): %s, each DOUT to the next's DIN" % (" ".join(order), first_text),
+               grid(8), grid(17))
+    prev, placed = None, []
+    for n, ref in enumerate(order):
+        d = put(ref, x0 + n * step, y0)
+        placed.append(d)
+        nets = parts[ref]["nets"]
+        for name in ("VDD", "VSS"):
+            (x, y), _ = sheet.pin_end(d, pin[name])
+            sheet.power(nets[pin[name]], x, y)
+        if prev is None:
+            sheet.attach(d, pin["DIN"], nets[pin["DIN"]])
+        else:
+            (ax, ay), _ = sheet.pin_end(prev, pin["DOUT"])
+            (bx, by), _ = sheet.pin_end(d, pin["DIN"])
+            mid = (round((ax + bx) / 2 / G) * G, ay)
+            sheet.wire((ax, ay), mid)
+            sheet.wire(mid, (bx, by))
+            sheet.label(nets[pin["DIN"]], mid[0], mid[1], 90)
+        if pin["DOUT"] not in nets:
+            sheet.attach(d, pin["DOUT"], None)
+        prev = d
+    return placed, y0
+
+
+def _build_mx(sheet, design, cfg, source, put, wire_all):
+    """The MX kit's sheet (mxboard.py): every part's pins to labels."""
+    pico = put("U1", grid(80), grid(64))
+    wire_all(pico)
+    sheet.text("U1: the Raspberry Pi Pico, upside down in its sockets", grid(68), grid(50))
+    for cell in range(9):
+        r, c = divmod(cell, 3)
+        wire_all(put("SW%d" % (cell + 1), grid(16 + 18 * c), grid(54 + 7 * r)))
+    sheet.text("Switches in their hot-swap sockets, one per cell as on the board (SW1 top left, SW9 bottom"
+               " right): each between its GPIO and GND", grid(8), grid(48))
+    pixels, y0 = _pixels(sheet, design, put, "DATA_R from R1 into the first one's DIN")
+    for d in pixels:  # each pixel's 100 nF under it
+        cap = "C%s" % d["ref"][1:]
+        wire_all(put(cap, d["x"], y0 + grid(10)))
+    sheet.text("100 nF at each pixel", grid(8), grid(34))
+    wire_all(put("C11", grid(12), y0))
+    sheet.text("Level shifter: 3.3 V data from the Pico to 5 V for the pixels", grid(96), grid(42))
+    u2 = put("U2", grid(112), grid(52))
+    wire_all(u2, skip=("1", "3", "5"))
+    (x, y), _ = sheet.pin_end(u2, "1")  # ~OE: up, then left, clear of VCC's symbol
+    sheet.wire((x, y), (x, y - G))
+    sheet.wire((x, y - G), (x - 2 * G, y - G))
+    sheet.power(design_part(design, "U2")["nets"]["1"], x - 2 * G, y - G)
+    # its power pins are hidden inside the triangle, "outward" towards each
+    # other: wired straight down (GND) and up (VCC) instead
+    for number, dy in (("3", 1), ("5", -1)):
+        (x, y), _ = sheet.pin_end(u2, number)
+        end = (x, y + dy * 3 * G)
+        sheet.wire((x, y), end)
+        net = design_part(design, "U2")["nets"][number]
+        sheet.power(net, end[0], end[1], rot=0 if (net == "GND") == (dy > 0) else 180)
+    wire_all(put("R2", grid(100), grid(60)))
+    wire_all(put("R1", grid(124), grid(60)))
+    wire_all(put("C10", grid(136), grid(52)))
+    sheet.text("Power: 5 V from the Pico's USB (VBUS); GND", grid(8), grid(88))
+    sheet.flag(grid(12), grid(93))
+    sheet.wire((grid(12), grid(93)), (grid(12), grid(95)))
+    sheet.power("GND", grid(12), grid(95))
+    for n in range(4):
+        put("H%d" % (n + 1), grid(34 + 6 * n), grid(94))
+    sheet.text("M3 holes for the case's screws", grid(32), grid(88))
+    sheet.text("%s: generated by make pcb from %s" % (design["name"], source), grid(8), grid(6), size=2.54)
+
+
+def design_part(design, ref):
+    return next(p for p in design["parts"] if p["ref"] == ref)
+
+
+def _build_b3f(sheet, design, cfg, source, put, wire_all):
+    """The B3F kit's sheet (pcb.design)."""
+    parts = {p["ref"]: p for p in design["parts"]}
     # The Pico, in the middle.
     pico = put("U1", grid(80), grid(64))
     wire_all(pico)
@@ -384,29 +485,7 @@ def build(design, cfg, source):
                grid(8), grid(48))
 
     # The pixels: a row in data order, DOUT to the next one's DIN.
-    order, pin = data_order(design, lib)
-    x0, y0, step = grid(24), grid(26), grid(14)
-    sheet.text("Pixels in data order (%s): DATA_R from R1 into the first one's DIN, each DOUT to the next's DIN"
-               % " ".join(order), grid(8), grid(17))
-    prev = None
-    for n, ref in enumerate(order):
-        d = put(ref, x0 + n * step, y0)
-        nets = parts[ref]["nets"]
-        for name in ("VDD", "VSS"):
-            (x, y), _ = sheet.pin_end(d, pin[name])
-            sheet.power(nets[pin[name]], x, y)
-        if prev is None:
-            sheet.attach(d, pin["DIN"], nets[pin["DIN"]])
-        else:
-            (ax, ay), _ = sheet.pin_end(prev, pin["DOUT"])
-            (bx, by), _ = sheet.pin_end(d, pin["DIN"])
-            mid = (round((ax + bx) / 2 / G) * G, ay)
-            sheet.wire((ax, ay), mid)
-            sheet.wire(mid, (bx, by))
-            sheet.label(nets[pin["DIN"]], mid[0], mid[1], 90)
-        if pin["DOUT"] not in nets:
-            sheet.attach(d, pin["DOUT"], None)
-        prev = d
+    _, y0 = _pixels(sheet, design, put, "DATA_R from R1 into the first one's DIN")
     # The bulk capacitor, at the first pixel.
     c1 = put("C1", grid(12), y0)
     wire_all(c1)
@@ -467,10 +546,6 @@ def build(design, cfg, source):
         put("H%d" % (n + 1), grid(34 + 6 * n), grid(94))
     sheet.text("M3 holes for the case's screws", grid(32), grid(88))
     sheet.text("%s: generated by make pcb from %s" % (design["name"], source), grid(8), grid(6), size=2.54)
-    left = sorted(set(parts) - {s["ref"] for s in sheet.symbols}, key=_natural)
-    if left:
-        raise boards.HardwareError("the schematic has no place for %s: draw it in schematic.build" % ", ".join(left))
-    return sheet
 
 
 # --- writing ---------------------------------------------------------------

@@ -14,20 +14,23 @@ Coordinates: the kit's (mm from the middle key's centre, y to the back).
 from host_tools.hardware import boards, mx
 from host_tools.hardware.pcb import footprints
 
-# Fab parts: LCSC numbers. The first four are the issue's (certain); the
-# other three are proposals found in several public BOMs (one citing LCSC's
-# datasheet URL or JLCPCB's part page with the number), not checked against
-# LCSC's catalogue (stock, price) here: unverified.
+# Fab parts: LCSC numbers, each one found in several independent public
+# designs, with LCSC's own datasheet URL or JLCPCB's part page naming the
+# number and the maker's part. Stock and price were not checked (no
+# catalogue here): the fab's BOM tool shows them.
 LCSC = {
     "socket": "C5156480",  # Kailh CPG151101S11-16
     "led": "C5149201",  # OPSCO SK6812MINI-E
     "100nF": "C1525",  # Samsung CL05B104KO5NNNC, 0402 X7R 16 V (JLC basic)
     "shifter": "C7484",  # TI SN74AHCT1G125DBVR
-    "10k": "C25744",  # UNI-ROYAL 0402WGF1002TCE: unverified
-    "330R": "C25104",  # UNI-ROYAL 0402WGF3300TCE: unverified
-    "10uF": "C15850",  # Samsung CL21A106KAYNNNE, 0805 X5R 25 V: unverified
+    "10k": "C25744",  # UNI-ROYAL 0402WGF1002TCE (JLC basic)
+    "330R": "C25104",  # UNI-ROYAL 0402WGF3300TCE (JLC basic)
+    "10uF": "C15850",  # Samsung CL21A106KAYNNNE, 0805 X5R 25 V
 }
-UNVERIFIED = ("10k", "330R", "10uF")
+# JLCPCB's basic parts (no fee) and extended ones (a fee per kind), as far
+# as public BOMs say; the 10 uF's class was not found.
+BASIC = ("100nF", "10k", "330R")
+EXTENDED = ("socket", "led", "shifter")
 
 # JLCPCB's rotation corrections (degrees, added to KiCad's): design values,
 # the fab's preview decides. Public tools disagree (JLCKicadTools' table
@@ -170,11 +173,15 @@ def readme(name, cfg, pcb):
              ("10 k 0402 (UNI-ROYAL 0402WGF1002TCE)", "R2", "10k"),
              ("330 R 0402 (UNI-ROYAL 0402WGF3300TCE)", "R1", "330R"),
              ("10 uF 0805 X5R 25 V (Samsung CL21A106KAYNNNE)", "C11", "10uF")]
-    table = ["| part | on the board | LCSC | |", "|---|---|---|---|"]
+    table = ["Each LCSC number below was found in several independent public designs, with LCSC's own datasheet"
+             " address or JLCPCB's part page naming the number and the maker's part; stock and price were not"
+             " checked here: the fab's BOM tool shows them when the BOM is uploaded (one public BOM found the"
+             " socket out of stock in September 2026: order when it is in).", "",
+             "| part | on the board | LCSC | JLCPCB |", "|---|---|---|---|"]
     for what, refs, kind in parts:
-        table.append("| %s | %s | %s | %s |" % (what, refs, LCSC[kind], "unverified: found in public BOMs, not"
-                                                " checked in LCSC's catalogue (stock, price)" if kind in UNVERIFIED
-                                                else "the issue's number"))
+        table.append("| %s | %s | %s | %s |" % (what, refs, LCSC[kind], "extended part (a setup fee per kind)"
+                                                if kind in EXTENDED else "basic part" if kind in BASIC
+                                                else "basic or extended: the BOM tool says"))
     rotations = ", ".join("%s %d" % (fp, deg) for fp, deg in sorted(JLC_ROTATION.items()))
     return ["## %s (the MX kit)" % name, "",
             "![%s, top](%s/%s-top.svg) ![%s, bottom (seen from below)](%s/%s-bottom.svg)" % (

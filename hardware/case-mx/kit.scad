@@ -71,11 +71,12 @@ module pcb_ledge() {
 
 // The USB plug's way in, in the back wall, centred on the Pico's socket:
 // the opening (usb_opening, run down through the floor's edge rather than
-// leave a sliver under it), and round it a pocket from the outside whose
+// leave a sliver under it, and from 0.5 mm under the socket, so a plug's
+// moulding meets no floor), and round it a pocket from the outside whose
 // face is usb_skin from the inside, fit + usb_skin from the socket's face.
 module usb_cut() {
     x = pico_centre[0];
-    translate([x - usb_opening[0] / 2, inner[3] - eps, floor_bottom - 1])
+    translate([x - usb_opening[0] / 2, usb_face - 0.5, floor_bottom - 1])
         cube([usb_opening[0], 10, usb_z + usb_opening[1] / 2 - floor_bottom + 1]);
     translate([x - usb_recess[0] / 2, recess_face, floor_bottom - 1])
         cube([usb_recess[0], 10, usb_z + usb_recess[1] / 2 - floor_bottom + 1]);

@@ -412,3 +412,23 @@ def test_bootsel_can_be_pressed_through_the_floor(tray):
     assert rays(tray, [[bx + r + 0.5, by, V["floor_bottom"] - 1]], [0, 0, 1])[0] < 1 + TOL
     px, py = mx.PICO_CENTRE
     assert abs(bx - px) < mx.PICO[0] / 2 and abs(by - py) < mx.PICO[1] / 2
+
+
+# --- the guide --------------------------------------------------------------------------------
+
+
+def test_the_guide_gives_the_kits_numbers():
+    """hardware/README.md's section on the tray and plate says the numbers
+    mx.py and the tray have."""
+    with open(os.path.join(ROOT, "hardware", "README.md")) as f:
+        guide = f.read().split("### The MX kit's tray and plate", 1)[1].split("\n### ", 1)[0]
+    guide = " ".join(guide.split())
+    said = ["%.2f mm clear of the walls" % mx.FIT, "%.1f mm of room under the board" % mx.UNDER,
+            "%.1f mm switch plate" % mx.PLATE_THICKNESS, "FR-4 one (%.1f mm" % mx.FR4_PLATE_THICKNESS,
+            "hold %.1f to %.1f mm" % mx.PLATE_THICKNESS_RANGE, "%.1f mm wider than the board" % mx.PLATE_LEDGE,
+            "%.1f mm over the board" % mx.PLATE_TOP, "M3 x %d pan-head" % mx.SCREW_LENGTH,
+            "up to %d x %d mm" % mx.USB_OPENING, "%.2f mm short of it" % (V["recess_face"] - V["usb_face"]),
+            "%d mm hole in the floor" % mx.BOOTSEL_HOLE]
+    for text in said:
+        assert text in guide, text
+    assert V["recess_face"] - V["usb_face"] <= USB_FACE_GAP + 1e-9

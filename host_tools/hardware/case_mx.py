@@ -1,8 +1,8 @@
 """The MX kit's printed parts (``pico-mx``): ``hardware/case-mx/
 dimensions-mx.scad`` written from ``mx.py``, and, through OpenSCAD, the
 tray's and the plate's STLs and the pictures (exploded, assembled, the
-populated PCB from above and below, the tray's back with the USB opening,
-its underside with BOOTSEL's hole).
+populated PCB from above and below, the tray's back with a plug in the USB
+opening, its underside with BOOTSEL's hole).
 
 The .scad sources in ``hardware/case-mx/`` are written by hand and include
 the generated ``dimensions-mx.scad``; the machinery (canonical STLs, PNGs
@@ -26,7 +26,7 @@ PICTURES = (
     ("assembly.png", "assembly", "10,0,-2,55,0,25,270", "p"),
     ("pcb-top.png", "pcb", "10,0,0,38,0,18,230", "p"),
     ("pcb-bottom.png", "pcb", "10,0,-6,150,0,180,230", "p"),
-    ("back.png", "assembly", "41,36,-12,82,0,195,120", "p"),
+    ("back.png", "usb", "30,38,-8,65,0,215,230", "p"),
     ("underside.png", "assembly", "10,0,-10,165,0,190,250", "p"),
 )
 IMAGE_SIZE = "1000,750"

@@ -11,6 +11,7 @@ The geometry is measured on the meshes (test_case.py's rays), in the kit's
 coordinates (mx.py's: z = 0 on the PCB's top face)."""
 
 import os
+import struct
 
 import numpy as np
 import pytest
@@ -156,6 +157,8 @@ def test_each_stl_is_what_openscad_exports_now(fresh, name):
 def test_each_picture_is_drawn_from_these_sources(name):
     data = committed(name)
     assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    width, height = struct.unpack(">II", data[16:24])
+    assert "%d,%d" % (width, height) == case_mx.IMAGE_SIZE
     assert case.png_tag(data) == case_mx.source_digest(FOLDER), "%s is stale: run `make hardware`" % name
 
 
@@ -376,8 +379,8 @@ def test_the_stack_adds_up(tray):
 def test_the_usb_plug_reaches_the_picos_socket(tray):
     """The opening is centred on the socket; straight back from the socket's
     face a 12 x 8 mm moulding meets nothing; a bigger one stops on the
-    pocket's face, at most USB_FACE_GAP behind... and the plug's metal still
-    goes PLUG_METAL - USB_FACE_GAP into the socket."""
+    pocket's face round the opening, at most USB_FACE_GAP from the socket's
+    face, so the plug's metal still goes 5 mm or more into the socket."""
     x, y, z = mx.PICO_CENTRE[0], V["usb_face"], V["usb_z"]
     inside = V["inner"][3] + mx.USB_SKIN / 2  # in the wall's skin
     sides = rays(tray, [[x, inside, z], [x, inside, z]], [[1, 0, 0], [-1, 0, 0]])

@@ -65,10 +65,6 @@ def tray_values():
     }
 
 
-def _scad_name(name):
-    return name.lower()
-
-
 def _numeric(v):
     """True for a number, or a tuple or list of them (nested)."""
     if isinstance(v, bool):
@@ -88,7 +84,7 @@ def dimensions_scad():
         v = getattr(mx, name)
         if _numeric(v) and name != "SCREWS":
             text = case._vec(v) if isinstance(v, (tuple, list)) else case._num(v)
-            lines.append("%s = %s;" % (_scad_name(name), text))
+            lines.append("%s = %s;" % (name.lower(), text))
     lines.append("")
     lines.append("// worked out in case_mx.tray_values()")
     for name, v in tray_values().items():

@@ -69,7 +69,7 @@ node: $(NODE_STAMP)
 ## run the whole test suite (pytest)
 test: $(STAMP) $(NODE_STAMP)
 	@command -v chromium >/dev/null 2>&1 || echo "chromium is missing (apt-get install chromium): the web page's tests (tests/test_web.py) will fail" >&2
-	@command -v openscad >/dev/null 2>&1 || echo "openscad is missing (apt-get install openscad): the printed case's tests (tests/test_case.py) will fail" >&2
+	@command -v openscad >/dev/null 2>&1 || echo "openscad is missing (apt-get install openscad): the printed cases' tests (tests/test_case.py, tests/test_case_mx.py) will fail" >&2
 	@command -v tmux >/dev/null 2>&1 || echo "tmux is missing (apt-get install tmux): the terminal front-end's tests (tests/test_sim_terminal.py) will fail" >&2
 	@/usr/bin/python3 -c "import pcbnew" >/dev/null 2>&1 || echo "KiCad 6 is missing (apt-get install kicad): the PCB's tests (tests/test_pcb.py) will fail" >&2
 	$(PY) -m pytest
@@ -165,7 +165,8 @@ screens: $(STAMP)
 # and key map, from host_tools/hardware/boards.py (checked against its configs);
 # the printed case's dimensions.scad, STLs and pictures (hardware/case/, from
 # host_tools/hardware/layout.py through OpenSCAD; the pictures need a display
-# or xvfb-run).
+# or xvfb-run); the MX kit's tray, plate and pictures the same way
+# (hardware/case-mx/, from host_tools/hardware/mx.py).
 ## redraw hardware/ from firmware/boards/*.json and the kit's dimensions (needs openscad), the PCB too (make pcb)
 hardware: $(STAMP) pcb
 	$(PY) -m host_tools hardware -o hardware

@@ -14,7 +14,7 @@ from hypothesis import given, settings, strategies as st
 from tactictoe import config
 from conftest import HANG_S, DOUBLES, FIRMWARE, MICROPYTHON, MPY_SCRIPTS, ROOT, one_line_error, run_cli
 from host_tools import hardware
-from host_tools.hardware import boards, bought, case, wiring
+from host_tools.hardware import boards, bought, case, case_mx, wiring
 from host_tools.hardware.page import page as board_page
 
 HARDWARE = os.path.join(ROOT, "hardware")
@@ -65,18 +65,23 @@ def texts(svg_text):
 
 
 def test_hardware_docs_are_up_to_date(tmp_path):
-    """The docs and case/dimensions.scad; tests/test_case.py checks the
-    case's STLs and pictures (made by OpenSCAD)."""
+    """The docs, case/dimensions.scad and case-mx/dimensions-mx.scad;
+    tests/test_case.py and tests/test_case_mx.py check the cases' STLs and
+    pictures (made by OpenSCAD)."""
     r = run("hardware", "-o", str(tmp_path), "--no-models")
     assert r.returncode == 0, r.stderr
     per_board = sum(len(hardware.board_files(name)) for name in BOARDS)  # with the perfboard's for a Pico's buttons
-    assert r.stdout.strip() == "wrote %d files to %s" % (per_board + 3 + 2 * len(boards.BOUGHT), tmp_path)
+    assert r.stdout.strip() == "wrote %d files to %s" % (per_board + 4 + 2 * len(boards.BOUGHT), tmp_path)
     fresh = generated_files(tmp_path)
     # hardware/pcb/ is make pcb's (tests/test_pcb.py checks it), the case's models make hardware's through
     # OpenSCAD (tests/test_case.py checks them)
     models = {os.path.join("case", n) for n in case.SOURCES}
     models |= {os.path.join("case", n + ".stl") for n, _, _ in case.PARTS}
     models |= {os.path.join("case", n) for n, _, _, _ in case.PICTURES}
+    mx = case_mx.FOLDER
+    models |= {os.path.join(mx, n) for n in case_mx.SOURCES}
+    models |= {os.path.join(mx, n + ".stl") for n, _, _ in case_mx.PARTS}
+    models |= {os.path.join(mx, n) for n, _, _, _ in case_mx.PICTURES}
     committed = [f for f in generated_files(HARDWARE)
                  if f != "README.md" and not f.startswith("pcb" + os.sep) and f not in models]
     assert fresh == committed, "run `make hardware` and commit hardware/"

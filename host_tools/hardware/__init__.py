@@ -21,6 +21,9 @@ Where to look:
   kit's (the PCB's and the printed case's);
 - ``case.py``: the printed case: ``hardware/case/dimensions.scad`` from
   ``layout.py``, and through OpenSCAD its STLs and pictures;
+- ``mx.py``: the MX kit's (``pico-mx``) dimensions; ``case_mx.py`` its
+  printed tray and plate: ``hardware/case-mx/dimensions-mx.scad`` from
+  ``mx.py``, and through OpenSCAD their STLs and the kit's pictures;
 - ``perfboard.py``: the hand-wired build's perfboard (a Pico with nine
   buttons): every part on a hole, every wire, as pictures and a hole list;
 - ``bought.py``: the page of each board bought ready-made (what to buy, the
@@ -39,7 +42,7 @@ Where to look:
 import os
 
 from host_tools import flash, outputs
-from host_tools.hardware import boards, bought, case, layout, page, perfboard, wiring
+from host_tools.hardware import boards, bought, case, case_mx, layout, page, perfboard, wiring
 from host_tools.hardware.boards import HardwareError
 
 __all__ = ["HardwareError", "board_files", "write_board", "write_all"]
@@ -94,19 +97,23 @@ def _remove_gone(folder, shipped):
 
 
 def write_all(folder, models=True):
-    """Every shipped board's folder, the layout drawing and the case's
-    ``case/dimensions.scad``, and (with ``models``, through OpenSCAD) its
-    STLs and pictures, all or none; returns the files written, relative to
-    ``folder``. A folder this wrote for a board config that is gone is then
-    removed."""
+    """Every shipped board's folder, the layout drawing, the case's
+    ``case/dimensions.scad`` and the MX kit's ``case-mx/dimensions-mx.scad``,
+    and (with ``models``, through OpenSCAD) their STLs and pictures, all or
+    none; returns the files written, relative to ``folder``. A folder this
+    wrote for a board config that is gone is then removed."""
     outputs.check_folder(folder)  # before the slow part: OpenSCAD
     outputs.check_folder(os.path.join(folder, "case"))
+    outputs.check_folder(os.path.join(folder, case_mx.FOLDER))
     shipped = hand_wired_boards()
     files = [(name + "/" + f, text) for name in shipped for f, text in board_files(name)]
     files += [("layout.md", layout.layout_page()), ("layout.svg", layout.layout_svg())]
     files += bought.files()
     files += [("case/" + name, data)
               for name, data in case.case_files(models=models, pictures_from=os.path.join(folder, "case"))]
+    mx_folder = os.path.join(folder, case_mx.FOLDER)
+    files += [(case_mx.FOLDER + "/" + name, data)
+              for name, data in case_mx.case_files(models=models, pictures_from=mx_folder)]
     written = outputs.write_tree(folder, files)
     _remove_gone(folder, shipped)
     return sorted(os.path.join(*name.split("/")) for name in written)

@@ -76,6 +76,9 @@ PICO_USB_OVERHANG = 1.3  # the micro-USB socket beyond the Pico's edge
 PICO_CENTRE = (41.0, PCB_Y[1] - PICO_USB_OVERHANG - PICO[1] / 2)
 SOCKET_ROW_HEIGHT = 8.5  # a 2.54 mm female header
 PICO_THICKNESS = 1.0
+# The plastic of the Pico's own (male) pin headers, between its board and the
+# sockets it hangs in: the Pico's back is this much below the sockets.
+PICO_SPACER = 2.5
 PICO_PARTS = 1.6  # the tallest part on the Pico's face (its USB socket's 2.8 is at the edge)
 PICO_USB = (8.0, 2.8)  # the micro-USB socket, wide x high
 # BOOTSEL, on the Pico's face, in the kit's coordinates (the Pico turned
@@ -94,11 +97,22 @@ SCREWS = [(sx * KEY_PITCH / 2, sy * KEY_PITCH / 2) for sy in (1, -1) for sx in (
 # --- the printed tray ------------------------------------------------------
 FIT = 0.35  # FDM clearance, each side
 CASE_WALL = 2.0  # walls and floor
-UNDER = SOCKET_ROW_HEIGHT + PICO_THICKNESS + PICO_PARTS + 1.0  # board's underside to the floor's top
+# The board's underside to the floor's top: the sockets, the Pico's header
+# plastic and board, its deepest part (the USB socket, at the back edge) and
+# 1 mm of air.
+UNDER = SOCKET_ROW_HEIGHT + PICO_SPACER + PICO_THICKNESS + max(PICO_PARTS, PICO_USB[1]) + 1.0
 BOSS = 6.5  # the tray's bosses under the screws, Ø
 PILOT = 2.5  # their pilot holes: an M3 screw cuts its own thread
+PILOT_DEPTH = 8.0  # the pilot hole, down from the boss's top (the screw reaches 6.4 into the boss); design value
+PCB_LEDGE = 1.5  # the tray's ledge under the board's edge, from the wall's inner face; design value
 BOOTSEL_HOLE = 4.0  # in the floor: press BOOTSEL with a pen refill
 USB_OPENING = (12.0, 8.0)  # in the back wall, for a micro-USB plug's moulding
+# A pocket in the back wall's outside round the USB opening, w x h, centred
+# on the socket: a plug whose moulding is too big for the opening stops on
+# the pocket's face, USB_SKIN of wall (and FIT) in front of the socket.
+USB_RECESS = (16.0, 12.0)  # design value
+USB_SKIN = 0.8  # two 0.4 mm lines; design value
+CASE_CORNER = 3.0  # the tray's outside corners' radius; design value
 PLATE_LEDGE = 1.5  # the tray's ledge the plate's edge rests on
 BED = 220.0  # the printer bed every part must fit
 
@@ -115,5 +129,7 @@ def led_at(cell):
 
 
 def plate_outline():
-    """The plate's outline, ``(x0, y0, x1, y1)``: the PCB's, less the fit in the tray."""
-    return (PCB_X[0], PCB_Y[0], PCB_X[1], PCB_Y[1])
+    """The plate's outline, ``(x0, y0, x1, y1)``: the PCB's, PLATE_LEDGE wider
+    all round, so it rests on the tray's ledge that the board (screwed in
+    first) passes."""
+    return (PCB_X[0] - PLATE_LEDGE, PCB_Y[0] - PLATE_LEDGE, PCB_X[1] + PLATE_LEDGE, PCB_Y[1] + PLATE_LEDGE)

@@ -69,7 +69,7 @@ node: $(NODE_STAMP)
 ## run the whole test suite (pytest)
 test: $(STAMP) $(NODE_STAMP)
 	@command -v chromium >/dev/null 2>&1 || echo "chromium is missing (apt-get install chromium): the web page's tests (tests/test_web.py) will fail" >&2
-	@command -v openscad >/dev/null 2>&1 || echo "openscad is missing (apt-get install openscad): the printed cases' tests (tests/test_case.py, tests/test_case_mx.py) will fail" >&2
+	@command -v openscad >/dev/null 2>&1 || echo "openscad is missing (apt-get install openscad): the printed case's tests (tests/test_case.py) will fail" >&2
 	@command -v tmux >/dev/null 2>&1 || echo "tmux is missing (apt-get install tmux): the terminal front-end's tests (tests/test_sim_terminal.py) will fail" >&2
 	@/usr/bin/python3 -c "import pcbnew" >/dev/null 2>&1 || echo "KiCad 6 is missing (apt-get install kicad): the PCB's tests (tests/test_pcb.py) will fail" >&2
 	$(PY) -m pytest
@@ -160,23 +160,21 @@ circuitpy: $(STAMP) $(SHIPPED)
 screens: $(STAMP)
 	$(PY) -m host_tools screens -o docs/screens
 
-# hardware/: each shipped board's pin table, parts and wiring diagram (and a
-# Pico with buttons' perfboard layout), and the grid's layout, from firmware/boards/*.json; each bought board's page
-# and key map, from host_tools/hardware/boards.py (checked against its configs);
-# the printed case's dimensions.scad, STLs and pictures (hardware/case/, from
-# host_tools/hardware/layout.py through OpenSCAD; the pictures need a display
-# or xvfb-run); the MX kit's tray, plate and pictures the same way
-# (hardware/case-mx/, from host_tools/hardware/mx.py).
+# hardware/: each shipped board's pin table, parts and wiring diagram, and the
+# grid's layout, from firmware/boards/*.json; each bought board's page and key
+# map, from host_tools/hardware/boards.py (checked against its configs); the
+# kit's printed tray and plate, dimensions.scad, STLs and pictures
+# (hardware/case/, from host_tools/hardware/mx.py through OpenSCAD; the
+# pictures need a display or xvfb-run).
 ## redraw hardware/ from firmware/boards/*.json and the kit's dimensions (needs openscad), the PCB too (make pcb)
 hardware: $(STAMP) pcb
 	$(PY) -m host_tools hardware -o hardware
 
-# The PCBs of the Pico builds (pico-buttons, pico-matrix; pico-mx, the MX
-# kit's, with its switch plate), from their configs and the kits' dimensions
-# (host_tools/hardware/layout.py, mx.py): KiCad files, gerbers and drills
-# zipped for a fab, BOM, placement, pictures and the B3F boards' schematic
-# (with its picture; host_tools/hardware/pcb/schematic.py). pcbnew is KiCad 6's own
-# Python module, which Debian's kicad installs for the system Python only.
+# The kit's PCB (pico-mx) and its switch plate, from its config and the kit's
+# dimensions (host_tools/hardware/mx.py): KiCad files, gerbers and drills
+# zipped for a fab, BOM and placement with LCSC numbers, pictures and the
+# schematic (host_tools/hardware/pcb/). pcbnew is KiCad 6's own Python
+# module, which Debian's kicad installs for the system Python only.
 ## redraw hardware/pcb/, the PCB (needs KiCad 6: apt-get install kicad)
 pcb: $(STAMP)
 	$(PY) -m host_tools pcb -o hardware/pcb

@@ -4,7 +4,7 @@ take to build, and how big their files are.
 * ``make pcb``'s work for every board (``python -m host_tools pcb``: parts,
   placement, routing, zones, DRC, gerbers, drills, BOM, placement file,
   pictures and schematics, in KiCad 6's pcbnew), the median of ``RUNS``;
-* the case's STLs exported by OpenSCAD 2021.01 from ``hardware/case/``
+* the kit's tray and plate STLs exported by OpenSCAD 2021.01 from ``hardware/case/``
   (each part alone, the median of ``RUNS``), and each STL's triangles;
 * the PCB's files and the gerbers' zip.
 
@@ -60,7 +60,7 @@ def measure(runs=RUNS):
         for name, scad, _ in case.PARTS:
             path = os.path.join(tmp, name + ".stl")
             src = os.path.join(ROOT, "hardware", "case", scad)
-            times = sorted(_timed(lambda: case._run(["-o", path, src])) for _ in range(runs))
+            times = sorted(_timed(lambda: scad.run(["-o", path, src])) for _ in range(runs))
             with open(path, "rb") as f:
                 data = f.read()
             if data[:5] == b"solid":
@@ -83,10 +83,8 @@ def main(argv=None):
     print("| make pcb, every board, median of %d (min-max) | %d ms (%d-%d) |"
           % (len(t), statistics.median(t), t[0], t[-1]))
     for board, files in m["pcb_files"].items():
-        zipped = [size for n, size in files.items() if n.endswith("-gerbers.zip")]
-        board_file = [size for n, size in files.items() if n.endswith(".kicad_pcb")]
         print("| %s: files, the .kicad_pcb, the gerbers' zip | %d files, %d bytes, %d bytes |"
-              % (board, len(files), board_file[0], zipped[0]))
+              % (board, len(files), files[board + ".kicad_pcb"], files[board + "-gerbers.zip"]))
     for name, (t, triangles) in m["stl"].items():
         print("| the case's %s.stl exported by OpenSCAD, median of %d (min-max); its triangles | %d ms (%d-%d); %d |"
               % (name, len(t), statistics.median(t), t[0], t[-1], triangles))

@@ -558,10 +558,10 @@ def build_parser():
     hw.add_argument("--no-models", action="store_true",
                     help="of the printed case, only case/dimensions.scad: no STLs or pictures (they need OpenSCAD)")
     hw.set_defaults(func=cmd_hardware)
-    pc = sub.add_parser("pcb", help="write the PCB of a Pico build: KiCad files and schematic, gerbers and drills"
+    pc = sub.add_parser("pcb", help="write the kit's PCB and plate: KiCad files and schematic, gerbers and drills"
                         " (zipped), BOM, placement and pictures (needs KiCad 6's pcbnew)")
     pc.add_argument("-o", "--output", required=True, metavar="FOLDER")
-    pc.add_argument("--board", metavar="NAME|PATH", help="only this board config (default: %s)" % "pico-buttons")
+    pc.add_argument("--board", metavar="NAME|PATH", help="only this board config (default: %s)" % "pico-mx")
     pc.set_defaults(func=cmd_pcb)
     sm = sub.add_parser("sim", help="run the virtual board (the firmware in MicroPython) in this terminal")
     sm.add_argument("--board", default="pico-buttons", metavar="NAME|PATH",

@@ -1,82 +1,28 @@
-"""hardware/case/: the printed kit. The committed STLs are what OpenSCAD
-exports from the .scad sources now (exported afresh once a session), each
-part is one closed solid that fits the bed, no wall is thinner than
-MIN_WALL, and the parts fit together: each tile's post rests on its switch,
-a press clicks the switch before the tile lands on the board, the tile moves
-freely in its well and can't come out of it, the screws go from the base's
-bosses into the grid's pillars, and the USB plug reaches the Pico.
+"""hardware/case/: the kit's printed tray and plate. The committed
+files are what the sources make now (the STLs exported afresh once a
+session), each part is one closed solid that fits the bed, and the parts
+fit each other and what is bought: the plate's cut-outs (measured on its
+mesh) take the switches, the board and the plate fit the tray, the bosses
+hold the board clear of everything under it, the screws bite and stop
+short of the floor, the USB plug reaches the Pico's socket and a pen refill
+its BOOTSEL.
 
-The geometry is measured on the meshes by casting rays (numpy, below), in
-assembly coordinates (layout.py's: z = 0 on the LED board's top face)."""
+The geometry is measured on the meshes (``rays`` below), in the kit's
+coordinates (mx.py's: z = 0 on the PCB's top face)."""
 
 import os
-import shutil
-import struct
 import subprocess
 import sys
+import struct
 
 import numpy as np
 import pytest
 import trimesh
-from hypothesis import given, settings, strategies as st
 
 from conftest import HANG_S, ROOT, one_line_error
-from host_tools.hardware import case, layout as L
+from host_tools.hardware import case, mx, scad
 
-CASE = os.path.join(ROOT, "hardware", "case")
-V = L.case_values()
 TOL = 0.02  # mm: float32 in the STL, OpenSCAD's 6 digits
-
-
-# --- the meshes ------------------------------------------------------------------
-
-
-@pytest.fixture(scope="session")
-def fresh(tmp_path_factory):
-    """Each part's STL as OpenSCAD exports it now, from the sources and a
-    dimensions.scad written from layout.py (canonical bytes)."""
-    tmp = tmp_path_factory.mktemp("case")
-    for name in case.SOURCES:
-        shutil.copy(os.path.join(CASE, name), tmp)
-    (tmp / "dimensions.scad").write_text(case.dimensions_scad())
-    out = {}
-    for name, path in case.export_stls(str(tmp), str(tmp)).items():
-        with open(path, "rb") as f:
-            out[name] = case.canonical_stl(f.read(), name)
-    return out
-
-
-def committed(name):
-    with open(os.path.join(CASE, name), "rb") as f:
-        return f.read()
-
-
-def load(name):
-    return trimesh.load(os.path.join(CASE, name + ".stl"), file_type="stl")
-
-
-def placed(name, cell=4, lift=0.0):
-    """A part moved from the printer's bed to where it is in the board (a
-    tile in ``cell``, raised by ``lift``: negative is pressed)."""
-    mesh = load(name).copy()
-    if name == "base":
-        mesh.apply_translation([0, 0, V["floor_bottom"]])
-        return mesh
-    flip = np.diag([1.0, -1.0, -1.0, 1.0])  # the bed's print turned over: 180 degrees round x
-    mesh.apply_transform(flip)
-    if name == "grid":
-        mesh.apply_translation([0, 0, V["frame_top"]])
-    else:
-        x, y = L.pixel_at(cell)
-        mesh.apply_translation([x, y, V["tile_top"] + lift])
-    return mesh
-
-
-def near(mesh, lo, hi):
-    """The triangles of ``mesh`` that reach into the box ``lo``..``hi``."""
-    tris = np.asarray(mesh.triangles, dtype=float)
-    keep = (tris.max(axis=1) >= lo).all(axis=1) & (tris.min(axis=1) <= hi).all(axis=1)
-    return tris[keep]
 
 
 def rays(mesh, origins, directions, chunk=128):
@@ -105,21 +51,6 @@ def rays(mesh, origins, directions, chunk=128):
     return out
 
 
-def samples(mesh, count, seed=1):
-    """Points spread over the surface, with their faces' outward normals."""
-    points, faces = trimesh.sample.sample_surface(mesh, count, seed=seed)
-    return points, mesh.face_normals[faces]
-
-
-def surface(mesh, count, seed=1):
-    """Points spread over the surface, and along every edge (where parts
-    meet first), and the corners."""
-    edges = mesh.vertices[mesh.edges_unique]
-    along = np.linspace(0, 1, 9)[:, None, None]
-    on_edges = (edges[None, :, 0] * (1 - along) + edges[None, :, 1] * along).reshape(-1, 3)
-    return np.vstack([samples(mesh, count, seed)[0], on_edges])
-
-
 def bodies(mesh):
     """How many separate pieces the mesh is (faces joined by shared
     vertices)."""
@@ -138,17 +69,135 @@ def bodies(mesh):
     return len({root(i) for i in np.unique(mesh.faces)})
 
 
+FOLDER = os.path.join(ROOT, "hardware", case.FOLDER)
+V = case.tray_values()
+USB_FACE_GAP = 1.15  # mm: the socket's face behind the wall's outer face round the opening, at most
+PLUG_METAL = 6.5  # mm: a micro-USB plug's metal, in front of its moulding
+PART_CLEARANCE = 0.2  # mm: the least gap between the tray and any part under the board
+
+
+# --- the meshes ------------------------------------------------------------------
+
+
+@pytest.fixture(scope="session")
+def fresh(tmp_path_factory):
+    """Each part's STL as OpenSCAD exports it now (canonical bytes)."""
+    tmp = str(tmp_path_factory.mktemp("case"))
+    case.copy_sources(case.CASE, tmp, case.dimensions_scad())
+    out = {}
+    for name, path in case.export_stls(tmp, tmp).items():
+        with open(path, "rb") as f:
+            out[name] = scad.canonical_stl(f.read(), name)
+    return out
+
+
+def committed(name):
+    with open(os.path.join(FOLDER, name), "rb") as f:
+        return f.read()
+
+
+def load(name):
+    return trimesh.load(os.path.join(FOLDER, name + ".stl"), file_type="stl")
+
+
+@pytest.fixture(scope="module")
+def tray():
+    """The tray where it is in the kit (printed floor down)."""
+    mesh = load("tray")
+    mesh.apply_translation([0, 0, V["floor_bottom"]])
+    return mesh
+
+
+@pytest.fixture(scope="module")
+def plate():
+    """The plate resting on the tray's ledge."""
+    mesh = load("plate")
+    mesh.apply_translation([0, 0, V["plate_bottom"]])
+    return mesh
+
+
+def down(mesh, x, y, z=30.0):
+    """How high the first face of ``mesh`` is straight down from (x, y, z)
+    (-inf for none)."""
+    return z - rays(mesh, [[x, y, z]], [0, 0, -1])[0]
+
+
+def box(x0, y0, z0, x1, y1, z1):
+    return (min(x0, x1), min(y0, y1), min(z0, z1), max(x0, x1), max(y0, y1), max(z0, z1))
+
+
+def grown(b, d):
+    return (b[0] - d, b[1] - d, b[2] - d, b[3] + d, b[4] + d, b[5] + d)
+
+
+def hits_box(mesh, b, step=0.5):
+    """True if any face of ``mesh`` comes into the box ``b`` (x0, y0, z0,
+    x1, y1, z1): segments across it on a ``step`` grid in x, y and z meet
+    none, and its middle is not inside the mesh (a ray up from it meets no
+    face: the tray is open above what hangs under the board)."""
+    lo, hi = np.array(b[:3]), np.array(b[3:])
+    for axis in range(3):
+        others = [k for k in range(3) if k != axis]
+        grids = [np.linspace(lo[k], hi[k], max(2, int(np.ceil((hi[k] - lo[k]) / step)) + 1)) for k in others]
+        g0, g1 = np.meshgrid(*grids, indexing="ij")
+        origins = np.zeros((g0.size, 3))
+        origins[:, others[0]], origins[:, others[1]] = g0.ravel(), g1.ravel()
+        origins[:, axis] = lo[axis]
+        d = np.zeros(3)
+        d[axis] = 1
+        if (rays(mesh, origins, d) <= hi[axis] - lo[axis]).any():
+            return True
+    return bool(np.isfinite(rays(mesh, [(lo + hi) / 2], [0, 0, 1])[0]))
+
+
+# --- what hangs under the board (mx.py's numbers) -----------------------------------
+
+
+def under_board_parts():
+    """``{name: box}`` of everything under the PCB: the hot-swap sockets
+    (body and pads), the LEDs (legs and pads), the Pico's two sockets, its
+    headers' plastic, its board and parts, its USB socket."""
+    bottom = -mx.BOARD_THICKNESS
+    out = {}
+    for cell in range(9):
+        kx, ky = mx.key_at(cell)
+        (x0, y0), (x1, y1) = mx.SOCKET_BODY
+        out["socket %d" % cell] = box(kx + x0, ky + y0, bottom - mx.SOCKET_HEIGHT, kx + x1, ky + y1, bottom)
+        for i, (px, py) in enumerate((mx.SOCKET_PAD1, mx.SOCKET_PAD2)):
+            w, h = mx.SOCKET_PAD
+            out["socket %d pad %d" % (cell, i + 1)] = box(kx + px - w / 2, ky + py - h / 2, bottom - mx.SOCKET_HEIGHT,
+                                                        kx + px + w / 2, ky + py + h / 2, bottom)
+        lx, ly = mx.led_at(cell)
+        ex, ey = mx.LED_PAD_AT[0] + mx.LED_PAD[0] / 2, mx.LED_PAD_AT[1] + mx.LED_PAD[1] / 2
+        out["LED %d" % cell] = box(lx - ex, ly - ey, bottom - 0.5, lx + ex, ly + ey, bottom)
+    px, py = mx.PICO_CENTRE
+    half_row = 20 * mx.PICO_PITCH / 2
+    for side in (-1, 1):
+        x = px + side * mx.PICO_ROW_SPACING / 2
+        out["Pico socket %+d" % side] = box(x - 1.27, py - half_row, bottom - mx.SOCKET_ROW_HEIGHT,
+                                           x + 1.27, py + half_row, bottom)
+        out["Pico header %+d" % side] = box(x - 1.27, py - half_row, V["pico_back"],
+                                           x + 1.27, py + half_row, V["pico_back"] + mx.PICO_SPACER)
+    out["Pico"] = box(px - mx.PICO[0] / 2, py - mx.PICO[1] / 2, V["pico_face"] - mx.PICO_PARTS,
+                      px + mx.PICO[0] / 2, py + mx.PICO[1] / 2, V["pico_back"])
+    out["Pico USB"] = box(px - mx.PICO_USB[0] / 2, V["usb_face"] - 5.5, V["usb_z"] - mx.PICO_USB[1] / 2,
+                          px + mx.PICO_USB[0] / 2, V["usb_face"], V["usb_z"] + mx.PICO_USB[1] / 2)
+    return out
+
+
+def _box_to_point(b, x, y):
+    return np.hypot(max(b[0] - x, 0, x - b[3]), max(b[1] - y, 0, y - b[4]))
+
+
 # --- the files are what the sources make --------------------------------------------
 
 
-def test_dimensions_scad_is_written_from_layout():
-    assert committed("dimensions.scad").decode() == case.dimensions_scad(), "run `make hardware`"
+def test_dimensions_scad_is_written_from_mx():
+    assert committed(case.DIMENSIONS).decode() == case.dimensions_scad(), "run `make hardware`"
 
 
 @pytest.mark.parametrize("name", [p[0] for p in case.PARTS])
 def test_each_stl_is_what_openscad_exports_now(fresh, name):
-    """Byte for byte: canonical_stl writes the triangles in one order (OpenSCAD
-    writes them in another each run)."""
     assert fresh[name] == committed(name + ".stl"), "%s.stl is stale: run `make hardware`" % name
 
 
@@ -158,7 +207,7 @@ def test_each_picture_is_drawn_from_these_sources(name):
     assert data[:8] == b"\x89PNG\r\n\x1a\n"
     width, height = struct.unpack(">II", data[16:24])
     assert "%d,%d" % (width, height) == case.IMAGE_SIZE
-    assert case.png_tag(data) == case.source_digest(CASE), "%s is stale: run `make hardware`" % name
+    assert scad.png_tag(data) == case.source_digest(FOLDER), "%s is stale: run `make hardware`" % name
 
 
 # --- each part on its own ---------------------------------------------------------------
@@ -170,246 +219,270 @@ def test_each_part_is_one_closed_solid_flat_on_the_bed(name):
     assert mesh.is_watertight and mesh.is_winding_consistent and mesh.is_volume and mesh.volume > 0
     assert bodies(mesh) == 1
     (x0, y0, z0), (x1, y1, z1) = mesh.bounds
-    assert abs(z0) < TOL and max(x1 - x0, y1 - y0, z1 - z0) <= L.BED
-    # it stands on a face, not an edge
+    assert abs(z0) < TOL and max(x1 - x0, y1 - y0, z1 - z0) <= mx.BED
     flat = (np.abs(mesh.triangles[:, :, 2]).max(axis=1) < TOL) & (mesh.face_normals[:, 2] < -0.999)
-    assert mesh.area_faces[flat].sum() > 100
+    assert mesh.area_faces[flat].sum() > 1000
 
 
-@pytest.mark.parametrize("name", [p[0] for p in case.PARTS])
-def test_no_wall_is_thinner_than_min_wall(name):
-    """From points all over the surface, a ray straight in meets the other
-    side no nearer than MIN_WALL."""
-    mesh = load(name)
-    points, normals = samples(mesh, 3000)
-    keep = np.linalg.norm(normals, axis=1) > 0.5
-    points, normals = points[keep], normals[keep] / np.linalg.norm(normals[keep], axis=1)[:, None]
-    thickness = rays(mesh, points - 1e-4 * normals, -normals) + 1e-4
-    assert np.isfinite(thickness).all()
-    worst = int(np.argmin(thickness))
-    assert thickness[worst] >= L.MIN_WALL - TOL, "%.2f mm at %s" % (thickness[worst], points[worst].round(2))
+def test_the_tray_prints_upright_without_supports(tray):
+    """Every face looking down more steeply than 45 degrees is on the bed,
+    or the top of the USB opening or its pocket: a bridge no longer than
+    the pocket is wide."""
+    steep = tray.face_normals[:, 2] < -0.71
+    z = tray.triangles_center[steep][:, 2]
+    tops = [V["usb_z"] + mx.USB_OPENING[1] / 2, V["usb_z"] + mx.USB_RECESS[1] / 2]
+    allowed = (np.abs(z - V["floor_bottom"]) < TOL) | np.any([np.abs(z - t) < TOL for t in tops], axis=0)
+    assert allowed.all(), np.unique(z[~allowed].round(2))
+    bridges = tray.triangles[steep][np.abs(z - V["floor_bottom"]) > TOL]
+    assert np.ptp(bridges[:, :, 0]) <= mx.USB_RECESS[0] + TOL
 
 
-def test_the_tile_top_is_a_thin_diffuser():
-    """Straight down through the middle of a tile: its top, TILE_SKIN thick,
-    then nothing till the pixel."""
-    tile = placed("tile", 4)
-    down = rays(tile, [[0, 0, 30]], [0, 0, -1])[0]
-    through = rays(tile, [[0, 0, 30 - down - 1e-4]], [0, 0, -1])[0]
-    below = rays(tile, [[0, 0, 30 - down - through - 1e-3]], [0, 0, -1])[0]
-    assert abs(30 - down - V["tile_top"]) < TOL and abs(through - L.TILE_SKIN) < TOL and below == np.inf
+def test_the_plates_cut_outs_take_mx_switches(plate):
+    """Sliced at mid-thickness, the plate is its outline and nine holes:
+    each a 14.0 +- 0.05 mm square centred on its key, the keys 19.05 apart."""
+    z = V["plate_bottom"] + mx.PLATE_THICKNESS / 2
+    segments = trimesh.intersections.mesh_plane(plate, [0, 0, 1], [0, 0, z])
+    points = segments.reshape(-1, 3)[:, :2]
+    keys = [mx.key_at(c) for c in range(9)]
+    holes = []
+    for kx, ky in keys:
+        mine = np.abs(points - (kx, ky)).max(axis=1) < mx.KEY_PITCH / 2
+        x0, y0 = points[mine].min(axis=0)
+        x1, y1 = points[mine].max(axis=0)
+        # every point of the slice near the key is on the hole's square
+        on_edge = np.minimum(np.minimum(abs(points[mine, 0] - x0), abs(points[mine, 0] - x1)),
+                             np.minimum(abs(points[mine, 1] - y0), abs(points[mine, 1] - y1)))
+        assert (on_edge < TOL).all()
+        assert abs(x1 - x0 - mx.PLATE_CUTOUT) <= 0.05 and abs(y1 - y0 - mx.PLATE_CUTOUT) <= 0.05
+        holes.append(((x0 + x1) / 2, (y0 + y1) / 2))
+        assert np.hypot(holes[-1][0] - kx, holes[-1][1] - ky) < TOL
+    # the pitch, between the holes as measured
+    for a in range(9):
+        for b in (a + 1, a + 3):
+            if b < 9 and (b == a + 3 or b % 3):
+                assert abs(np.hypot(*np.subtract(holes[b], holes[a])) - 19.05) < TOL
+    # the rest of the slice is the outline
+    rest = np.abs(points[:, None, :] - np.array(keys)[None]).max(axis=2).min(axis=1) >= mx.KEY_PITCH / 2
+    assert np.allclose([*points[rest].min(axis=0), *points[rest].max(axis=0)], mx.plate_outline(), atol=TOL)
+    # nine holes and the outline, and nothing else: ten closed loops
+    assert _loops(segments) == 10
 
 
-# --- a tile in its well -------------------------------------------------------------------
+def _loops(segments):
+    """How many closed loops the slice's segments make."""
+    ends = [tuple(p) for p in np.round(segments[:, :, :2], 3).reshape(-1, 2)]
+    index = {p: i for i, p in enumerate(dict.fromkeys(ends))}
+    parent = list(range(len(index)))
+
+    def root(i):
+        while parent[i] != i:
+            i = parent[i]
+        return i
+
+    for a, b in zip(ends[0::2], ends[1::2]):
+        parent[root(index[a])] = root(index[b])
+    return len({root(i) for i in range(len(index))})
 
 
-def board_parts():
-    """The LED board's top side as meshes: its face (a thin slab), and each
-    cell's LED and switch (body and actuator)."""
-    parts = [trimesh.creation.box([L.PCB_SIZE, L.PCB_SIZE, 1], trimesh.transformations.translation_matrix(
-        [0, 0, -0.5]))]
-    for cell in range(9):
-        x, y = L.pixel_at(cell)
-        parts.append(trimesh.creation.box([L.PIXEL, L.PIXEL, L.LED_HEIGHT],
-                                          trimesh.transformations.translation_matrix([x, y, L.LED_HEIGHT / 2])))
-        bx, by = L.button_at(cell)
-        parts.append(trimesh.creation.box([L.BUTTON, L.BUTTON, L.SWITCH_BODY],
-                                          trimesh.transformations.translation_matrix([bx, by, L.SWITCH_BODY / 2])))
-    return trimesh.util.concatenate(parts)
+def test_the_switches_clip_into_the_plate(plate):
+    """The printed plate is PLATE_THICKNESS thick, which the switches'
+    clips hold, as is the FR-4 plate; its top is where the switch's bottom
+    housing ends, PLATE_TOP above the board."""
+    lo, hi = mx.PLATE_THICKNESS_RANGE
+    assert lo <= mx.PLATE_THICKNESS <= hi and lo <= mx.FR4_PLATE_THICKNESS <= hi
+    (_, _, z0), (_, _, z1) = plate.bounds
+    assert abs(z1 - z0 - mx.PLATE_THICKNESS) < TOL and abs(z1 - mx.PLATE_TOP) < TOL
+    assert mx.PLATE_TOP == mx.SWITCH_BELOW_PLATE
 
 
-def actuator(cell):
-    bx, by = L.button_at(cell)
-    return trimesh.creation.cylinder(L.SWITCH_ACTUATOR / 2, L.SWITCH_HEIGHT, sections=48,
-                                     transform=trimesh.transformations.translation_matrix(
-                                         [bx, by, L.SWITCH_HEIGHT / 2]))
+# --- the parts in the tray ----------------------------------------------------------------
 
 
-@pytest.fixture(scope="module")
-def grid():
-    return placed("grid")
+def test_the_board_and_the_plate_fit_the_tray(tray):
+    """Out from the board's edges and from the plate's, the wall is FIT
+    away; the board's edge passes the plate's ledge on its way in."""
+    x0, y0, x1, y1 = mx.PCB_X[0], mx.PCB_Y[0], mx.PCB_X[1], mx.PCB_Y[1]
+    p0, q0, p1, q1 = mx.plate_outline()
+    for z, (a0, b0, a1, b1) in ((-mx.BOARD_THICKNESS / 2, (x0, y0, x1, y1)),
+                                (V["plate_bottom"] + mx.PLATE_THICKNESS / 2, (p0, q0, p1, q1))):
+        for t in np.linspace(0.1, 0.9, 9):
+            x, y = a0 + t * (a1 - a0), b0 + t * (b1 - b0)
+            gaps = rays(tray, [[a1, y, z], [a0, y, z], [x, b1, z], [x, b0, z]],
+                        [[1, 0, 0], [-1, 0, 0], [0, 1, 0], [0, -1, 0]])
+            assert np.allclose(gaps, mx.FIT, atol=TOL), (z, t, gaps)
+    # over the board's outline and its fit, from the plate's top, nothing above the board's ledge
+    for x, y in ((x0 - mx.FIT / 2, 0), (0, y0 - mx.FIT / 2), (x1 + mx.FIT / 2, -25), (-20, y1 + mx.FIT / 2)):
+        assert down(tray, x, y) <= -mx.BOARD_THICKNESS + TOL
 
 
-@pytest.fixture(scope="module")
-def board():
-    return board_parts()
+def test_the_plate_rests_on_its_ledge_and_the_walls_reach_its_top(tray):
+    """Round the board's outline the tray's ledge is at the plate's
+    underside, PLATE_LEDGE wide; the walls' top is the plate's top."""
+    x0, y0, x1, y1 = mx.PCB_X[0], mx.PCB_Y[0], mx.PCB_X[1], mx.PCB_Y[1]
+    inside = mx.FIT + mx.PLATE_LEDGE / 2
+    for x, y in ((x0 - inside, 0), (x1 + inside, 0), (0, y0 - inside), (0, y1 + inside), (41, y1 + inside)):
+        assert abs(down(tray, x, y) - (mx.PLATE_TOP - mx.PLATE_THICKNESS)) < TOL
+    assert abs(tray.bounds[1][2] - mx.PLATE_TOP) < TOL
+    assert abs(V["plate_inner"][2] - V["inner"][2] - mx.PLATE_LEDGE) < TOL
 
 
-@pytest.mark.parametrize("cell", range(9))
-def test_the_post_rests_on_its_switch(cell):
-    """The post's end, flat, centred on button_at(cell), touching the
-    actuator's top at rest, and still over it wherever the tile's play in
-    its well puts it."""
-    tile = placed("tile", cell)
-    bx, by = L.button_at(cell)
-    down = tile.face_normals[:, 2] < -0.999
-    centres = tile.triangles_center
-    end = down & (np.hypot(centres[:, 0] - bx, centres[:, 1] - by) < L.POST / 2 + 0.5) & (centres[:, 2] < 10)
-    corners = tile.triangles[end].reshape(-1, 3)
-    assert np.ptp(corners[:, 2]) < TOL and abs(corners[:, 2].mean() - L.SWITCH_HEIGHT) < TOL
-    centre = corners[:, :2].mean(axis=0)
-    radius = np.hypot(corners[:, 0] - centre[0], corners[:, 1] - centre[1]).min()
-    assert np.hypot(centre[0] - bx, centre[1] - by) < TOL
-    # its actuator's middle stays under the post with the tile pushed into a corner of its well
-    assert radius > L.FIT * 2 ** 0.5 + 0.5 and radius * 2 >= L.SWITCH_ACTUATOR
-    # touching: straight down from the post's end, the actuator at once
-    gap = rays(actuator(cell), [[bx, by, L.SWITCH_HEIGHT + 1]], [0, 0, -1])[0] - 1
-    assert abs(gap) < TOL
+def test_the_board_rests_on_the_ledge_and_the_bosses(tray):
+    """Just inside the board's edge, the ledge is at its underside (but
+    beside and behind the Pico, whose sockets come near the edge); round
+    each screw, the boss's top."""
+    bottom = -mx.BOARD_THICKNESS
+    x0, y0, x1, y1 = mx.PCB_X[0], mx.PCB_Y[0], mx.PCB_X[1], mx.PCB_Y[1]
+    edge = 0.5
+    for x, y in ((x0 + edge, 0), (0, y0 + edge), (x1 - edge, -28), (-20, y1 - edge), (20, y1 - edge)):
+        assert abs(down(tray, x, y, 0) - bottom) < TOL, (x, y)
+    for x, y in ((x1 - edge, 0), (41, y1 - edge)):  # beside and behind the Pico: no ledge
+        assert down(tray, x, y, 0) < V["floor_top"] + TOL
+    for sx, sy in mx.SCREWS:
+        r = (mx.PILOT + mx.BOSS) / 4
+        for a in np.linspace(0, 2 * np.pi, 8, endpoint=False):
+            assert abs(down(tray, sx + r * np.cos(a), sy + r * np.sin(a), 0) - bottom) < TOL
 
 
-@pytest.mark.parametrize("cell", [0, 4, 8])
-def test_a_press_clicks_then_stops_on_the_board(board, cell):
-    """Pressed, the tile moves with the actuator; the first thing it meets
-    besides (the stop) is the board's face, past the switch's travel, and
-    never the LED or the switch's body."""
-    tile = placed("tile", cell)
-    points = surface(tile, 4000)
-    bx, by = L.button_at(cell)
-    post_end = (np.hypot(points[:, 0] - bx, points[:, 1] - by) <= L.POST / 2 + TOL) & (
-        points[:, 2] < L.SWITCH_HEIGHT + TOL)
-    travel = rays(board, points[~post_end], [0, 0, -1])
-    stop = travel.min()
-    assert L.SWITCH_TRAVEL + 0.2 <= stop <= L.SWITCH_TRAVEL + 0.3, stop
-    at = points[~post_end][np.argmin(travel)]
-    assert abs(at[2] - stop) < TOL  # it lands on the board's face (z = 0)
-    # only the post's end meets the actuator; pressed to the stop, the post is
-    # still clear of the switch's body
-    assert (rays(actuator(cell), points[~post_end], [0, 0, -1]) > stop).all()
-    assert rays(board, points[post_end], [0, 0, -1]).min() > stop
+def test_nothing_of_the_tray_comes_near_the_parts_under_the_board(tray):
+    """The sockets, LEDs, the Pico, its sockets, headers and USB socket
+    (mx.py's boxes, PART_CLEARANCE bigger) meet no face of the tray, and the
+    board's and the plate's own volumes (a hair smaller) none either."""
+    for name, b in under_board_parts().items():
+        assert not hits_box(tray, grown(b, PART_CLEARANCE)), name
+    pcb = (mx.PCB_X[0], mx.PCB_Y[0], -mx.BOARD_THICKNESS, mx.PCB_X[1], mx.PCB_Y[1], 0)
+    plate = (*mx.plate_outline()[:2], V["plate_bottom"], *mx.plate_outline()[2:], mx.PLATE_TOP)
+    for b in (pcb, plate):
+        assert not hits_box(tray, grown(b, -TOL), step=2.0)
 
 
-@settings(max_examples=6, derandomize=True)
-@given(cell=st.integers(0, 8), press=st.floats(0, 1))
-def test_a_tile_moves_freely_in_its_well(grid, cell, press):
-    """From rest to the stop, the tile is FIT clear of the grid all round:
-    walls, pillars and the frame's opening."""
-    depth = press * L.STOP_GAP
-    tile = placed("tile", cell, -depth)
-    points = surface(tile, 1000, seed=cell)
-    lo, hi = tile.bounds
-    grid = near(grid, lo - [3, 3, 1], hi + [3, 3, 1])
-    h = 0.5 ** 0.5
-    for direction in ((1, 0, 0), (-1, 0, 0), (0, 1, 0), (0, -1, 0), (h, h, 0), (h, -h, 0), (-h, h, 0), (-h, -h, 0)):
-        gap = rays(grid, points, direction)
-        assert gap.min() >= L.FIT - TOL, (direction, gap.min(), points[np.argmin(gap)])
-    # and nothing of the grid is above or below it nearer than the frame
-    assert rays(grid, points, (0, 0, -1)).min() > L.STOP_GAP
+def test_a_collision_would_be_seen(tray):
+    """hits_box does see the tray: a box through a boss, and one in the wall."""
+    sx, sy = mx.SCREWS[0]
+    assert hits_box(tray, (sx + 2, sy - 0.5, -6, sx + 4, sy + 0.5, -5))
+    assert hits_box(tray, (V["outer"][0] + 0.5, -1, -6, V["outer"][0] + 1.0, 1, -5))
 
 
-@pytest.mark.parametrize("cell", [0, 4, 7])
-def test_turned_over_the_tile_stays_in(grid, cell):
-    """Lifted from rest (the board upside down), the tile's flange meets the
-    frame's underside after RATTLE: it can't drop out, and at rest it is
-    clear of it."""
-    tile = placed("tile", cell)
-    points = surface(tile, 4000, seed=cell)
-    lo, hi = tile.bounds
-    up = rays(near(grid, lo - [1, 1, 1], hi + [1, 1, 5]), points, (0, 0, 1))
-    gpoints = surface(grid, 4000, seed=cell)
-    mine = np.abs(gpoints[:, :2] - L.pixel_at(cell)).max(axis=1) < L.PITCH / 2 + 1
-    down = rays(tile, gpoints[mine], (0, 0, -1))
-    lift = min(up.min(), down.min())
-    assert L.RATTLE - 0.05 <= lift <= L.RATTLE + TOL, lift
-    # the tile's top stands PROUD above the frame at rest
-    top = tile.bounds[1][2]
-    assert abs(top - V["frame_top"] - L.PROUD) < TOL
+def test_the_bosses_clear_the_parts_under_the_board(tray):
+    """Each boss, measured on the mesh (BOSS across), is under its screw
+    and clear of every part's box by at least 0.5 mm (the nearest: a
+    hot-swap socket's pad, 0.75 mm)."""
+    for sx, sy in mx.SCREWS:
+        z = -5.0
+        out = rays(tray, [[sx + 5, sy, z], [sx - 5, sy, z], [sx, sy + 5, z], [sx, sy - 5, z]],
+                   [[-1, 0, 0], [1, 0, 0], [0, -1, 0], [0, 1, 0]])
+        assert np.allclose(5 - out, mx.BOSS / 2, atol=0.05), out  # a 40-sided polygon's flats and corners
+        for name, b in under_board_parts().items():
+            assert _box_to_point(b, sx, sy) - mx.BOSS / 2 >= 0.5, (name, (sx, sy))
 
 
-def test_the_walls_keep_each_cells_light_in_it(grid):
-    """From each pixel towards each neighbour's, the light meets a wall."""
-    for cell in range(9):
-        x, y = L.pixel_at(cell)
-        for other in range(9):
-            ox, oy = L.pixel_at(other)
-            if other != cell and max(abs(ox - x), abs(oy - y)) < L.PITCH + 1:
-                d = np.array([ox - x, oy - y, 0.0])
-                hit = rays(grid, [[x, y, L.LED_HEIGHT]], d / np.linalg.norm(d))[0]
-                assert hit < np.linalg.norm(d) / 2 + L.WALL, (cell, other)
+# --- the screws ---------------------------------------------------------------------------------
 
 
-# --- the base, the screws and the Pico -------------------------------------------------------
+def test_the_screws_bite_and_stop_short_of_the_floor(tray):
+    """An M3 x 8 from above, its head on the board: at least 4 mm of thread
+    in the boss's pilot hole (narrower than the screw, so it cuts its
+    thread), its tip above the hole's end, and the floor closed under it."""
+    bottom = -mx.BOARD_THICKNESS
+    engagement = mx.SCREW_LENGTH - mx.BOARD_THICKNESS
+    assert engagement >= 4
+    for sx, sy in mx.SCREWS:
+        end = down(tray, sx, sy, bottom + 1)
+        assert abs(end - V["pilot_bottom"]) < TOL and V["screw_tip"] > end + 1
+        assert end > V["floor_top"]
+        pilot = rays(tray, [[sx, sy, -5]], [1, 0, 0])[0]
+        assert mx.PILOT / 2 - 0.05 <= pilot <= mx.PILOT / 2 + TOL and pilot * 2 < mx.SCREW
+        assert rays(tray, [[sx, sy, V["floor_bottom"] - 1]], [0, 0, 1])[0] < 1 + TOL  # the floor is there
+    assert mx.SCREW_HOLE > mx.SCREW
 
 
-@pytest.fixture(scope="module")
-def base():
-    return placed("base")
+def test_the_screw_heads_clear_the_plate_and_the_switches():
+    """The pan heads, on the board's top, are below the plate's underside
+    and outside every switch's 14 mm bottom housing."""
+    assert mx.SCREW_HEAD[1] + 1.0 <= mx.PLATE_TOP - mx.PLATE_THICKNESS
+    housing = mx.PLATE_CUTOUT / 2
+    for sx, sy in mx.SCREWS:
+        for cell in range(9):
+            kx, ky = mx.key_at(cell)
+            b = (kx - housing, ky - housing, 0, kx + housing, ky + housing, 0)
+            assert _box_to_point(b, sx, sy) - mx.SCREW_HEAD[0] / 2 >= 0.5, (cell, (sx, sy))
 
 
-@pytest.mark.parametrize("screw", range(4))
-def test_the_screws_go_from_the_bases_bosses_into_the_grids_pillars(base, grid, screw):
-    sx, sy = L.screws()[screw]
-    # along the axis: nothing of the base in the way, the pilot hole's end in the grid
-    assert rays(base, [[sx, sy, V["floor_bottom"] - 1]], [0, 0, 1])[0] == np.inf
-    assert abs(rays(grid, [[sx, sy, -1]], [0, 0, 1])[0] - 1 - L.PILOT_DEPTH) < TOL
-    # the head's seat: up the counterbore, outside the screw's clearance hole
-    r_head = (L.SCREW_CLEARANCE + L.HEAD_BORE) / 4
-    seat = V["floor_bottom"] - 1 + rays(base, [[sx + r_head, sy, V["floor_bottom"] - 1]], [0, 0, 1])[0]
-    assert abs(seat - V["seat"]) < TOL
-    # round the screw the boss holds the board up, and the pillar holds it down
-    r_clamp = (L.SCREW_CLEARANCE + L.PILLAR) / 4
-    assert abs(rays(base, [[sx + r_clamp, sy, 5]], [0, 0, -1])[0] - 5 - L.BOARD_THICKNESS) < TOL
-    assert abs(rays(grid, [[sx + r_clamp, sy, -1]], [0, 0, 1])[0] - 1) < TOL
-    # the thread: between the pilot hole and the screw's outside there is pillar
-    r_thread = (L.PILOT + L.SCREW) / 4
-    assert abs(rays(grid, [[sx + r_thread, sy, -1]], [0, 0, 1])[0] - 1) < TOL
-    # the screw reaches into the pillar, at least twice its diameter, and not to the pilot hole's end
-    tip = seat + L.SCREW_LENGTH
-    assert 2 * L.SCREW <= tip <= L.PILOT_DEPTH - 0.5
-    # the PCB's hole is where the screw goes
-    assert L.SCREW_HOLE > L.SCREW
+# --- the Pico ----------------------------------------------------------------------------------
 
 
-def test_the_usb_plug_reaches_the_picos_socket(base):
-    """Straight back from the Pico's USB socket, a micro-USB plug's moulding
-    (10.5 x 7 mm) meets nothing; above and below the opening the wall is
-    there."""
-    x, y, z = L.PICO_CENTRE[0], V["pico_end"] + L.PICO_USB_OVERHANG, V["usb_z"]
-    corners = [[x + dx, y, z + dz] for dx in (-5.25, 0, 5.25) for dz in (-3.5, 0, 3.5)]
-    assert (rays(base, corners, [0, 1, 0]) == np.inf).all()
-    wall = rays(base, [[x, 0, z + L.USB_OPENING[1] / 2 + 1], [x, 0, z - L.USB_OPENING[1] / 2 - 1]], [0, 1, 0])
-    assert (np.abs(wall - (V["outside"] / 2 - L.CASE_WALL)) < TOL).all()
-    # the socket's face is inside the base's wall, not in it
-    assert y < V["outside"] / 2 - L.CASE_WALL
+def test_the_stack_adds_up(tray):
+    """From the PCB's top: the plate's top 5.0 (the switch's bottom
+    housing); below: the sockets, the headers' plastic, the Pico and its
+    USB socket, then at least 1 mm of air over the floor."""
+    assert mx.PLATE_TOP == (V["plate_bottom"] - 0) + mx.PLATE_THICKNESS == 5.0
+    usb_bottom = V["usb_z"] - mx.PICO_USB[1] / 2
+    assert abs(usb_bottom - (-mx.BOARD_THICKNESS - mx.SOCKET_ROW_HEIGHT - mx.PICO_SPACER - mx.PICO_THICKNESS
+                             - mx.PICO_USB[1])) < 1e-9
+    px, py = mx.PICO_CENTRE
+    floor = down(tray, px, py, V["pico_face"] - mx.PICO_PARTS)
+    assert abs(floor - V["floor_top"]) < TOL and usb_bottom - floor >= 1.0 - TOL
+    assert abs(down(tray, px, V["usb_face"] - 2, usb_bottom) - V["floor_top"]) < TOL
 
 
-def test_the_pico_fits_under_the_board(base):
-    """The room under the board is at least UNDER_HEIGHT; the Pico, its
-    sockets and USB socket are clear of the bosses; BOOTSEL can be pressed
-    through the floor."""
-    px, py = L.PICO_CENTRE
-    floor = rays(base, [[px, py, -L.BOARD_THICKNESS - 0.1]], [0, 0, -1])[0] + L.BOARD_THICKNESS + 0.1
-    assert floor >= L.BOARD_THICKNESS + L.UNDER_HEIGHT
-    assert V["usb_z"] - L.PICO_USB[1] / 2 > V["floor_top"]
-    for sx, sy in L.screws():
-        gap_x = abs(sx - px) - L.PICO[0] / 2 - L.BOSS / 2
-        gap_y = abs(sy - py) - L.PICO[1] / 2 - L.BOSS / 2
-        assert max(gap_x, gap_y) > 0.5
-    bx, by = L.BOOTSEL_AT
-    assert rays(base, [[bx, by, V["floor_bottom"] - 1]], [0, 0, 1])[0] == np.inf
+def test_the_usb_plug_reaches_the_picos_socket(tray):
+    """The opening is centred on the socket; straight back from the socket's
+    face a 12 x 8 mm moulding meets nothing; a bigger one stops on the
+    pocket's face round the opening, at most USB_FACE_GAP from the socket's
+    face, so the plug's metal still goes 5 mm or more into the socket."""
+    x, y, z = mx.PICO_CENTRE[0], V["usb_face"], V["usb_z"]
+    inside = V["inner"][3] + mx.USB_SKIN / 2  # in the wall's skin
+    sides = rays(tray, [[x, inside, z], [x, inside, z]], [[1, 0, 0], [-1, 0, 0]])
+    assert np.allclose(sides, mx.USB_OPENING[0] / 2, atol=TOL)
+    top = rays(tray, [[x, inside, z]], [0, 0, 1])[0]
+    assert abs(top - mx.USB_OPENING[1] / 2) < TOL
+    w, h = mx.USB_OPENING[0] / 2 - 0.05, mx.USB_OPENING[1] / 2 - 0.05
+    corners = [[x + dx, y, z + dz] for dx in (-w, 0, w) for dz in (-h, 0, h)]
+    assert (rays(tray, corners, [0, 1, 0]) == np.inf).all()
+    # round the opening, the pocket's face: USB_FACE_GAP from the socket's face, the pocket centred too
+    ring = [[x + dx, y + 10, z + dz] for dx, dz in ((-7, 0), (7, 0), (0, 5), (-7, 5), (7, -3))]
+    face = y + 10 - rays(tray, ring, [0, -1, 0])
+    assert np.allclose(face - y, V["recess_face"] - y, atol=TOL)
+    assert (face - y <= USB_FACE_GAP + TOL).all() and PLUG_METAL - USB_FACE_GAP >= 5.0
+    for dx in (-1, 1):
+        edge = rays(tray, [[x, V["recess_face"] + 0.5, z]], [dx, 0, 0])[0]
+        assert abs(edge - mx.USB_RECESS[0] / 2) < TOL
+    # elsewhere the back wall's outer face is the tray's
+    assert abs(y + 10 - rays(tray, [[0, y + 10, z]], [0, -1, 0])[0] - V["outer"][3]) < TOL
+    # the socket's face is inside the tray, not in its wall
+    assert y < V["inner"][3]
 
 
-def test_the_board_sits_in_the_base_and_the_skirt_meets_it(base, grid):
-    """The board's edge is clear of the base's lip and rests on its ledge;
-    the grid's skirt comes down outside the lip to SEAM above the base's
-    walls."""
-    half = L.PCB_SIZE / 2
-    lip = rays(base, [[half, 0, -L.BOARD_THICKNESS / 2], [0, -half, -L.BOARD_THICKNESS / 2]],
-               [[1, 0, 0], [0, -1, 0]])
-    assert (lip >= 0.3).all() and np.isfinite(lip).all()
-    # it rests on the ledge round its edge, except behind the Pico, where its sockets reach the edge
-    inside = half - L.PCB_LEDGE / 2
-    rests = rays(base, [[inside, 0, 5], [-inside, 20, 5], [20, -inside, 5], [20, inside, 5]], [0, 0, -1]) - 5
-    assert (np.abs(rests - L.BOARD_THICKNESS) < TOL).all(), rests
-    x, y = L.PICO_CENTRE
-    for dx in (-L.PICO_ROW_SPACING / 2, L.PICO_ROW_SPACING / 2):  # the sockets, to their last pin
-        assert rays(base, [[x + dx, y + L.PICO[1] / 2 - 0.5, -L.BOARD_THICKNESS - 0.01]], [0, 0, -1])[0] > 10
-    edge = V["outside"] / 2 - L.CASE_WALL / 2
-    skirt = rays(grid, [[edge, 0, -10]], [0, 0, 1])[0] - 10
-    wall = 10 - rays(base, [[edge, 0, 10]], [0, 0, -1])[0]
-    assert abs(skirt - wall - L.SEAM) < TOL
+def test_bootsel_can_be_pressed_through_the_floor(tray):
+    """Up the hole from below: nothing of the tray within BOOTSEL_HOLE, the
+    floor round it, and BOOTSEL (on the Pico's face) at the top."""
+    bx, by = mx.BOOTSEL_AT
+    r = mx.BOOTSEL_HOLE / 2
+    ring = [[bx + k * r * np.cos(a), by + k * r * np.sin(a), V["floor_bottom"] - 1]
+            for k in (0, 0.9) for a in np.linspace(0, 2 * np.pi, 8, endpoint=False)]
+    assert (rays(tray, ring, [0, 0, 1]) == np.inf).all()
+    assert rays(tray, [[bx + r + 0.5, by, V["floor_bottom"] - 1]], [0, 0, 1])[0] < 1 + TOL
+    px, py = mx.PICO_CENTRE
+    assert abs(bx - px) < mx.PICO[0] / 2 and abs(by - py) < mx.PICO[1] / 2
 
 
-# --- make hardware without OpenSCAD -------------------------------------------------------------
+# --- the guide --------------------------------------------------------------------------------
+
+
+def test_the_guide_gives_the_kits_numbers():
+    """hardware/README.md's section on the tray and plate says the numbers
+    mx.py and the tray have."""
+    with open(os.path.join(ROOT, "hardware", "README.md")) as f:
+        guide = f.read().split("### 2. Print the tray, and the plate if you don't order it", 1)[1].split("\n### ", 1)[0]
+    guide = " ".join(guide.split())
+    said = ["%.2f mm clear of the walls" % mx.FIT, "%.1f mm of room under the board" % mx.UNDER,
+            "%.1f mm switch plate" % mx.PLATE_THICKNESS, "FR-4 one (%.1f mm" % mx.FR4_PLATE_THICKNESS,
+            "hold %.1f to %.1f mm" % mx.PLATE_THICKNESS_RANGE, "%.1f mm wider than the board" % mx.PLATE_LEDGE,
+            "%.1f mm over the board" % mx.PLATE_TOP, "M3 x %d pan-head" % mx.SCREW_LENGTH,
+            "up to %d x %d mm" % mx.USB_OPENING, "%.2f mm short of it" % (V["recess_face"] - V["usb_face"]),
+            "%d mm hole in the floor" % mx.BOOTSEL_HOLE]
+    for text in said:
+        assert text in guide, text
+    assert V["recess_face"] - V["usb_face"] <= USB_FACE_GAP + 1e-9
 
 
 def test_without_openscad_make_hardware_says_so_in_one_line_and_writes_nothing(tmp_path):
@@ -424,67 +497,3 @@ def test_without_openscad_make_hardware_says_so_in_one_line_and_writes_nothing(t
     line = one_line_error(r)
     assert "openscad is not installed (apt-get install openscad)" in line, line
     assert os.listdir(out) == []
-
-
-# --- the PCB (hardware/pcb/, make pcb's) in the case ----------------------------------------------
-
-
-def _box_to_point(box, x, y):
-    x0, y0, x1, y1 = box
-    return np.hypot(max(x0 - x, 0, x - x1), max(y0 - y, 0, y - y1))
-
-
-def test_the_pcbs_are_read_where_kicad_put_them():
-    """read_pcb against positions KiCad reported for pico-buttons: the
-    Pico's pin 16 joint and the level shifter's socket's courtyard."""
-    path = [p for p in case.pcb_files() if p.endswith("pico-buttons.kicad_pcb")]
-    assert path, "no hardware/pcb/pico-buttons: run `make pcb`"
-    parts = case.read_pcb(path[0])
-    pico = [p for p in parts if "Pico" in p["footprint"]][0]
-    assert pico["side"] == "bottom" and len(pico["pads"]) == 40
-    assert any(abs(x - 8.89) < 0.01 and abs(y - 15.53) < 0.01 for x, y, _ in pico["pads"])
-    dip = [p for p in parts if p["footprint"].startswith("DIP-14")][0]
-    assert np.allclose(dip["courtyard"], (-29.49, -4.72, -18.79, 13.73), atol=0.02)
-
-
-@pytest.mark.parametrize("name", ["grid", "tile"])
-def test_no_wall_or_tile_edge_comes_down_on_a_solder_joint(grid, name):
-    """Every joint on the PCBs' top side has JOINT_HEIGHT clear above it:
-    under the grid's walls, and under a tile pressed to its stop, wherever
-    its play in the well puts it."""
-    joints = case.top_joints()
-    assert joints
-    ring = [(np.cos(a), np.sin(a)) for a in np.linspace(0, 2 * np.pi, 8, endpoint=False)]
-    worst = np.inf
-    for x, y, r in joints:
-        below = 0.01  # start just under the board's face, where the grid and a tile at its stop sit
-        points = [[x, y, -below]] + [[x + r * c, y + r * s, -below] for c, s in ring]
-        if name == "grid":
-            worst = min(worst, rays(grid, points, [0, 0, 1]).min() - below)
-            continue
-        cell = min(range(9), key=lambda c: np.hypot(x - L.pixel_at(c)[0], y - L.pixel_at(c)[1]))
-        tile = placed("tile", cell, -L.STOP_GAP)
-        for dx, dy in ((0, 0), (L.FIT, 0), (-L.FIT, 0), (0, L.FIT), (0, -L.FIT)):
-            worst = min(worst, rays(tile, np.array(points) - [dx, dy, 0], [0, 0, 1]).min() - below)
-    assert worst >= L.JOINT_HEIGHT - TOL, worst
-
-
-def test_the_parts_under_the_pcbs_clear_the_bosses_and_the_ledge():
-    """The courtyard of each part under a PCB is clear of the bosses' slim
-    tops (and the Pico of their full width, it hangs below their seats), and
-    of the ledge round the board's edge, but for the Pico at the back, where
-    the ledge is cut back."""
-    boxes = [p for path in case.pcb_files() for p in case.read_pcb(path) if p["side"] == "bottom"]
-    assert boxes
-    inner = L.PCB_SIZE / 2 - L.PCB_LEDGE
-    for part in boxes:
-        box = part["courtyard"]
-        pico = "Pico" in part["footprint"]
-        for sx, sy in L.screws():
-            clear = _box_to_point(box, sx, sy)
-            assert clear > (L.BOSS if pico else L.BOSS_TOP) / 2, (part["footprint"], clear)
-        x0, y0, x1, y1 = box
-        if pico:
-            assert -L.PICO[0] / 2 - 1 <= x0 and x1 <= L.PICO[0] / 2 + 1 and -inner < y0
-        else:
-            assert -inner < min(x0, y0) and max(x1, y1) < inner, part["footprint"]

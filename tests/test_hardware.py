@@ -14,7 +14,7 @@ from hypothesis import given, settings, strategies as st
 from tactictoe import config
 from conftest import HANG_S, DOUBLES, FIRMWARE, MICROPYTHON, MPY_SCRIPTS, ROOT, one_line_error, run_cli
 from host_tools import hardware
-from host_tools.hardware import boards, bought, case, case_mx, wiring
+from host_tools.hardware import boards, bought, case, wiring
 from host_tools.hardware.page import page as board_page
 
 HARDWARE = os.path.join(ROOT, "hardware")
@@ -65,23 +65,19 @@ def texts(svg_text):
 
 
 def test_hardware_docs_are_up_to_date(tmp_path):
-    """The docs, case/dimensions.scad and case-mx/dimensions-mx.scad;
-    tests/test_case.py and tests/test_case_mx.py check the cases' STLs and
-    pictures (made by OpenSCAD)."""
+    """The docs and case/dimensions.scad; tests/test_case.py checks the
+    case's STLs and pictures (made by OpenSCAD)."""
     r = run("hardware", "-o", str(tmp_path), "--no-models")
     assert r.returncode == 0, r.stderr
-    per_board = sum(len(hardware.board_files(name)) for name in BOARDS)  # with the perfboard's for a Pico's buttons
-    assert r.stdout.strip() == "wrote %d files to %s" % (per_board + 4 + 2 * len(boards.BOUGHT), tmp_path)
+    per_board = sum(len(hardware.board_files(name)) for name in BOARDS)
+    # and layout.md, layout.svg, case/dimensions.scad
+    assert r.stdout.strip() == "wrote %d files to %s" % (per_board + 3 + 2 * len(boards.BOUGHT), tmp_path)
     fresh = generated_files(tmp_path)
     # hardware/pcb/ is make pcb's (tests/test_pcb.py checks it), the case's models make hardware's through
     # OpenSCAD (tests/test_case.py checks them)
     models = {os.path.join("case", n) for n in case.SOURCES}
     models |= {os.path.join("case", n + ".stl") for n, _, _ in case.PARTS}
     models |= {os.path.join("case", n) for n, _, _, _ in case.PICTURES}
-    mx = case_mx.FOLDER
-    models |= {os.path.join(mx, n) for n in case_mx.SOURCES}
-    models |= {os.path.join(mx, n + ".stl") for n, _, _ in case_mx.PARTS}
-    models |= {os.path.join(mx, n) for n, _, _, _ in case_mx.PICTURES}
     committed = [f for f in generated_files(HARDWARE)
                  if f != "README.md" and not f.startswith("pcb" + os.sep) and f not in models]
     assert fresh == committed, "run `make hardware` and commit hardware/"
@@ -114,8 +110,6 @@ def test_every_shipped_board_has_its_folder_and_a_row_in_the_guide():
 def test_links_in_the_hardware_docs_resolve():
     pages = [os.path.join(HARDWARE, "README.md"), os.path.join(HARDWARE, "layout.md")] + [
         os.path.join(HARDWARE, b, "README.md") for b in BOARDS + sorted(boards.BOUGHT)]
-    pages += [os.path.join(HARDWARE, b, "perfboard.md") for b in BOARDS
-              if os.path.exists(os.path.join(HARDWARE, b, "perfboard.md"))]
     for page in pages:
         with open(page) as f:
             text = f.read()
@@ -225,9 +219,7 @@ def test_every_part_has_a_part_number_and_a_source(name):
     assert wanted <= set(numbers)
     assert ("PS1240P02BT" in numbers) == (raw.get("buzzer") is not None)
     assert any("diffuser" in r[1] for r in rows) and any("enclosure" in r[1] for r in rows)
-    if raw["input"]["kind"] != "touch":  # pressed through the printed tiles, the case screwed together
-        assert [r[0] for r in rows if r[2].startswith("printed: ")] == ["1", "1", "9"]
-        assert any(r[0] == "4" and "M3" in r[1] for r in rows)
+    assert not [r for r in rows if r[2].startswith("printed: ")]  # no printed case: the kit's is its own
 
 
 def _check_kit_parts(rows, numbers):
@@ -253,7 +245,10 @@ def _check_kit_parts(rows, numbers):
     assert qty["1u MX keycaps, translucent or relegendable"] == 9
     assert qty["M3 x 8 pan head screws"] == 4
     assert qty["USB data cable, micro-USB"] == 1
-    assert [r for r in rows if r[2].startswith("printed: ") or "perfboard" in r[1] or "wire" in r[1]] == []
+    assert [r for r in rows if "perfboard" in r[1] or "wire" in r[1]] == []
+    # the tray, and the plate for one who prints it instead of ordering it
+    assert [r[2] for r in rows if r[2].startswith("printed: ")] == [
+        "printed: hardware/case/tray.stl", "printed: hardware/case/plate.stl"]
 
 
 def test_the_kits_page_says_there_is_nothing_to_wire():

@@ -22,7 +22,7 @@ from conftest import ROOT
 import pytest
 
 from host_tools import flash
-from host_tools.hardware import boards, pcb
+from host_tools.hardware import boards, mx, pcb
 from tactictoe import config
 
 NAME = "pico-mx"
@@ -374,7 +374,9 @@ def test_the_bom_and_cpl_hold_only_the_fab_parts_underneath_with_lcsc_numbers(bo
 def test_the_plate_has_nine_14mm_cut_outs_at_19_05_pitch():
     plate = kicad_check(os.path.join(FOLDER, NAME + "-plate.kicad_pcb"))
     segments = {tuple(sorted((tuple(a), tuple(b)))) for a, b in plate["edges"]}
-    outline = {(-32.5, 32.5), (52.5, 32.5), (52.5, -32.5), (-32.5, -32.5)}
+    # the board's outline, 1.5 mm wider all round: it rests on the tray's ledge
+    outline = {(-34.0, 34.0), (54.0, 34.0), (54.0, -34.0), (-34.0, -34.0)}
+    assert mx.plate_outline() == (-34.0, -34.0, 54.0, 34.0)
     for x, y in KEYS:
         c = [(x - 7.0, y - 7.0), (x + 7.0, y - 7.0), (x + 7.0, y + 7.0), (x - 7.0, y + 7.0)]
         for a, b in zip(c, c[1:] + c[:1]):

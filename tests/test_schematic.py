@@ -282,8 +282,8 @@ def test_each_symbol_is_the_boards_part_with_its_reference_value_and_footprint(n
         assert prop(sym, "Value") == value, ref
         seen.setdefault(ref, set()).add(int(kid(sym, "unit")[1]))
     assert set(seen) == set(parts)
-    # the 74AHCT125: four buffers and its power; the MX board's SN74AHCT1G125 one
-    assert seen["U2"] == ({1} if name in pcb.MX_BOARDS else {1, 2, 3, 4, 5})
+    # the SN74AHCT1G125: one unit, its power pins with it
+    assert seen["U2"] == {1}
     # the instance table (what KiCad 6 annotates from) says the same
     for path in kids(kid(nets.tree, "symbol_instances"), "path"):
         ref = kid(path, "reference")[1]
@@ -306,12 +306,10 @@ def test_each_footprint_is_linked_to_its_symbol(name, nets):
 
 
 def test_the_not_fitted_parts_are_out_of_the_bom(name, nets):
-    cfg = flash.board_config(name)[1]
     for sym in nets.symbols:
         ref = prop(sym, "Reference")
-        # (the MX board's BOM is the fab's: the Pico, in the maker's sockets, is not in it)
-        if ref.startswith("H") or (ref == "BZ1" and cfg["buzzer"] is None) or (
-                ref == "U1" and name in pcb.MX_BOARDS):
+        # (the BOM is the fab's: the Pico, in the maker's sockets, is not in it)
+        if ref.startswith("H") or ref == "U1":
             assert kid(sym, "in_bom")[1] == "no", ref
         elif not ref.startswith("#"):
             assert kid(sym, "in_bom")[1] == "yes", ref
@@ -379,7 +377,7 @@ def test_the_picture_shows_the_sheet(name, nets):
         ref = prop(sym, "Reference")
         if not ref.startswith("#") and ref != "U2":
             assert ref in words, ref
-    assert ({"U2"} if name in pcb.MX_BOARDS else {"U2A", "U2B", "U2C", "U2D", "U2E"}) <= words
+    assert "U2" in words
     for label in kids(nets.tree, "global_label"):
         assert label[1] in words
     # one drawn line per wire
@@ -387,12 +385,12 @@ def test_the_picture_shows_the_sheet(name, nets):
 
 
 def test_a_part_the_sheet_has_no_place_for_is_an_error_not_a_missing_symbol():
-    cfg = flash.board_config("pico-buttons")[1]
+    cfg = flash.board_config("pico-mx")[1]
     design = pcb.design(cfg)
     extra = dict(next(p for p in design["parts"] if p["ref"] == "R2"), ref="R9")
     design["parts"].append(extra)
     with pytest.raises(HardwareError, match="no place for R9"):
-        schematic.kicad_sch(design, cfg, "firmware/boards/pico-buttons.json")
+        schematic.kicad_sch(design, cfg, "firmware/boards/pico-mx.json")
     design["parts"][-1] = dict(extra, footprint="SOT-23")
     with pytest.raises(HardwareError, match="no symbol for the footprint SOT-23"):
-        schematic.kicad_sch(design, cfg, "firmware/boards/pico-buttons.json")
+        schematic.kicad_sch(design, cfg, "firmware/boards/pico-mx.json")

@@ -17,22 +17,20 @@ Where to look:
   page, parts and diagram say what the PCB joins and what the maker buys;
 - ``page.py``: a board's page (pin table, parts, notes, flashing);
 - ``wiring.py``: a board's wiring diagram; ``svg.py``: its drawing parts;
-- ``layout.py``: the grid's dimensions, its drawing and notes, and the
-  kit's (the PCB's and the printed case's);
-- ``case.py``: the printed case: ``hardware/case/dimensions.scad`` from
-  ``layout.py``, and through OpenSCAD its STLs and pictures;
-- ``mx.py``: the MX kit's (``pico-mx``) dimensions; ``case_mx.py`` its
-  printed tray and plate: ``hardware/case-mx/dimensions-mx.scad`` from
-  ``mx.py``, and through OpenSCAD their STLs and the kit's pictures;
-- ``perfboard.py``: the hand-wired build's perfboard (a Pico with nine
-  buttons): every part on a hole, every wire, as pictures and a hole list;
+- ``layout.py``: the 3x3 grid's dimensions for a board wired from its
+  diagram, its drawing and notes;
+- ``mx.py``: the kit's (``pico-mx``) dimensions, which its PCB, plate and
+  tray share; ``case.py`` its printed tray and plate:
+  ``hardware/case/dimensions.scad`` from ``mx.py``, and through OpenSCAD
+  (``scad.py``) their STLs and the kit's pictures;
 - ``bought.py``: the page of each board bought ready-made (what to buy, the
   one-file install, the keys), ``keymap.py`` its key map's picture, both
   from ``boards.BOUGHT``, which each shipped config of such a board must
   agree with;
-- ``pcb/``: the PCB of the Pico builds (``make pcb``, which ``make
-  hardware`` runs first: ``hardware/pcb/``): ``__init__.py`` its parts and
-  nets from the config and ``layout.py``, and its files; ``kicad.py``
+- ``pcb/``: the kit's PCB and plate (``make pcb``, which ``make
+  hardware`` runs first: ``hardware/pcb/``): ``mxboard.py`` its parts and
+  nets from the config and ``mx.py``, ``footprints.py`` the footprints
+  KiCad lacks, ``__init__.py`` its files; ``kicad.py``
   builds, checks and plots it in KiCad 6's pcbnew (the system Python's),
   ``route.py`` routes it, ``schematic.py`` writes its KiCad 6 schematic
   (``schematic_svg.py`` its picture) from the same parts and nets;
@@ -42,7 +40,7 @@ Where to look:
 import os
 
 from host_tools import flash, outputs
-from host_tools.hardware import boards, bought, case, case_mx, layout, page, perfboard, wiring
+from host_tools.hardware import boards, bought, case, layout, page, wiring
 from host_tools.hardware.boards import HardwareError
 
 __all__ = ["HardwareError", "board_files", "write_board", "write_all"]
@@ -50,9 +48,7 @@ __all__ = ["HardwareError", "board_files", "write_board", "write_all"]
 
 def board_files(board):
     """``[("README.md", text), ("wiring.svg", text), ...]`` of one board
-    config (a shipped name or a path): with the perfboard's page and
-    pictures for a Pico with nine buttons (not for one whose PCB comes
-    assembled, ``parts.ASSEMBLED``)."""
+    config (a shipped name or a path)."""
     try:
         path, cfg, _ = flash.board_config(board)
     except flash.FlashError as e:
@@ -61,8 +57,7 @@ def board_files(board):
         raise HardwareError("%s is a board bought ready-made (%s): there is no wiring to draw" % (board, cfg["board"]))
     boards.check(cfg)
     source = os.path.relpath(path, flash.ROOT) if os.path.abspath(path).startswith(flash.BOARDS) else path
-    return ([("README.md", page.page(cfg, source)), ("wiring.svg", wiring.wiring_svg(cfg))]
-            + perfboard.perfboard_files(cfg, source))
+    return [("README.md", page.page(cfg, source)), ("wiring.svg", wiring.wiring_svg(cfg))]
 
 
 def hand_wired(cfg):
@@ -78,8 +73,8 @@ def hand_wired_boards():
 
 
 def write_board(board, folder):
-    """Write ``folder/README.md``, ``folder/wiring.svg`` (and the perfboard's
-    files) for one board config, all or none; returns the files written."""
+    """Write ``folder/README.md`` and ``folder/wiring.svg`` for one board
+    config, both or neither; returns the files written."""
     return [os.path.join(folder, name) for name in outputs.write_tree(folder, board_files(board))]
 
 
@@ -97,23 +92,19 @@ def _remove_gone(folder, shipped):
 
 
 def write_all(folder, models=True):
-    """Every shipped board's folder, the layout drawing, the case's
-    ``case/dimensions.scad`` and the MX kit's ``case-mx/dimensions-mx.scad``,
-    and (with ``models``, through OpenSCAD) their STLs and pictures, all or
-    none; returns the files written, relative to ``folder``. A folder this
-    wrote for a board config that is gone is then removed."""
+    """Every shipped board's folder, the layout drawing, the kit's
+    ``case/dimensions.scad`` and (with ``models``, through OpenSCAD) its
+    STLs and pictures, all or none; returns the files written, relative to
+    ``folder``. A folder this wrote for a board config that is gone is then
+    removed."""
     outputs.check_folder(folder)  # before the slow part: OpenSCAD
     outputs.check_folder(os.path.join(folder, "case"))
-    outputs.check_folder(os.path.join(folder, case_mx.FOLDER))
     shipped = hand_wired_boards()
     files = [(name + "/" + f, text) for name in shipped for f, text in board_files(name)]
     files += [("layout.md", layout.layout_page()), ("layout.svg", layout.layout_svg())]
     files += bought.files()
     files += [("case/" + name, data)
               for name, data in case.case_files(models=models, pictures_from=os.path.join(folder, "case"))]
-    mx_folder = os.path.join(folder, case_mx.FOLDER)
-    files += [(case_mx.FOLDER + "/" + name, data)
-              for name, data in case_mx.case_files(models=models, pictures_from=mx_folder)]
     written = outputs.write_tree(folder, files)
     _remove_gone(folder, shipped)
     return sorted(os.path.join(*name.split("/")) for name in written)

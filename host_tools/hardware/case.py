@@ -1,413 +1,170 @@
-"""The printed case: ``hardware/case/dimensions.scad`` written from the
-numbers in ``layout.py``, and, through OpenSCAD, the printable STLs and the
-pictures (assembly, exploded, a section through the middle column's cells,
-the underside with the screws, BOOTSEL's hole and the USB opening).
+"""The kit's printed parts (``pico-mx``): ``hardware/case/dimensions.scad``
+written from ``mx.py``, and, through OpenSCAD, the
+tray's and the plate's STLs and the pictures (exploded, assembled, the
+populated PCB from above and below, the tray's back with a plug in the USB
+opening, its underside with BOOTSEL's hole).
 
-The .scad sources in ``hardware/case/`` are written by hand and ``include``
+The .scad sources in ``hardware/case/`` are written by hand and include
 the generated ``dimensions.scad``, so the case, the PCB and the docs share
-one set of numbers. OpenSCAD (``apt-get install openscad``) exports the STLs;
-the pictures need a display, or ``xvfb-run`` when there is none.
+one set of numbers; the machinery (running OpenSCAD, canonical STLs, PNGs
+tagged with their sources' digest) is ``scad.py``'s. OpenSCAD (``apt-get
+install openscad``) exports the STLs; the pictures need a display, or
+``xvfb-run`` when there is none.
 """
 
 import hashlib
-import math
 import os
-import re
 import shutil
-import struct
-import subprocess
 import tempfile
-import zlib
 
-from host_tools.hardware import layout
-from host_tools.hardware.boards import HardwareError
+from host_tools.hardware import mx, scad
 
 HERE = "host_tools/hardware/case.py"
 # The parts to print: (STL name, .scad source, how many).
-PARTS = (("base", "base.scad", 1), ("grid", "grid.scad", 1), ("tile", "tile.scad", 9))
-# The pictures: (PNG name, the assembly's view, OpenSCAD camera, projection).
+PARTS = (("tray", "tray.scad", 1), ("plate", "plate.scad", 1))
+# The pictures: (PNG name, assembly.scad's view, OpenSCAD camera, projection).
 # Camera: translate x y z, rotate x y z, distance.
 PICTURES = (
-    ("assembly.png", "assembly", "0,0,0,55,0,25,400", "p"),
-    ("exploded.png", "exploded", "0,0,45,70,0,25,620", "p"),
-    ("section.png", "section", "0,0,0,90,0,90,245", "o"),
-    ("underside.png", "assembly", "0,0,-5,235,0,20,400", "p"),
+    ("exploded.png", "exploded", "12,0,48,64,0,28,470", "p"),
+    ("assembly.png", "assembly", "10,0,-2,55,0,25,270", "p"),
+    ("pcb-top.png", "pcb", "10,0,0,38,0,18,230", "p"),
+    ("pcb-bottom.png", "pcb", "10,0,-6,150,0,180,230", "p"),
+    ("back.png", "usb", "30,38,-8,65,0,215,230", "p"),
+    ("underside.png", "assembly", "10,0,-10,165,0,190,250", "p"),
 )
 IMAGE_SIZE = "1000,750"
 # Hand-written sources in hardware/case/ (not generated).
-SOURCES = ("kit.scad", "base.scad", "grid.scad", "tile.scad", "assembly.scad")
-CASE = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "hardware", "case")
+SOURCES = ("kit.scad", "tray.scad", "plate.scad", "assembly.scad")
+DIMENSIONS = "dimensions.scad"
+FOLDER = "case"
+CASE = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "hardware", FOLDER)
 
 
-class CaseError(HardwareError):
-    """OpenSCAD is missing or failed: one line for the user."""
+def tray_values():
+    """The tray's heights and outlines, worked out from mx.py: what the
+    .scad files and the tests both use."""
+    x0, y0, x1, y1 = mx.PCB_X[0], mx.PCB_Y[0], mx.PCB_X[1], mx.PCB_Y[1]
+    p0, q0, p1, q1 = mx.plate_outline()
+    f, w = mx.FIT, mx.CASE_WALL
+    pico_face = -(mx.BOARD_THICKNESS + mx.SOCKET_ROW_HEIGHT + mx.PICO_SPACER + mx.PICO_THICKNESS)
+    floor_top = -mx.BOARD_THICKNESS - mx.UNDER
+    inner = (x0 - f, y0 - f, x1 + f, y1 + f)
+    return {
+        "pcb_bottom": -mx.BOARD_THICKNESS,
+        "plate_bottom": mx.PLATE_TOP - mx.PLATE_THICKNESS,
+        "floor_top": floor_top,
+        "floor_bottom": floor_top - w,
+        # the wall's inner face round the board, and round the plate (above the plate's ledge)
+        "inner": inner,
+        "plate_inner": (p0 - f, q0 - f, p1 + f, q1 + f),
+        "outer": (p0 - f - w, q0 - f - w, p1 + f + w, q1 + f + w),
+        "pico_face": pico_face,  # the Pico's parts side, facing down
+        "pico_back": pico_face + mx.PICO_THICKNESS,
+        "usb_z": pico_face - mx.PICO_USB[1] / 2,  # the USB socket's middle
+        "usb_face": mx.PICO_CENTRE[1] + mx.PICO[1] / 2 + mx.PICO_USB_OVERHANG,
+        "recess_face": inner[3] + mx.USB_SKIN,  # the USB pocket's face, in the back wall
+        "screw_tip": -mx.SCREW_LENGTH,  # the head on the board's top face
+        "pilot_bottom": -mx.BOARD_THICKNESS - mx.PILOT_DEPTH,
+    }
 
 
-def _num(v):
-    """A number as OpenSCAD reads it, the same text every run."""
-    text = ("%.6f" % v).rstrip("0").rstrip(".")
-    return "0" if text == "-0" else text
-
-
-def _vec(values):
-    return "[" + ", ".join(_vec(v) if isinstance(v, (tuple, list)) else _num(v) for v in values) + "]"
+def _numeric(v):
+    """True for a number, or a tuple or list of them (nested)."""
+    if isinstance(v, bool):
+        return False
+    if isinstance(v, (int, float)):
+        return True
+    return isinstance(v, (tuple, list)) and bool(v) and all(_numeric(x) for x in v)
 
 
 def dimensions_scad():
-    """``dimensions.scad``: every number the case's .scad files use."""
-    lines = ["// Generated by `make hardware` (%s) from host_tools/hardware/layout.py:" % HERE,
-             "// edit the numbers there, not this file. All sizes in mm; origin at the grid's",
-             "// centre on the LED board's top face, x right, y to the back, z up.", ""]
-    names = ("PITCH WALL WALL_HEIGHT MARGIN BASE PIXEL BUTTON BUTTON_OFFSET BOARD_THICKNESS PCB_SIZE SCREW SCREW_HOLE"
-             " UNDER_HEIGHT SOCKET_HEIGHT SWITCH_HEIGHT SWITCH_TRAVEL SWITCH_ACTUATOR FIT MIN_WALL CASE_WALL TILE_SKIN"
-             " PROUD TILE_CHAMFER LIP RATTLE STOP_GAP POST SWITCH_BODY LED_HEIGHT PILLAR PILOT PILOT_DEPTH SCREW_LENGTH"
-             " SCREW_CLEARANCE HEAD_BORE BOSS BOSS_SEAT BOSS_TOP LIP_HEIGHT PCB_LEDGE SEAM JOINT_HEIGHT CORNER"
-             " PICO_SPACER PICO_THICKNESS PICO_USB_OVERHANG BOOTSEL_HOLE").split()
-    for name in names:
-        lines.append("%s = %s;" % (name.lower(), _num(getattr(layout, name))))
-    for name in ("PICO", "PICO_CENTRE", "PICO_USB", "USB_OPENING", "BOOTSEL_AT"):
-        lines.append("%s = %s;" % (name.lower(), _vec(getattr(layout, name))))
-    lines.append("pico_row_spacing = %s;" % _num(layout.PICO_ROW_SPACING))
+    """``dimensions.scad``: every number of mx.py, and what the tray
+    works out from them."""
+    lines = ["// Generated by `make hardware` (%s) from host_tools/hardware/mx.py:" % HERE,
+             "// edit the numbers there, not this file. All sizes in mm; origin at the middle",
+             "// key's centre on the PCB's top face, x right, y to the back, z up.", ""]
+    for name in sorted(n for n in vars(mx) if n.isupper()):
+        v = getattr(mx, name)
+        if _numeric(v) and name != "SCREWS":
+            text = scad.vec(v) if isinstance(v, (tuple, list)) else scad.num(v)
+            lines.append("%s = %s;" % (name.lower(), text))
     lines.append("")
-    lines.append("// worked out in layout.case_values()")
-    for name, v in layout.case_values().items():
-        lines.append("%s = %s;" % (name, _num(v)))
+    lines.append("// worked out in case.tray_values()")
+    for name, v in tray_values().items():
+        lines.append("%s = %s;" % (name, scad.vec(v) if isinstance(v, tuple) else scad.num(v)))
     lines.append("")
-    lines.append("screws = %s;  // the four M3 screws (x, y)" % _vec(layout.screws()))
     cells = range(9)
-    lines.append("pixels = %s;  // each cell's pixel (x, y), cell 0 first" % _vec([layout.pixel_at(c) for c in cells]))
-    lines.append("buttons = %s;  // each cell's switch (x, y)" % _vec([layout.button_at(c) for c in cells]))
-    joints = top_joints()
-    lines.append("// the top side's solder joints (x, y, radius) of the PCBs in hardware/pcb/, and the slots")
-    lines.append("// (x0, y0, x1, y1) over those under a wall or a tile's edge (a tile's from its cell's middle)")
-    lines.append("joints = %s;" % _vec(joints))
-    lines.append("wall_notches = %s;" % _vec(wall_notches(joints)))
-    lines.append("tile_notches = %s;" % _vec(tile_notches(joints)))
+    lines.append("plate_outline = %s;  // (x0, y0, x1, y1)" % scad.vec(mx.plate_outline()))
+    lines.append("screws = %s;  // the four M3 screws (x, y)" % scad.vec(mx.SCREWS))
+    lines.append("keys = %s;  // each cell's switch (x, y), cell 0 first" % scad.vec([mx.key_at(c) for c in cells]))
+    lines.append("leds = %s;  // each cell's pixel (x, y)" % scad.vec([mx.led_at(c) for c in cells]))
     return "\n".join(lines) + "\n"
 
 
-PCB = os.path.join(os.path.dirname(CASE), "pcb")
-_NUM = r"(-?[\d.]+)"
-
-
-def _place(at, local):
-    """A footprint's local point on the board, in KiCad's coordinates (y
-    down): rotated by the footprint's angle (KiCad's sense), then moved."""
-    x, y, angle = at
-    a = math.radians(angle)
-    lx, ly = local
-    return (x + lx * math.cos(a) + ly * math.sin(a), y - lx * math.sin(a) + ly * math.cos(a))
-
-
-def read_pcb(path):
-    """From a .kicad_pcb: each footprint's side, its through-hole pads
-    ``(x, y, radius)`` and its courtyard's box ``(x0, y0, x1, y1)``, in
-    layout.py's coordinates (mm from the board's middle, y to the back)."""
-    with open(path) as f:
-        text = f.read()
-    edges = [float(v) for v in re.findall(r"\(gr_line \(start %s %s\) \(end %s %s\) \(layer \"Edge.Cuts\"\)"
-                                          % ((_NUM,) * 4), text) for v in v]
-    cx, cy = (min(edges[0::2]) + max(edges[0::2])) / 2, (min(edges[1::2]) + max(edges[1::2])) / 2
-    ours = lambda p: (p[0] - cx, cy - p[1])  # noqa: E731
-    parts = []
-    for block in text.split("\n  (footprint ")[1:]:
-        head = re.match(r'"([^"]+)" \(layer "([FB]).Cu"\)', block)
-        at = re.search(r"\n    \(at %s %s(?: %s)?\)" % ((_NUM,) * 3), block)
-        at = (float(at.group(1)), float(at.group(2)), float(at.group(3) or 0))
-        pads = []
-        for m in re.finditer(r'\(pad "[^"]*" thru_hole \w+ \(at %s %s(?: %s)?\) \(size %s %s\)' % ((_NUM,) * 5), block):
-            x, y = ours(_place(at, (float(m.group(1)), float(m.group(2)))))
-            pads.append((x, y, max(float(m.group(4)), float(m.group(5))) / 2))
-        corners = []
-        for m in re.finditer(r"\(fp_line \(start %s %s\) \(end %s %s\) \(layer \"[FB].CrtYd\"\)" % ((_NUM,) * 4),
-                             block):
-            corners += [ours(_place(at, (float(m.group(1)), float(m.group(2))))),
-                        ours(_place(at, (float(m.group(3)), float(m.group(4)))))]
-        for m in re.finditer(r"\(fp_circle \(center %s %s\) \(end %s %s\) \(layer \"[FB].CrtYd\"\)" % ((_NUM,) * 4),
-                             block):
-            c = ours(_place(at, (float(m.group(1)), float(m.group(2)))))
-            r = math.hypot(float(m.group(3)) - float(m.group(1)), float(m.group(4)) - float(m.group(2)))
-            corners += [(c[0] - r, c[1] - r), (c[0] + r, c[1] + r)]
-        box = (min(p[0] for p in corners), min(p[1] for p in corners), max(p[0] for p in corners),
-               max(p[1] for p in corners)) if corners else None
-        parts.append({"footprint": head.group(1), "side": "bottom" if head.group(2) == "B" else "top",
-                      "pads": pads, "courtyard": box})
-    return parts
-
-
-# The perfboard layouts whose joints the case clears (circuitpython-pico has
-# the same pins, so the same layout).
-PERFBOARDS = ("pico-buttons",)
-
-
-def pcb_files():
-    """The B3F kit's PCBs ``make pcb`` wrote (hardware/pcb/NAME/NAME.kicad_pcb;
-    not the MX kit's, which has its own tray)."""
-    from host_tools.hardware.pcb import MX_BOARDS
-
-    if not os.path.isdir(PCB):
-        return []
-    return sorted(os.path.join(PCB, n, n + ".kicad_pcb") for n in os.listdir(PCB)
-                  if n not in MX_BOARDS and os.path.isfile(os.path.join(PCB, n, n + ".kicad_pcb")))
-
-
-def top_joints():
-    """``[(x, y, radius)]``: the solder joints on the top side of every PCB
-    (the through-hole pads of the parts under it) and of the shipped Pico
-    with buttons' perfboard (``perfboard.top_joints``), rounded, each once:
-    the walls and the tiles clear them on either route."""
-    from host_tools import flash
-    from host_tools.hardware import perfboard
-
-    out = set()
-    for path in pcb_files():
-        for part in read_pcb(path):
-            if part["side"] == "bottom":
-                out.update((round(x, 3), round(y, 3), round(r, 3)) for x, y, r in part["pads"])
-    for board in PERFBOARDS:
-        joints = perfboard.top_joints(flash.board_config(board)[1])
-        out.update((round(x, 3), round(y, 3), round(r, 3)) for x, y, r in joints)
-    return sorted(out)
-
-
-def _slot(x, y, r, across, centre, half):
-    """A box ``(x0, y0, x1, y1)`` over the joint at (x, y), through a wall
-    whose middle is at ``centre`` (on x when ``across`` is "x", else on y)
-    and which is ``half`` thick each side of it."""
-    w = r + layout.FIT
-    if across == "x":
-        return (centre - half - 0.5, y - w, centre + half + 0.5, y + w)
-    return (x - w, centre - half - 0.5, x + w, centre + half + 0.5)
-
-
-def wall_notches(joints):
-    """Slots through the grid's walls, ``(x0, y0, x1, y1)``, over the joints
-    under them (JOINT_HEIGHT high)."""
-    half, out = layout.WALL / 2, set()
-    for x, y, r in joints:
-        for i in range(4):
-            c = (i - 1.5) * layout.PITCH
-            if abs(x - c) < half + r + layout.FIT and abs(y) < 1.5 * layout.PITCH + half:
-                out.add(tuple(round(v, 3) for v in _slot(x, y, r, "x", c, half)))
-            if abs(y - c) < half + r + layout.FIT and abs(x) < 1.5 * layout.PITCH + half:
-                out.add(tuple(round(v, 3) for v in _slot(x, y, r, "y", c, half)))
-    return sorted(out)
-
-
-def tile_notches(joints):
-    """Slots through a tile's walls, ``(x0, y0, x1, y1)`` from its cell's
-    middle, over the joints its edge would come down on (with the tile's
-    play in its well): every tile has them all, so one STL does for every
-    cell."""
-    v = layout.case_values()
-    half = v["flange"] / 2 - layout.TILE_SKIN / 2
-    # the box's sides are straight this far from the middle, then cut at the corners
-    straight = v["corner_cut"] * 2 ** 0.5 - v["flange"] / 2 - layout.MIN_WALL
-    outer, inner = v["flange"] / 2 + layout.FIT, v["flange"] / 2 - layout.TILE_SKIN - layout.FIT
-    out = set()
-    for x, y, r in joints:
-        for cell in range(9):
-            px, py = layout.pixel_at(cell)
-            dx, dy = x - px, y - py
-            for along, across, axis in ((dy, dx, "x"), (dx, dy, "y")):
-                if inner <= abs(across) + r and abs(across) - r <= outer and abs(along) - r <= outer:
-                    side = half if across > 0 else -half
-                    slot = list(_slot(dx, dy, r + layout.FIT, axis, side, layout.TILE_SKIN / 2))
-                    # a slot that ends in a cut corner goes on through it, and well into the
-                    # tile, so its ends meet the walls square (no sliver left)
-                    k = 1 if axis == "x" else 0
-                    j = 1 - k
-                    if side > 0:
-                        slot[j] -= 2.5
-                    else:
-                        slot[j + 2] += 2.5
-                    if slot[k] < -straight:
-                        slot[k] = -v["flange"] / 2 - 1
-                    if slot[k + 2] > straight:
-                        slot[k + 2] = v["flange"] / 2 + 1
-                    out.add(tuple(round(n, 3) for n in slot))
-    return _close_gaps(sorted(out))
-
-
-def _close_gaps(boxes):
-    """Slots less than MIN_WALL apart, side by side, joined: no thin wall
-    left between them."""
-    boxes = [list(b) for b in boxes]
-    changed = True
-    while changed:
-        changed = False
-        for a in boxes:
-            for b in boxes:
-                for k in (0, 1):  # the axis along which they are side by side
-                    o = 1 - k
-                    side_by_side = a[o] < b[o + 2] and b[o] < a[o + 2]
-                    gap = b[k] - a[k + 2]
-                    if side_by_side and 0 < gap < layout.MIN_WALL + 0.1:
-                        a[k + 2] = b[k]
-                        changed = True
-    return [tuple(round(n, 3) for n in b) for b in boxes]
-
-
-def openscad():
-    """The openscad command, or CaseError."""
-    path = shutil.which("openscad")
-    if not path:
-        raise CaseError("openscad is not installed (apt-get install openscad): it exports the case's STLs")
-    return path
-
-
-def _run(args, pictures=False):
-    """Run openscad with ``args``; under xvfb-run for a picture without a
-    display. CaseError with OpenSCAD's last line when it fails."""
-    cmd = [openscad()] + args
-    if pictures and not os.environ.get("DISPLAY"):
-        xvfb = shutil.which("xvfb-run")
-        if not xvfb:
-            raise CaseError("xvfb-run is not installed (apt-get install xvfb xauth): OpenSCAD draws the case's"
-                            " pictures on a display, and there is none")
-        cmd = [xvfb, "-a", "-s", "-screen 0 1280x1024x24"] + cmd
-    r = subprocess.run(cmd, capture_output=True, text=True)
-    if r.returncode != 0:
-        last = (r.stderr.strip().splitlines() or ["exit status %d" % r.returncode])[-1]
-        raise CaseError("openscad failed on %s: %s" % (args[-1], last))
-    return r
-
-
 def export_stls(source, folder):
-    """Export each part's STL from the .scad files in ``source`` into
-    ``folder`` (``source`` must hold an up-to-date dimensions.scad);
-    returns ``{name: path}``."""
+    """Export each part's STL from the .scad files in ``source`` (with an
+    up-to-date dimensions.scad) into ``folder``; ``{name: path}``."""
     out = {}
-    for name, scad, _ in PARTS:
+    for name, source_file, _ in PARTS:
         path = os.path.join(folder, name + ".stl")
-        _run(["-o", path, os.path.join(source, scad)])
+        scad.run(["-o", path, os.path.join(source, source_file)])
         out[name] = path
     return out
 
 
 def render_pictures(source, folder):
-    """Draw the PNG pictures of the assembly into ``folder``."""
+    """Draw the PNG pictures into ``folder``."""
     out = {}
     for name, view, camera, projection in PICTURES:
         path = os.path.join(folder, name)
-        _run(["-o", path, "-D", 'view="%s"' % view, "--camera=" + camera, "--imgsize=" + IMAGE_SIZE,
-              "--colorscheme=Tomorrow", "--projection=" + projection, os.path.join(source, "assembly.scad")],
-             pictures=True)
+        scad.run(["-o", path, "-D", 'view="%s"' % view, "--camera=" + camera, "--imgsize=" + IMAGE_SIZE,
+                   "--colorscheme=Tomorrow", "--projection=" + projection, os.path.join(source, "assembly.scad")],
+                  pictures=True)
         out[name] = path
     return out
 
 
 def source_digest(sources=CASE, dimensions=None):
     """The SHA-256 (hex) of what the pictures are drawn from: the .scad
-    sources, dimensions.scad (``dimensions``, or the one in ``sources``) and
-    the cameras. Each PNG carries it, so a stale picture shows without
-    drawing it again (another machine's OpenSCAD draws other pixels)."""
+    sources, dimensions.scad and the cameras ."""
     h = hashlib.sha256()
     for name in SOURCES:
         with open(os.path.join(sources, name), "rb") as f:
             h.update(name.encode() + b"\0" + f.read() + b"\0")
     if dimensions is None:
-        with open(os.path.join(sources, "dimensions.scad")) as f:
+        with open(os.path.join(sources, DIMENSIONS)) as f:
             dimensions = f.read()
     h.update(dimensions.encode() + b"\0" + repr((PICTURES, IMAGE_SIZE)).encode())
     return h.hexdigest()
 
 
-PNG_KEY = b"tactictoe-source"
-
-
-def _chunk(kind, data):
-    return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
-
-
-def tag_png(data, digest):
-    """The PNG ``data`` with a tEXt chunk ``tactictoe-source: digest`` after
-    its header."""
-    end = 8 + 8 + struct.unpack(">I", data[8:12])[0] + 4  # signature, then IHDR
-    return data[:end] + _chunk(b"tEXt", PNG_KEY + b"\0" + digest.encode()) + data[end:]
-
-
-def png_tag(data):
-    """The digest a PNG was tagged with, or None."""
-    at = 8
-    while at + 8 <= len(data):
-        size, kind = struct.unpack(">I4s", data[at:at + 8])
-        body = data[at + 8:at + 8 + size]
-        if kind == b"tEXt" and body.startswith(PNG_KEY + b"\0"):
-            return body[len(PNG_KEY) + 1:].decode()
-        at += 12 + size
-    return None
-
-
-def _tagged(path, digest):
-    """The PNG at ``path`` when it is tagged ``digest`` (drawn from these
-    very sources), else None."""
-    try:
-        with open(path, "rb") as f:
-            data = f.read()
-    except OSError:
-        return None
-    return data if png_tag(data) == digest else None
+def copy_sources(sources, folder, dimensions):
+    """Copy the .scad sources into ``folder`` with ``dimensions`` as its
+    dimensions.scad."""
+    for name in SOURCES:
+        shutil.copy(os.path.join(sources, name), folder)
+    with open(os.path.join(folder, DIMENSIONS), "w") as f:
+        f.write(dimensions)
 
 
 def case_files(sources=CASE, models=True, pictures_from=None):
-    """``[(name under case/, bytes or text)]``: dimensions.scad and (with
-    ``models``) the STLs (binary, canonical_stl) and the PNGs, made from a
-    temporary copy of ``sources`` with the new dimensions.scad. A PNG in
-    ``pictures_from`` drawn from the same sources is kept as it is, not
-    drawn again: OpenSCAD draws a few pixels differently each time."""
-    files = [("dimensions.scad", dimensions_scad())]
+    """``[(name under case/, bytes or text)]``: dimensions.scad and
+    (with ``models``) the STLs and PNGs: a PNG in
+    ``pictures_from`` drawn from the same sources is kept, not redrawn."""
+    files = [(DIMENSIONS, dimensions_scad())]
     if not models:
         return files
     digest = source_digest(sources, files[0][1])
     with tempfile.TemporaryDirectory(prefix="tactictoe-case-") as tmp:
-        for name in SOURCES:
-            shutil.copy(os.path.join(sources, name), tmp)
-        with open(os.path.join(tmp, "dimensions.scad"), "w") as f:
-            f.write(files[0][1])
+        copy_sources(sources, tmp, files[0][1])
         for name, path in export_stls(tmp, tmp).items():
             with open(path, "rb") as f:
-                files.append((name + ".stl", canonical_stl(f.read(), name)))
-        kept = {name: _tagged(os.path.join(pictures_from, name), digest) if pictures_from else None
+                files.append((name + ".stl", scad.canonical_stl(f.read(), name)))
+        kept = {name: scad.tagged(os.path.join(pictures_from, name), digest) if pictures_from else None
                 for name, _, _, _ in PICTURES}
         if not all(kept.values()):
             for name, path in render_pictures(tmp, tmp).items():
                 with open(path, "rb") as f:
-                    kept[name] = tag_png(f.read(), digest)
+                    kept[name] = scad.tag_png(f.read(), digest)
         files += sorted(kept.items())
     return files
-
-
-def _triangles(data):
-    """The triangles of an ASCII or binary STL, as [((x, y, z) * 3)]."""
-    if data.lstrip().startswith(b"solid") and b"facet" in data[:1000]:
-        nums = [tuple(float(v) for v in line.split()[1:4]) for line in data.decode().splitlines()
-                if line.strip().startswith("vertex")]
-        return [tuple(nums[i:i + 3]) for i in range(0, len(nums), 3)]
-    count = struct.unpack("<I", data[80:84])[0]
-    out = []
-    for i in range(count):
-        v = struct.unpack("<12f", data[84 + 50 * i:84 + 50 * i + 48])[3:]
-        out.append((v[0:3], v[3:6], v[6:9]))
-    return out
-
-
-def canonical_stl(data, name):
-    """A binary STL of the same triangles as ``data``, in one order whatever
-    order OpenSCAD wrote them in: each triangle starts at its least corner
-    (its winding kept), and the triangles are sorted. The same model makes
-    the same bytes."""
-    tris = []
-    for t in _triangles(data):
-        t = [tuple(struct.unpack("<3f", struct.pack("<3f", *p))) for p in t]  # as float32 stores them
-        k = t.index(min(t))
-        tris.append(tuple(t[k:] + t[:k]))
-    tris.sort()
-    out = [(b"tactic-toe " + name.encode()).ljust(80, b" "), struct.pack("<I", len(tris))]
-    for a, b, c in tris:
-        u = [b[i] - a[i] for i in range(3)]
-        w = [c[i] - a[i] for i in range(3)]
-        n = [u[1] * w[2] - u[2] * w[1], u[2] * w[0] - u[0] * w[2], u[0] * w[1] - u[1] * w[0]]
-        length = sum(x * x for x in n) ** 0.5 or 1.0
-        out.append(struct.pack("<12fH", *[x / length for x in n], *a, *b, *c, 0))
-    return b"".join(out)

@@ -50,34 +50,6 @@ BOARD_PARTS = {
 }
 
 
-PRINT = "0.2 mm layers, 3 perimeters (every wall is %s mm or more), 15%% infill, no supports" % layout.mm(
-    layout.MIN_WALL)
-
-
-def printed_parts():
-    """The printed case's rows (``hardware/case/``), and its screws: for a
-    board with a button in each cell, pressed through the tiles."""
-    v = layout.case_values()
-    size = "%s x %s mm" % (layout.mm(v["outside"]), layout.mm(v["outside"]))
-    printer = "a 3D printer with a %s mm bed, a makerspace, a printing service" % layout.mm(layout.BED)
-    return [
-        (1, "enclosure base, 3D-printed, %s" % size, "printed: hardware/case/base.stl", printer,
-         "PLA or PETG, any colour; %s; floor down as the STL lies" % PRINT),
-        (1, "grid, top frame and skirt of the enclosure, 3D-printed, %s" % size, "printed: hardware/case/grid.stl",
-         printer, "PLA or PETG, black or another opaque colour (the walls keep each cell's light apart); %s;"
-         " frame face down as the STL lies" % PRINT),
-        (9, "key tiles (the diffuser), 3D-printed", "printed: hardware/case/tile.stl (print 9)", printer,
-         "white PLA or PETG: the %s mm top is each cell's diffuser; %s; top face down as the STL lies; each tile's"
-         " post presses its cell's button" % (layout.mm(layout.TILE_SKIN), PRINT)),
-        (4, "M3 x %s socket head screws" % layout.mm(layout.SCREW_LENGTH),
-         "generic: ISO 4762 (DIN 912) M3 x %s, steel or A2 stainless" % layout.mm(layout.SCREW_LENGTH),
-         DISTRIBUTORS + ", hardware shops",
-         "from under the base, through its bosses and the board's %s mm holes, into the grid's pillars; they cut their"
-         " own thread in the %s mm pilot holes: turn gently, stop when snug" % (layout.mm(layout.SCREW_HOLE),
-                                                                                layout.mm(layout.PILOT))),
-    ]
-
-
 def assembled(cfg):
     """The ``ASSEMBLED`` entry of a config whose PCB the fab assembles, or None."""
     return ASSEMBLED.get(cfg["name"]) if cfg["board"] == "pico" else None
@@ -137,6 +109,14 @@ def kit_parts(cfg):
          " own thread in the %s mm pilot holes" % (layout.mm(mx.SCREW_HOLE), layout.mm(mx.PILOT))),
         (1, "USB data cable, micro-USB", "generic: a data cable, not charge-only", "any",
          "to flash and power the board; a charge-only cable powers it but shows no serial port"),
+        (1, "tray (the case), 3D-printed", "printed: hardware/case/tray.stl",
+         "a 3D printer with a %s mm bed, a makerspace, a printing service" % layout.mm(mx.BED),
+         "PLA or PETG, any colour; 0.2 mm layers, 3 perimeters, 15%% infill, no supports; floor down as the STL"
+         " lies. The board screws into it, the plate rests on its ledge"),
+        (1, "switch plate, 3D-printed, %s mm: instead of the FR-4 one" % layout.mm(mx.PLATE_THICKNESS),
+         "printed: hardware/case/plate.stl",
+         "a 3D printer with a %s mm bed, a makerspace, a printing service" % layout.mm(mx.BED),
+         "only if you don't order the FR-4 plate; PLA or PETG, flat on the bed as the STL lies"),
     ]
 
 
@@ -157,7 +137,7 @@ def parts(cfg):
     if cfg["board"] == "pico" and kind in ("buttons", "matrix"):  # the kit's PCB (hardware/pcb/) is drawn for these
         out.append((9, "WS2812B RGB pixels (5 V)", "Worldsemi WS2812B (bare, or the LED on each breakout)",
                     "bare: " + DISTRIBUTORS + ", LCSC; breakouts as NeoPixels: " + MAKER_SHOPS,
-                    "for the PCB the bare LED, in its 5 x 5 mm 5050 SMD package (4 pads, no board); for perfboard"
+                    "for perfboard"
                     " single-pixel breakout boards; or, wired from the diagram, three 3-pixel pieces cut from a 30"
                     " LEDs/m strip (33 mm apart, the cell pitch); RGB, not RGBW"))
     else:
@@ -201,7 +181,7 @@ def parts(cfg):
                     " magnetic one needs a transistor"))
     if cfg["board"] == "pico":
         out.append((2, "20-pin female headers, 2.54 mm", "Sullins PPPC201LFBN-RC", DISTRIBUTORS + ", " + MAKER_SHOPS,
-                    "soldered to the PCB or perfboard, so the Pico plugs in and can come out again"))
+                    "soldered to the perfboard, so the Pico plugs in and can come out again"))
         out.append((1, "40-pin male header strip, 2.54 mm", "Sullins PRPC040SAAN-RC", DISTRIBUTORS + ", " + MAKER_SHOPS,
                     "cut in two and soldered to the Pico; not needed with a Pico H, which has its headers"))
     elif cfg["board"] == "esp32-devkit":
@@ -211,25 +191,12 @@ def parts(cfg):
     out.append((1, "USB data cable, %s" % (info["usb"] if info else "for your board"),
                 "generic: a data cable, not charge-only", "any", "to flash and power the board; a charge-only cable"
                 " powers it but shows no serial port"))
-    if cfg["board"] == "pico" and kind == "buttons":  # the perfboard layout (perfboard.md) is drawn for these
-        out.append((1, "perfboard, double-sided, plated-through holes, 42 x 43 holes or more",
-                    "generic: 2.54 mm pitch, FR-4, 1.6 mm", DISTRIBUTORS + ", " + MAKER_SHOPS,
-                    "the LED board, under the grid, cut to 42 x 43 holes (107 x 109 mm); parts go on both sides, so"
-                    " both need pads: see perfboard.md"))
-        out.append((1, "hook-up wire, 22-26 AWG, and tinned copper wire", "generic: solid core, insulated in red,"
-                    " black and two other colours; bare tinned copper, about 0.6 mm, for the rails",
-                    DISTRIBUTORS + ", " + MAKER_SHOPS, "red for 5 V, black for GND, blue for data, another colour for"
-                    " the buttons, as in perfboard.md's pictures; about 1 m of bare wire"))
-    else:
-        out.append((1, "perfboard or stripboard, about 110 x 110 mm", "generic: 2.54 mm pitch, FR-4, 1.6 mm",
-                    DISTRIBUTORS + ", " + MAKER_SHOPS, "the LED board, under the grid"))
-        out.append((1, "hook-up wire, 22-26 AWG", "generic: solid core for the board, stranded for the pads and the"
-                    " controller", DISTRIBUTORS + ", " + MAKER_SHOPS,
-                    "red for 5 V, black for GND, another colour for data helps"))
+    out.append((1, "perfboard or stripboard, about 110 x 110 mm", "generic: 2.54 mm pitch, FR-4, 1.6 mm",
+                DISTRIBUTORS + ", " + MAKER_SHOPS, "the LED board, under the grid"))
+    out.append((1, "hook-up wire, 22-26 AWG", "generic: solid core for the board, stranded for the pads and the"
+                " controller", DISTRIBUTORS + ", " + MAKER_SHOPS,
+                "red for 5 V, black for GND, another colour for data helps"))
     v = layout.layout_values()
-    if kind in ("buttons", "matrix"):
-        out += printed_parts()
-        return out
     out.append((1, "diffuser, %s mm opal acrylic, %s mm square" % (layout.mm(layout.DIFFUSER), layout.mm(v["grid"])),
                 "generic: opal (milky white) cast acrylic sheet", "plastics suppliers, laser-cutting services",
                 "on top of the walls; white 3D print about 1 mm thick or tracing paper on clear acrylic also work"

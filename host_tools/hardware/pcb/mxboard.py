@@ -1,6 +1,5 @@
-"""The MX kit's PCB (``pico-mx``) and its switch plate, from the board config
-and ``mx.py``: what goes where and which pad joins which, for ``kicad.py``
-(as ``pcb.design`` does for the B3F kit's boards).
+"""The kit's PCB (``pico-mx``) and its switch plate, from the board config
+and ``mx.py``: what goes where and which pad joins which, for ``kicad.py``.
 
 On top only the nine MX switches (their holes); underneath, all placed by
 the fab: the nine hot-swap sockets, the nine reverse-mount SK6812MINI-E
@@ -209,7 +208,9 @@ def readme(name, cfg, pcb):
             " from `mx.py`'s numbers (the public keyboard footprints': design values, Kailh's and OPSCO's"
             " drawings were not read) into `../%s/`, which `fp-lib-table` names; the rest are KiCad's own."
             % (name, name, name, name, pcb.LIBRARY_FOLDER),
-            "- `%s-gerbers.zip`: the gerbers and drill files, as for the B3F boards (tracks %g mm, power %g mm,"
+            "- `%s-gerbers.zip`: the gerbers (copper, mask, silkscreen and paste on both sides, the outline with"
+            " the pixels' cut-outs) and the drill files (plated and unplated), named as JLCPCB and PCBWay take"
+            " them: upload the zip as it is (tracks %g mm, power %g mm,"
             " gaps %g mm, vias %g/%g mm; the pixels' pads are %g mm from their cut-outs, as the public"
             " footprints have them)." % (name, TRACK, POWER_TRACK, CLEARANCE, VIA, VIA_DRILL,
                                          mx.LED_PAD_AT[0] - mx.LED_PAD[0] / 2 - mx.LED_CUTOUT[0] / 2),

@@ -31,16 +31,8 @@ PICO_LIB_ID = "tactictoe:RaspberryPi_Pico"
 PICO_FOOTPRINT = "tactictoe:RaspberryPi_Pico_Socketed"  # the id kicad.py gives the Pico's footprint
 # The symbol (lib_id) each footprint of pcb.design is drawn as.
 SYMBOL_OF = {
-    "SW_PUSH_6mm_H4.3mm": "Switch:SW_Push",
-    "LED_WS2812B_PLCC4_5.0x5.0mm_P3.2mm": "LED:WS2812B",
-    "DIP-14_W7.62mm_Socket": "74xx:74LS125",  # KiCad 6 has no 74AHCT125: same pins and units
-    "C_Disc_D5.0mm_W2.5mm_P2.50mm": "Device:C",
-    "CP_Radial_D8.0mm_P3.50mm": "Device:C_Polarized",
-    "R_Axial_DIN0207_L6.3mm_D2.5mm_P7.62mm_Horizontal": "Device:R",
-    "Buzzer_TDK_PS1240P02BT_D12.2mm_H6.5mm": "Device:Buzzer",
     "MountingHole_3.2mm_M3": "Mechanical:MountingHole",
     "RaspberryPi_Pico_Socketed": PICO_LIB_ID,
-    # the MX kit's (pico-mx)
     "SW_MX_Hotswap_Kailh": "Switch:SW_Push",
     "LED_SK6812MINI-E_Reverse": "LED:WS2812B",  # KiCad 6 has no SK6812MINI-E: same pins (1 VDD 2 DOUT 3 VSS 4 DIN)
     "SOT-23-5": "74xGxx:74LVC1G125",  # KiCad 6's 74AHCT1G125 extends it: the same pins
@@ -376,10 +368,7 @@ def build(design, cfg, source):
             if pin["number"] not in skip:
                 sheet.attach(sym, pin["number"], part["nets"].get(pin["number"]))
 
-    if design.get("kit") == "mx":
-        _build_mx(sheet, design, cfg, source, put, wire_all)
-    else:
-        _build_b3f(sheet, design, cfg, source, put, wire_all)
+    _build_mx(sheet, design, cfg, source, put, wire_all)
     left = sorted(set(parts) - {s["ref"] for s in sheet.symbols}, key=_natural)
     if left:
         raise boards.HardwareError("the schematic has no place for %s: draw it in schematic.build" % ", ".join(left))
@@ -463,89 +452,6 @@ def _build_mx(sheet, design, cfg, source, put, wire_all):
 
 def design_part(design, ref):
     return next(p for p in design["parts"] if p["ref"] == ref)
-
-
-def _build_b3f(sheet, design, cfg, source, put, wire_all):
-    """The B3F kit's sheet (pcb.design)."""
-    parts = {p["ref"]: p for p in design["parts"]}
-    # The Pico, in the middle.
-    pico = put("U1", grid(80), grid(64))
-    wire_all(pico)
-    sheet.text("U1: the Raspberry Pi Pico, upside down in its sockets", grid(68), grid(50))
-
-    # The switches: a 3 x 3 block, as the cells (SW1 is cell 0, top left).
-    inp = cfg["input"]
-    for cell in range(9):
-        r, c = divmod(cell, 3)
-        sw = put("SW%d" % (cell + 1), grid(16 + 18 * c), grid(54 + 7 * r))
-        wire_all(sw)
-    kind = ("each between its GPIO and GND" if inp["kind"] == "buttons"
-            else "a matrix: pin 1 to its row's GPIO, pin 2 to its column's")
-    sheet.text("Switches, one per cell as on the board (SW1 top left, SW9 bottom right): %s" % kind,
-               grid(8), grid(48))
-
-    # The pixels: a row in data order, DOUT to the next one's DIN.
-    _, y0 = _pixels(sheet, design, put, "DATA_R from R1 into the first one's DIN")
-    # The bulk capacitor, at the first pixel.
-    c1 = put("C1", grid(12), y0)
-    wire_all(c1)
-
-    # The level shifter: its first buffer with the pull-down and the series
-    # resistor; the unused three; its power with the decoupling capacitor.
-    shifter = parts["U2"]
-    ux, uy = grid(110), grid(50)
-    sheet.text("Level shifter: 3.3 V data from the Pico to 5 V for the pixels", grid(96), grid(42))
-    gate_fields = {"Reference": (0, -7.62), "Value": (0, -5.715)}  # above the triangle, not over it
-    ua = put("U2", ux, uy, unit=1)
-    ua["fields"] = gate_fields
-    (ix, iy), _ = sheet.pin_end(ua, "2")
-    tee = (grid(100), iy)
-    sheet.wire((ix, iy), tee)
-    sheet.wire(tee, (tee[0] - G, iy))
-    sheet.label(shifter["nets"]["2"], tee[0] - G, iy, 180)
-    r2 = put("R2", tee[0], tee[1] + G + 3.81)  # its pin 1 a step below the tee
-    (rx, ry), _ = sheet.pin_end(r2, "1")
-    sheet.wire(tee, (rx, ry))
-    sheet.junctions.append(tee)
-    sheet.attach(r2, "2", parts["R2"]["nets"]["2"])
-    sheet.attach(ua, "1", shifter["nets"]["1"])
-    r1 = put("R1", grid(120), uy, rot=90)
-    r1["fields"] = {"Reference": (0, -G), "Value": (0, G)}
-    (ox, oy), _ = sheet.pin_end(ua, "3")
-    (px, py), _ = sheet.pin_end(r1, "1")
-    mid = (grid(116), oy)
-    sheet.wire((ox, oy), mid)
-    sheet.wire(mid, (px, py))
-    sheet.label(shifter["nets"]["3"], mid[0], mid[1], 90)
-    sheet.attach(r1, "2", parts["R1"]["nets"]["2"], stub=2 * G)
-    for u in (2, 3, 4):
-        sym = put("U2", grid(98 + 12 * (u - 2)), grid(62), unit=u)
-        sym["fields"] = gate_fields
-        wire_all(sym)
-    sheet.text("Unused buffers: inputs and enables to GND", grid(94), grid(70))
-    pw = put("U2", grid(138), grid(54), unit=5)
-    wire_all(pw)
-    c2 = put("C2", grid(144), grid(54))
-    wire_all(c2)
-
-    # The buzzer.
-    bz = put("BZ1", grid(116), grid(80))
-    wire_all(bz)
-    fitted = parts["BZ1"]["bom"]
-    sheet.text("Buzzer: %s" % ("fitted" if fitted else "not fitted: the config has none (its place is on the board)"),
-               grid(104), grid(75))
-
-    # Power: the Pico's VBUS feeds the board; GND is flagged as driven.
-    sheet.text("Power: 5 V from the Pico's USB (VBUS); GND", grid(8), grid(88))
-    sheet.flag(grid(12), grid(93))
-    sheet.wire((grid(12), grid(93)), (grid(12), grid(95)))
-    sheet.power("GND", grid(12), grid(95))
-
-    # The screw holes.
-    for n in range(4):
-        put("H%d" % (n + 1), grid(34 + 6 * n), grid(94))
-    sheet.text("M3 holes for the case's screws", grid(32), grid(88))
-    sheet.text("%s: generated by make pcb from %s" % (design["name"], source), grid(8), grid(6), size=2.54)
 
 
 # --- writing ---------------------------------------------------------------

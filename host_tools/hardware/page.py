@@ -143,8 +143,8 @@ def kit_page(cfg, source):
             "3. Set the board in the printed tray and screw it down: the four M3 screws from above, through the holes"
             " at the key grid's inner corners into the tray's bosses. Their heads sit under the plate, so they go in"
             " first.",
-            "4. Clip the nine switches into the plate from above, then press the plate onto the board, each switch's"
-            " pins into its hot-swap socket.",
+            "4. Lay the plate on the tray's ledge over the board, then push each switch down through its cut-out until"
+            " its clips snap into the plate, its pins into its hot-swap socket.",
             "5. Fit the nine keycaps.",
             "", "## Notes for this board", ""]
     walk = " ".join(str(c) for c in cells)

@@ -165,6 +165,7 @@ def cpl_rotation(part, placed):
 def readme(name, cfg, pcb):
     """The board's section of ``hardware/pcb/README.md``: Markdown lines."""
     x0, y0, x1, y1 = mx.PCB_X[0], mx.PCB_Y[0], mx.PCB_X[1], mx.PCB_Y[1]
+    plate = mx.plate_outline()
     parts = [("Kailh MX hot-swap socket CPG151101S11-16", "SW1-SW9", "socket"),
              ("SK6812MINI-E, reverse mount", "D1-D9", "led"),
              ("100 nF 0402 X7R (Samsung CL05B104KO5NNNC)", "C1-C10", "100nF"),
@@ -220,17 +221,20 @@ def readme(name, cfg, pcb):
             " parts; a socket's is its two pads' middle. Rotation: KiCad's, as seen from the top, plus a"
             " correction for JLCPCB's library (design values, which public tools disagree on: %s)." % (
                 name, name, rotations),
-            "- `%s-plate.kicad_pcb`, `%s-plate-gerbers.zip`: the switch plate, a second board: the same outline,"
-            " nine %g mm square cut-outs at the switches, no copper; FR-4 %g mm (MX clips are made for 1.5 mm:"
-            " `mx.py`)." % (name, name, mx.PLATE_CUTOUT, mx.FR4_PLATE_THICKNESS),
+            "- `%s-plate.kicad_pcb`, `%s-plate-gerbers.zip`: the switch plate, a second board, %g x %g mm (the"
+            " board's outline, %g mm wider all round: it rests on the tray's ledge), nine %g mm square cut-outs at"
+            " the switches, no copper; FR-4 %g mm (MX clips are made for 1.5 mm: `mx.py`)." % (
+                name, name, plate[2] - plate[0], plate[3] - plate[1], mx.PLATE_LEDGE, mx.PLATE_CUTOUT,
+                mx.FR4_PLATE_THICKNESS),
             "- `%s-drc.rpt`: KiCad's design rule check of this board." % name, "",
             "### The parts the fab places", ""] + table + [
             "", "### Ordering (JLCPCB)", "",
             "1. The board: upload `%s-gerbers.zip` (2 layers, 1.6 mm FR-4), choose PCB Assembly on the **bottom**"
-            " side, upload `%s-bom.csv` and `%s-cpl.csv`. In the placement preview, check **every pixel**: its"
-            " GND leg (pad 3) goes at the corner the silkscreen's L marks; a pixel the wrong way round gets its"
-            " power backwards. Check the sockets (their pads on the two square pads) and the shifter's pin 1 as"
-            " well: the rotations above are not verified against JLCPCB's library." % (name, name, name),
+            " side, upload `%s-bom.csv` and `%s-cpl.csv`. In the placement preview, check **every pixel**: the"
+            " pin-1 dot of JLCPCB's model sits on pad 1 (VDD), the corner diagonally opposite the silkscreen's L"
+            " (which marks GND, pad 3); a pixel the wrong way round gets its power backwards. Check the sockets"
+            " (their pads on the two square pads) and the shifter's pin 1 as well: the rotations above are not"
+            " verified against JLCPCB's library." % (name, name, name),
             "2. The plate: a second order, `%s-plate-gerbers.zip`, FR-4 %g mm, no assembly." % (
                 name, mx.FR4_PLATE_THICKNESS),
             "3. Yourself: the Pico's two 1 x 20 female 2.54 mm sockets, on the bottom, soldered from the top; the"

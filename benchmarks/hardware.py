@@ -27,7 +27,7 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
-from host_tools.hardware import case  # noqa: E402
+from host_tools.hardware import case, scad  # noqa: E402
 
 RUNS = 3
 
@@ -57,9 +57,9 @@ def measure(runs=RUNS):
                 out["pcb_files"][board] = {n: os.path.getsize(os.path.join(folder, n))
                                            for n in sorted(os.listdir(folder))}
         out["stl"] = {}
-        for name, scad, _ in case.PARTS:
+        for name, source_file, _ in case.PARTS:
             path = os.path.join(tmp, name + ".stl")
-            src = os.path.join(ROOT, "hardware", "case", scad)
+            src = os.path.join(ROOT, "hardware", "case", source_file)
             times = sorted(_timed(lambda: scad.run(["-o", path, src])) for _ in range(runs))
             with open(path, "rb") as f:
                 data = f.read()

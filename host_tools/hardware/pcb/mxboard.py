@@ -238,5 +238,6 @@ def readme(name, cfg, pcb):
             "2. The plate: a second order, `%s-plate-gerbers.zip`, FR-4 %g mm, no assembly." % (
                 name, mx.FR4_PLATE_THICKNESS),
             "3. Yourself: the Pico's two 1 x 20 female 2.54 mm sockets, on the bottom, soldered from the top; the"
-            " Pico into them upside down (its parts facing down, USB at the back edge). Clip the switches into the"
-            " plate, press them into the sockets, fit the caps.", ""]
+            " Pico into them upside down (its parts facing down, USB at the back edge). Then, as the build guide"
+            " says ([../README.md](../README.md#the-kit)): the board screwed into the tray, the plate on the tray's"
+            " ledge, each switch pushed through the plate into its socket, the caps.", ""]

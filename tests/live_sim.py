@@ -79,7 +79,8 @@ class LiveSim:
         frames alone (a pulsing cell prints dozens) would hide the console."""
         other = [line for line in self.lines if not line.startswith(("frame ", "screen "))]
         frames = [line for line in self.lines if line.startswith("frame ")]
-        return "its last console lines:\n%s\nits last frames:\n%s" % ("\n".join(other[-12:]), "\n".join(frames[-6:]))
+        return "its last console lines (and the commands sent):\n%s\nits last frames:\n%s" % (
+            "\n".join(other[-16:]), "\n".join(frames[-6:]))
 
     def screen_is(self, want, what, timeout=30):
         """Wait until the screen shows ``want`` (1024 bytes): at once if the
@@ -97,6 +98,8 @@ class LiveSim:
     def send(self, *commands):
         for c in commands:
             self.proc.stdin.write(c + "\n")
+            # among the board's lines, so that a failure shows what was sent when
+            self.lines.append("sent %s" % c)
         self.proc.stdin.flush()
 
     def last_frame(self):

@@ -26,17 +26,6 @@ BOARD_THICKNESS = 1.6  # the LED board (perfboard or stripboard)
 SWITCH_HEIGHT = 4.3  # a B3F-1000's actuator top above the board
 
 
-def pixel_at(cell):
-    """A cell's pixel centre ``(x, y)`` in mm (x right, y to the back)."""
-    return ((cell % 3 - 1) * PITCH, (1 - cell // 3) * PITCH)
-
-
-def button_at(cell):
-    """A cell's button centre ``(x, y)`` in mm: in front of its pixel."""
-    x, y = pixel_at(cell)
-    return (x, y - BUTTON_OFFSET)
-
-
 def layout_values():
     """The grid's dimensions in mm, rounded as the docs print them."""
     grid = 3 * PITCH + WALL

@@ -91,6 +91,13 @@ def pin_table(cfg):
 
 
 
+def parts_section(cfg, intro):
+    """The page's "Parts" section: ``intro``, then the parts list as a table."""
+    out = ["", "## Parts", "", intro, "", "| qty | part | part number | where to get it | notes |",
+           "|---|---|---|---|---|"]
+    return out + ["| %d | %s | %s | %s | %s |" % row for row in parts.parts(cfg)]
+
+
 def _power_notes(cfg):
     info = boards.board_info(cfg)
     b = cfg["leds"]["brightness"]
@@ -129,12 +136,8 @@ def kit_page(cfg, source):
            " you solder the Pico's two sockets, click in the switches and fit the caps. [The build guide](../README.md)"
            " has the bring-up and what to do when something doesn't light.", "", "## Pins", ""]
     out += pin_table(cfg)
-    out += ["", "## Parts", "",
-            "The fab's parts come on the PCB (its BOM lists them); the rest you buy. `generic:` says what to ask for"
-            " where no one part number means anything.", "",
-            "| qty | part | part number | where to get it | notes |", "|---|---|---|---|---|"]
-    for row in parts.parts(cfg):
-        out.append("| %d | %s | %s | %s | %s |" % row)
+    out += parts_section(cfg, "The fab's parts come on the PCB (its BOM lists them); the rest you buy. `generic:` says"
+                         " what to ask for where no one part number means anything.")
     out += ["", "## Putting it together", "",
             "1. Fit the two 20-pin female headers under the PCB, in the two rows of holes by the Pico's outline, and"
             " solder them from the top: the only soldering. (A plain Pico: first solder its two male headers, long"
@@ -192,12 +195,9 @@ def page(cfg, source):
     if cfg["board"] == "esp32-devkit":
         out += ["", "DevKits print the GPIO number on the header as `18`, `D18`, `G18` or `IO18`; the 5 V pin is"
                 " `5V` or `VIN`."]
-    out += ["", "## Parts", "",
-            "The part numbers are parts that fit, not the only ones: any part of the same value, package and pin"
-            " spacing does. `generic:` says what to ask for where no one part number means anything.", "",
-            "| qty | part | part number | where to get it | notes |", "|---|---|---|---|---|"]
-    for row in parts.parts(cfg):
-        out.append("| %d | %s | %s | %s | %s |" % row)
+    out += parts_section(cfg, "The part numbers are parts that fit, not the only ones: any part of the same value,"
+                         " package and pin spacing does. `generic:` says what to ask for where no one part number"
+                         " means anything.")
     out += ["", "## Notes for this board", ""]
     cells = boards.chain(cfg)
     walk = " ".join(str(c) for c in cells)

@@ -6,15 +6,15 @@ but the router beside it.
 stdin and writes into FOLDER: NAME.kicad_pcb and NAME.kicad_pro, the
 gerbers and drill files (in FOLDER/gerbers), the DRC report (NAME-drc.rpt)
 and on stdout a JSON summary (the parts' places for the placement file).
-Optional keys of the design (the MX board's, ``mxboard.py``): ``box``, an
-outline other than the square ``size``; ``libraries``, footprint folders by
-name, which a part's ``library`` picks; a part's ``origin`` (its footprint's
-origin is its place, not its pads' middle) and ``ref_at``/``ref_size``;
-``cutouts``, holes in the board (in a footprint's Edge.Cuts) the router and
-the pour keep clear of; ``route_first``, the router's order of nets;
-``zone_nets``, nets the fill may finish; rules ``cutout_edge`` (the DRC's
-copper-to-edge rule, the outline keeping ``edge`` by construction) and
-``silk`` (the thinnest silkscreen).
+Keys of the design (``mxboard.py``) beside the parts and rules: ``box``,
+the outline; ``libraries``, footprint folders by name, which a part's
+``library`` picks; a part's ``origin`` (its footprint's origin is its
+place, not its pads' middle) and ``ref_at``/``ref_size``; ``cutouts``,
+holes in the board (in a footprint's Edge.Cuts) the router and the pour
+keep clear of; ``route_first``, the router's order of nets; ``zone_nets``,
+nets the fill may finish; rules ``cutout_edge`` (the DRC's copper-to-edge
+rule, the outline keeping ``edge`` by construction) and ``silk`` (the
+thinnest silkscreen).
 ``kicad.py plate FOLDER`` does the same for a switch plate (outline and
 cut-outs only). ``kicad.py check BOARD.kicad_pcb`` runs KiCad's design rule check on a
 saved board and prints its report's counts and the pads' nets, as JSON.
@@ -49,7 +49,7 @@ def point(x, y):
     return pcbnew.wxPoint(pcbnew.FromMM(x), pcbnew.FromMM(y))
 
 
-def pico_footprint(board, part, silk=0.12):
+def pico_footprint(board, part, silk):
     """The Pico in two 1x20 sockets, drawn from its datasheet: pads named by
     the Pico's pin numbers, at the places ``pcb.pico_pin_at`` gives (seen
     from above, the Pico upside down under the board)."""
@@ -107,9 +107,9 @@ def place(board, design, nets):
     out = {}
     for part in design["parts"]:
         if part["footprint"] == "RaspberryPi_Pico_Socketed":
-            fp = pico_footprint(board, part, design["rules"].get("silk", 0.12))
+            fp = pico_footprint(board, part, design["rules"]["silk"])
         else:
-            library = design.get("libraries", {}).get(part.get("library"), design["footprints"])
+            library = design["libraries"].get(part.get("library"), design["footprints"])
             fp = pcbnew.FootprintLoad(library, part["footprint"])
             if fp is None:
                 raise SystemExit("no footprint %s in %s" % (part["footprint"], library))
@@ -118,13 +118,12 @@ def place(board, design, nets):
             cx, cy = page(*part["at"])
             if part.get("origin"):  # the footprint's origin is the part's place
                 fp.SetPosition(point(cx, cy))
-            else:  # the part's centre (what layout.py gives) is its pads' middle
+            else:  # the part's centre (what mxboard.py gives) is its pads' middle
                 xs = [p.GetPosition().x for p in fp.Pads()]
                 ys = [p.GetPosition().y for p in fp.Pads()]
                 mx, my = (min(xs) + max(xs)) // 2, (min(ys) + max(ys)) // 2
                 fp.SetPosition(pcbnew.wxPoint(pcbnew.FromMM(cx) - mx, pcbnew.FromMM(cy) - my))
-        if "silk" in design["rules"]:
-            thicker_silk(fp, design["rules"]["silk"])
+        thicker_silk(fp, design["rules"]["silk"])
         if part.get("library"):  # as a KiCad project names it (its fp-lib-table)
             fp.SetFPID(pcbnew.LIB_ID(part["library"], part["footprint"]))
         fp.SetReference(part["ref"])
@@ -164,10 +163,7 @@ def place(board, design, nets):
 
 def box(design):
     """The board's outline ``(x0, y0, x1, y1)`` in the kit's coordinates."""
-    if "box" in design:
-        return tuple(design["box"])
-    half = design["size"] / 2
-    return (-half, -half, half, half)
+    return tuple(design["box"])
 
 
 def thicker_silk(fp, width):
@@ -183,8 +179,9 @@ def thicker_silk(fp, width):
             item.SetWidth(w)
 
 
-def outline(board, design):
-    x0, y0, x1, y1 = box(design)
+def edge_rect(board, x0, y0, x1, y1):
+    """A rectangle on Edge.Cuts, kit coordinates, drawn from its back left
+    corner clockwise (seen from above)."""
     corners = [page(x0, y1), page(x1, y1), page(x1, y0), page(x0, y0)]
     for a, b in zip(corners, corners[1:] + corners[:1]):
         seg = pcbnew.PCB_SHAPE(board)
@@ -194,6 +191,10 @@ def outline(board, design):
         seg.SetLayer(pcbnew.Edge_Cuts)
         seg.SetWidth(pcbnew.FromMM(0.1))
         board.Add(seg)
+
+
+def outline(board, design):
+    edge_rect(board, *box(design))
 
 
 def rules(board, design):
@@ -214,7 +215,7 @@ def rules(board, design):
     ds.GetNetClasses().Add(power)
     # the outline's clearance is the router's and the zones' (r["edge"]); a
     # cut-out's (an LED's legs reach its edge) may be less
-    ds.m_CopperEdgeClearance = pcbnew.FromMM(r.get("cutout_edge", r["edge"]))
+    ds.m_CopperEdgeClearance = pcbnew.FromMM(r["cutout_edge"])
 
 
 def pad_shape(pad):
@@ -245,7 +246,7 @@ def route(board, design, footprints, nets):
                               anchor=(pcbnew.ToMM(anchor.x), pcbnew.ToMM(anchor.y)), edge=r["edge"])
     for x, y in design["screws"]:
         router.add_keepout(*page(x, y), r["screw_keepout"])
-    for x, y, w, h in design.get("cutouts", []):
+    for x, y, w, h in design["cutouts"]:
         (cx0, cy0), (cx1, cy1) = page(x - w / 2, y + h / 2), page(x + w / 2, y - h / 2)
         router.add_keepout_rect(cx0, cy0, cx1, cy1, r["edge"])
     numbers = {name: n + 1 for n, name in enumerate(sorted(nets))}
@@ -267,12 +268,12 @@ def route(board, design, footprints, nets):
             if name:
                 by_net.setdefault(name, []).append(index)
     unrouted = []
-    first = design.get("route_first", ["VBUS", "GND"])
+    first = design["route_first"]
     order = first + sorted((n for n in by_net if n not in first), key=_natural)
     for name in order:
         kind = "power" if name in design["power"] else "thin"
         paths, failed = router.route(numbers[name], by_net[name], kind)
-        if name not in design.get("zone_nets", []):  # a zone's net: the fill joins the rest (the DRC checks)
+        if name not in design["zone_nets"]:  # a zone's net: the fill joins the rest (the DRC checks)
             unrouted += [(name, router.pads[i]) for i in failed]
         tracks, vias = router.segments(paths)
         width = pcbnew.FromMM(r["power_track"] if kind == "power" else r["track"])
@@ -304,7 +305,7 @@ def zones(board, design, nets):
     r = design["rules"]
     x0, y0, x1, y1 = box(design)
     e = r["edge"]
-    for x, y, w, h in design.get("cutouts", []):  # the pour keeps the outline's clearance from a cut-out
+    for x, y, w, h in design["cutouts"]:  # the pour keeps the outline's clearance from a cut-out
         keepout(board, (x - w / 2 - e, y - h / 2 - e, x + w / 2 + e, y + h / 2 + e))
     for layer in (pcbnew.F_Cu, pcbnew.B_Cu):
         z = pcbnew.ZONE(board)
@@ -379,7 +380,7 @@ def plot(board, folder):
     po.SetIncludeGerberNetlistInfo(False)
     po.SetSubtractMaskFromSilk(True)
     po.SetExcludeEdgeLayer(True)
-    po.SetUseAuxOrigin(True)  # the kit's origin: gerber x, y are layout.py's
+    po.SetUseAuxOrigin(True)  # the kit's origin: gerber x, y are mx.py's
     po.SetPlotValue(False)
     po.SetPlotReference(True)
     po.SetDrillMarksType(pcbnew.PCB_PLOT_PARAMS.NO_DRILL_SHAPE)
@@ -437,16 +438,7 @@ def plate(folder):
     board.GetDesignSettings().SetAuxOrigin(point(*ORIGIN))
     outline(board, design)
     for x, y, w, h in design["cutouts"]:
-        corners = [page(x - w / 2, y + h / 2), page(x + w / 2, y + h / 2), page(x + w / 2, y - h / 2),
-                   page(x - w / 2, y - h / 2)]
-        for a, b in zip(corners, corners[1:] + corners[:1]):
-            seg = pcbnew.PCB_SHAPE(board)
-            seg.SetShape(pcbnew.SHAPE_T_SEGMENT)
-            seg.SetStart(point(*a))
-            seg.SetEnd(point(*b))
-            seg.SetLayer(pcbnew.Edge_Cuts)
-            seg.SetWidth(pcbnew.FromMM(0.1))
-            board.Add(seg)
+        edge_rect(board, x - w / 2, y - h / 2, x + w / 2, y + h / 2)
     text = pcbnew.PCB_TEXT(board)
     text.SetText(design["text"])
     text.SetLayer(pcbnew.F_SilkS)

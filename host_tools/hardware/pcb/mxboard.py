@@ -130,7 +130,7 @@ def design(cfg, pcb):
     for n, (x, y) in enumerate(mx.SCREWS):
         part("H%d" % (n + 1), "MountingHole_3.2mm_M3", "M3", (x, y), 0, {}, side="top")
     cutouts = [list(mx.led_at(cell)) + list(mx.LED_CUTOUT) for cell in range(9)]
-    return {"name": cfg["name"], "kit": "mx", "box": [mx.PCB_X[0], mx.PCB_Y[0], mx.PCB_X[1], mx.PCB_Y[1]],
+    return {"name": cfg["name"], "box": [mx.PCB_X[0], mx.PCB_Y[0], mx.PCB_X[1], mx.PCB_Y[1]],
             "parts": parts, "power": ["GND", "VBUS"], "screws": mx.SCREWS, "footprints": pcb.FOOTPRINTS,
             "cutouts": cutouts,
             "route_first": route_order(cfg), "zone_nets": ["GND"],

@@ -196,6 +196,41 @@ def two_players(folder, game=rules.CLASSIC):
     log("next game", b.show())
 
 
+def at_once(folder):
+    """Each move is lit by the key scan that first sees its key down (one
+    ``Runner.tick``: no frame task, no second scan), and the winning move's
+    frame is out before the score is saved."""
+    b = boot(folder)
+    choose(b, rules.CLASSIC, TWO)
+    order = []
+    hw, score = b.runner.hw, b.app.score
+    show, save = hw.show, score.save
+
+    def shown(canvas):
+        show(canvas)
+        order.append("show")
+
+    def saved():
+        order.append("save")
+        save()
+
+    hw.show = shown
+    score.save = saved
+    for i, cell in enumerate((0, 3, 1, 4, 2)):
+        fingers.held |= 1 << cell
+        del order[:]
+        b.now += b.timing["scan_ms"]
+        b.runner.tick(b.now)
+        p = b.picture()
+        check(p[cell] == "XO"[i % 2], "the move on %d was not lit by the scan that saw it: %s" % (cell, p))
+        log("lit by its scan", cell, p, order)
+        check(order == (["show", "save"] if i == 4 else ["show"]), "a move's frame, then a save after the win: %r"
+              % order)
+        fingers.held &= ~(1 << cell)
+        b.run(100)
+    check(b.app.state == app.OVER and b.app.match.result == rules.X, "X should have won")
+
+
 def vanishing(folder):
     b = boot(folder)
     choose(b, rules.TACTICTOE, TWO)
@@ -588,7 +623,7 @@ SCENARIOS = {
     "wiring": wiring, "wiring-rises": lambda f: wiring(f, True),
     "touch-errors": touch_errors, "touch-errors-rises": lambda f: touch_errors(f, True),
     "ai-turn-press": ai_turn_press, "table-breaks": table_breaks, "key-errors": key_errors,
-    "table-check": table_check, "table-wrong": table_wrong,
+    "table-check": table_check, "table-wrong": table_wrong, "at-once": at_once,
 }
 
 def main(folder, name):

@@ -41,16 +41,18 @@ NEXT_MS = 900  # after a game is won: a tap then starts the next (app.OVER_GUARD
 
 def press_script(games):
     """The script's lines and ``[(edge ms, cell, mark letter, winning)]``
-    of every move."""
+    of every move. Each game's five moves go down at the five ms of a
+    5 ms key scan period, and game g's winning move at ms g % 5 of it (so
+    five games give the winning moves the same spread as all the moves),
+    at offsets spread over the 20 ms frames too."""
     lines = ["wait %d" % BOOT_MS] + list(MENU)
     marks = []
-    n = 0
     for g in range(games):
         if g:
             lines += ["wait %d" % NEXT_MS, "tap 8"]  # the next game
         for i, cell in enumerate(MOVES):
-            lines.append("wait %d" % (n * 7 % 23))  # spread over the 5 ms scans and the 20 ms frames
-            n += 1
+            t = timeline(lines)[1]
+            lines.append("wait %d" % ((g + 2 * i + 1 - t) % 5 + 5 * ((g + i) % 4)))
             lines.append("tap %d" % cell)
             marks.append((len(lines) - 1, cell, "XO"[i % 2], i == len(MOVES) - 1))
     changes, end = timeline(lines)
@@ -134,7 +136,7 @@ def menu_heap(tmp):
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--boards", default=",".join(BOARDS), help="comma-separated configs: " + ",".join(BOARDS))
-    ap.add_argument("--games", type=int, default=6, help="games per board (5 moves each; default 6)")
+    ap.add_argument("--games", type=int, default=10, help="games per board (5 moves each; default 10)")
     args = ap.parse_args(argv)
     boards = args.boards.split(",")
     if set(boards) - set(BOARDS):

@@ -24,6 +24,7 @@ CASES = [
     ("ai-turn-press", "buttons"), ("table-breaks", "buttons"), ("key-errors", "buttons"),
     ("touch-errors", "touch"), ("touch-errors-rises", "touch-rises"),
     ("table-check", "buttons"), ("table-wrong", "swapped"), ("table-wrong", "doubled"), ("at-once", "buttons"),
+    ("save-without-leds", "buttons"),
 ]
 
 

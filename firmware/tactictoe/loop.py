@@ -151,9 +151,9 @@ class Runner:
             app.update(now, event)
             if event or app.unsaved:  # lit now, not at the next frame
                 self.hw.show(app.frame(now))
-            app.save()  # after the frame: a flash write never holds a light back
         except Exception as e:
             self._fault(now, e)
+        app.save()  # after the frame (or its failure): a flash write never holds a light back
         while app.sounds:
             name = app.sounds.pop(0)
             if self.sequencer:

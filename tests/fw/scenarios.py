@@ -231,6 +231,25 @@ def at_once(folder):
     check(b.app.state == app.OVER and b.app.match.result == rules.X, "X should have won")
 
 
+def save_without_leds(folder):
+    """LEDs that fail as the winning move is shown (a chip gone quiet) do
+    not cost the score: it is saved after the frame, shown or not."""
+    b = boot(folder)
+    choose(b, rules.CLASSIC, TWO)
+    for cell in (0, 3, 1, 4):
+        b.press(cell)
+    saves = b.app.score.saves()
+
+    def dead(canvas):
+        raise OSError(5)
+
+    b.runner.hw.show = dead
+    b.press(2)
+    check(b.app.score.saves() == saves + 1 and not b.app.unsaved, "the win was not saved")
+    check(any(line.startswith("error: OSError") for line in b.lines), "the LEDs' failure is reported")
+    log("saved with the LEDs failing", b.app.score.saves() - saves)
+
+
 def vanishing(folder):
     b = boot(folder)
     choose(b, rules.TACTICTOE, TWO)
@@ -624,6 +643,7 @@ SCENARIOS = {
     "touch-errors": touch_errors, "touch-errors-rises": lambda f: touch_errors(f, True),
     "ai-turn-press": ai_turn_press, "table-breaks": table_breaks, "key-errors": key_errors,
     "table-check": table_check, "table-wrong": table_wrong, "at-once": at_once,
+    "save-without-leds": save_without_leds,
 }
 
 def main(folder, name):

@@ -193,6 +193,7 @@ sim-picture: $(STAMP) $(SHIPPED)
 bench: $(STAMP) $(NODE_STAMP) $(SHIPPED)
 	$(PY) benchmarks/run.py
 	$(PY) benchmarks/soak.py
+	$(PY) benchmarks/latency.py
 	$(PY) benchmarks/pico.py
 	$(PY) benchmarks/circuitpy_pico.py
 	$(PY) benchmarks/boards.py

@@ -14,8 +14,8 @@ against the perfect AI, and measures:
 * boot: power-on to the first LED frame of the menu (self-test included);
 * press to light: each of X's moves, from its key going down (the emulated
   ms the harness changes the key's GPIO or expander input; the firmware
-  makes the move once the press has held still for ``press_ms``) to the
-  first LED frame with its cell lit in X's colour;
+  makes the move in the key scan that first sees it) to the first LED
+  frame with its cell lit in X's colour;
 * the AI's reply: X's key going down to the first LED frame with the
   board's move (its cell lit in O's colour), which includes the config's
   ``think_ms`` pause, by design.

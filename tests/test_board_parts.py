@@ -258,14 +258,19 @@ def test_load_falls_back_and_says_why(tmp_path):
 # --- keys --------------------------------------------------------------------
 
 
-def feed(k, timeline, until, step=5):
-    """timeline: [(t, mask)], the raw mask from time t on."""
+def feed(k, timeline, until, step=5, confirm=None):
+    """timeline: [(t, mask)], the raw mask from time t on. A scan reads
+    the mask once, and again at once when ``Keys.update`` asks for the
+    confirm read (as ``loop.Runner.scan`` does): that read gives the same
+    mask, or ``confirm[t]`` (a glitch gone by then). ``confirm=False``:
+    no confirm read (a press then takes two scans)."""
     out = []
     mask = 0
     events = dict(timeline)
     for t in range(0, until, step):
         mask = events.get(t, mask)
-        k.update(t, mask)
+        if k.update(t, mask) and confirm is not False:
+            k.update(t, (confirm or {}).get(t, mask))
         e = k.get()
         while e:
             out.append((t, e))
@@ -273,16 +278,29 @@ def feed(k, timeline, until, step=5):
     return out
 
 
-def test_a_bouncy_press_is_one_tap():
+def test_a_bouncy_press_is_one_press_at_its_first_edge_and_one_tap():
     k = keys.Keys(debounce_ms=25, long_ms=1500)
     bounce = [(0, 0), (100, 1 << 4), (105, 0), (110, 1 << 4), (115, 0), (120, 1 << 4),
               (300, 0), (305, 1 << 4), (310, 0)]
     got = feed(k, bounce, 600)
-    # One PRESS, once the press has held still for press_ms (two scans);
-    # one TAP, once the release has settled
+    # One PRESS, in the scan that sees the key go down (its confirm read
+    # agrees), the bounces after it locked out; one TAP, once the release
+    # has settled
     assert [e for _, e in got] == [keys.PRESS | 4, keys.TAP | 4]
-    assert got[0][0] == 120 + 5
+    assert got[0][0] == 100
     assert got[1][0] >= 310 + 25
+
+
+def test_a_press_seen_by_one_read_only_waits_for_the_next_scan():
+    # The confirm read caught a bounce: the next scan that sees the key
+    # down, and its confirm read, make the press.
+    k = keys.Keys(debounce_ms=25)
+    got = feed(k, [(100, 1), (200, 0)], 400, confirm={100: 0})
+    assert [e for _, e in got] == [keys.PRESS | 0, keys.TAP | 0] and got[0][0] == 105
+    # Without confirm reads (a caller that reads once a scan), two scans.
+    k = keys.Keys(debounce_ms=25)
+    got = feed(k, [(100, 1), (200, 0)], 400, confirm=False)
+    assert [e for _, e in got] == [keys.PRESS | 0, keys.TAP | 0] and got[0][0] == 105
 
 
 def test_long_press_is_sent_while_held_and_its_release_is_silent():
@@ -292,15 +310,32 @@ def test_long_press_is_sent_while_held_and_its_release_is_silent():
     assert 100 + 1500 <= got[1][0] <= 100 + 25 + 1500 + 5
 
 
-def test_glitches_shorter_than_debounce_are_ignored():
+def test_glitches_are_ignored():
+    # A reading its confirm read does not repeat: not even a PRESS...
     k = keys.Keys(debounce_ms=25)
-    assert feed(k, [(100, 1), (105, 0)], 400) == []  # one scan: not even a PRESS
+    assert feed(k, [(100, 1), (105, 0)], 400, confirm={100: 0}) == []
+    # ...nor one the next scan does not repeat, without confirm reads
     k = keys.Keys(debounce_ms=25)
-    assert [e for _, e in feed(k, [(100, 1), (110, 0)], 400)] == [keys.PRESS | 0]  # no TAP
+    assert feed(k, [(100, 1), (105, 0)], 400, confirm=False) == []
+    # A glitch shorter than the debounce that both reads see is a PRESS but no TAP
+    k = keys.Keys(debounce_ms=25)
+    assert [e for _, e in feed(k, [(100, 1), (110, 0)], 400)] == [keys.PRESS | 0]
     # and the next real press is a PRESS again
     k = keys.Keys(debounce_ms=25)
     got = feed(k, [(100, 1), (110, 0), (200, 1), (300, 0)], 400)
     assert [e for _, e in got] == [keys.PRESS | 0, keys.PRESS | 0, keys.TAP | 0]
+
+
+def test_a_bounce_after_the_press_is_locked_out_until_let_go_for_the_debounce():
+    k = keys.Keys(debounce_ms=25)
+    # Let go for 20 ms (under the debounce) then down again: still the same press.
+    got = feed(k, [(100, 1), (200, 0), (220, 1), (400, 0)], 600)
+    assert [e for _, e in got] == [keys.PRESS | 0, keys.TAP | 0]
+    # Let go for 30 ms: two presses.
+    k = keys.Keys(debounce_ms=25)
+    got = feed(k, [(100, 1), (200, 0), (230, 1), (400, 0)], 600)
+    assert [e for _, e in got] == [keys.PRESS | 0, keys.TAP | 0, keys.PRESS | 0, keys.TAP | 0]
+    assert [t for t, e in got if e & keys.PRESS] == [100, 230]
 
 
 def test_presses_wait_in_the_queue_and_the_oldest_drop_when_full():

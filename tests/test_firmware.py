@@ -23,7 +23,8 @@ CASES = [
     ("wiring", "matrix"), ("wiring", "touch"), ("wiring-rises", "touch-rises"),
     ("ai-turn-press", "buttons"), ("table-breaks", "buttons"), ("key-errors", "buttons"),
     ("touch-errors", "touch"), ("touch-errors-rises", "touch-rises"),
-    ("table-check", "buttons"), ("table-wrong", "swapped"), ("table-wrong", "doubled"),
+    ("table-check", "buttons"), ("table-wrong", "swapped"), ("table-wrong", "doubled"), ("at-once", "buttons"),
+    ("save-without-leds", "buttons"),
 ]
 
 

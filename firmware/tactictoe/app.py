@@ -110,6 +110,7 @@ class App:
         self._options_of = -1
         self._ring = ring()
         self.score = score if score is not None else score_mod.Score(None, log)
+        self.unsaved = False  # the score changed in RAM: save() writes it, after the frame that shows it
         self.puzzles = puzzles
         self.puzzle = -1  # the puzzle being played (its index), or -1
         self.plies = 0  # ...the plies it is won in
@@ -162,6 +163,14 @@ class App:
         if self.puzzle >= 0:  # the menu's own game and mode again
             self.puzzle = -1
             self.game, self.mode = self._before
+
+    def save(self):
+        """Write the score to flash if it changed: called once the frame
+        showing what changed it is out, so a flash write (milliseconds, more
+        when the flash erases) never holds a move's light back."""
+        if self.unsaved:
+            self.unsaved = False
+            self.score.save()
 
     def busy(self):
         """True while the board is making its move (not while it waits
@@ -247,7 +256,7 @@ class App:
         if self.screen == PICK_SCORE:
             if value:
                 self.score.reset()
-                self.score.save()
+                self.unsaved = True
                 self.log("> The score is reset: every count is back to 0.")
             self.screen, self.t0 = PICK_GAME, now
             self.sounds.append("move")
@@ -422,7 +431,7 @@ class App:
             else:
                 s.record(m.game, self.level, score_mod.DRAWN if m.result < 0 else
                          score_mod.WON if m.result == self._you() else score_mod.LOST)
-            s.save()
+            self.unsaved = True
 
     def _you(self):
         return rules.X if self.mode == YOU_X else rules.O
@@ -467,7 +476,7 @@ class App:
         return pos
 
     def _puzzle_over(self, now, solved):
-        # Solved or failed: remembered at once.
+        # Solved or failed: remembered at once (saved after its frame: save()).
         self.state, self.t0 = OVER, now
         self.solved = solved
         s = self.score
@@ -475,7 +484,7 @@ class App:
             s.solve(self.puzzle)
         else:
             s.fail(self.puzzle)
-        s.save()
+        self.unsaved = True
 
     # --- the trainer -------------------------------------------------------------
 

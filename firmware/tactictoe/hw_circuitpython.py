@@ -16,9 +16,11 @@ import board
 import keypad
 
 _NONE = 255  # in the pixel map: a cell or key with no LED
-# keypad scans every 5 ms, as hw_machine's callers do (its default 20 ms
-# would add up to 20 ms between a press and its light)
-_SCAN_S = 0.005
+# keypad scans in the background every 1 ms, and reports a key on the first
+# scan that sees it change: the firmware takes it at its next key scan, so
+# a press waits for little more than that one (keypad's default 20 ms would
+# add up to 20 ms). Bounces are keys.Keys' to lock out, as on MicroPython.
+_SCAN_S = 0.001
 
 
 def _pin(name):
@@ -244,7 +246,12 @@ class Hardware:
 
     def _drain(self, keys, shift):
         ev = self._event
-        while keys.events.get_into(ev):
+        events = keys.events
+        if events.overflowed:  # events were lost: start again from the keys held now
+            events.clear()  # (and overflowed with them)
+            self._held &= ~(((1 << keys.key_count) - 1) << shift)
+            keys.reset()  # (a key held now is reported again)
+        while events.get_into(ev):
             if ev.pressed:
                 self._held |= 1 << (shift + ev.key_number)
             else:

@@ -4,11 +4,13 @@ The hardware layer reports which keys are held as a mask: bits 0-8 the
 grid's cells, bit 9 + j the board's extra key j (up to 16 keys). ``Keys``
 turns the stream of masks into events, each an int ``kind | key``:
 
-* ``PRESS | key``: a key went down: sent once the readings have held still
-  for ``press_ms`` (two key scans), well before the debounce, so a move is
-  lit within a frame or so of the press; a switch's bounces come after, and
-  are the debounce's to settle (a press sends one ``PRESS``, however it
-  bounces);
+* ``PRESS | key``: a key went down: sent at the first key scan that sees
+  it, once a second reading (``loop.Runner.scan`` takes it at once, the
+  confirm read) agrees, so a move is lit as the key goes down. A reading
+  the next one does not repeat (a glitch, noise) is no press. After it the
+  key is locked out until it has been let go for the debounce time: its
+  bounces, either way, send nothing more (a press sends one ``PRESS``,
+  however it bounces);
 * ``TAP | key``: a press released before the long-press time (debounced);
 * ``LONG | key``: a press held for the long-press time (sent while still
   held; its release sends nothing);
@@ -32,14 +34,11 @@ CELL = const(0x0F)  # event & CELL is the key (the cell, for 0-8)
 class Keys:
     """:param debounce_ms: how long a reading must hold still to count.
     :param long_ms: how long a press must last to be a long press.
-    :param press_ms: how long a new press must hold still to be a ``PRESS``
-        (at most ``debounce_ms``).
     :param size: how many events the queue keeps.
     :param n: how many keys: 9, the grid, plus the extra keys."""
 
-    def __init__(self, debounce_ms=25, long_ms=1500, size=16, n=9, press_ms=5):
+    def __init__(self, debounce_ms=25, long_ms=1500, size=16, n=9):
         self.debounce_ms = debounce_ms
-        self.press_ms = min(press_ms, debounce_ms)
         self.long_ms = long_ms
         self._size = size
         self._queue = []
@@ -57,18 +56,22 @@ class Keys:
         self._queue.append(event)
 
     def update(self, now, raw):
-        """Feed one reading taken at ``now`` (ms, never decreasing)."""
+        """Feed one reading taken at ``now`` (ms, never decreasing). True
+        if a key is newly down in it: take the confirm read now (another
+        ``update`` with a fresh reading), and the press is sent at once
+        if that agrees."""
         if raw != self._raw:
             self._raw = raw
             self._since = now
-            return self._hold(now)
-        if now - self._since >= self.press_ms:
-            down = raw & ~(self._stable | self._pressed)
-            if down:
-                self._pressed |= down
-                for c in range(len(self._down)):
-                    if down >> c & 1:
-                        self._put(PRESS | c)
+            self._hold(now)
+            return bool(raw & ~(self._stable | self._pressed))
+        # Two readings in a row agree: a key newly down in both is a press.
+        down = raw & ~(self._stable | self._pressed)
+        if down:
+            self._pressed |= down
+            for c in range(len(self._down)):
+                if down >> c & 1:
+                    self._put(PRESS | c)
         if raw != self._stable and now - self._since >= self.debounce_ms:
             changed = raw ^ self._stable
             for c in range(len(self._down)):
@@ -81,9 +84,10 @@ class Keys:
                         self._long &= ~(1 << c)
                         self._mute &= ~(1 << c)
             self._stable = raw
-        if now - self._since >= self.debounce_ms:  # let go for good (not a bounce)
+        if now - self._since >= self.debounce_ms:  # let go for good (not a bounce): the lockout ends
             self._pressed &= self._stable | raw
         self._hold(now)
+        return False
 
     def _hold(self, now):
         self._mute &= self._stable | self._raw  # a glitch that came to nothing

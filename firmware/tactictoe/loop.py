@@ -1,8 +1,9 @@
-"""The cooperative loop the board runs: key scanning, the game flow and the
-LEDs as three asyncio tasks sharing one loop. Nothing blocks, and an
-unexpected error is printed and sends the board back to the menu instead of
-freezing it. After power-on the game-flow step also walks every record of
-the tables, one small slice a step, until they are all checked.
+"""The cooperative loop the board runs: two asyncio tasks sharing one loop,
+the keys with the game flow (a key seen goes to the game step at once, and
+the step shows what it did at once), and the LEDs' frames. Nothing blocks,
+and an unexpected error is printed and sends the board back to the menu
+instead of freezing it. After power-on the game-flow step also walks every
+record of the tables, one small slice a step, until they are all checked.
 """
 
 import sys
@@ -87,8 +88,9 @@ def build(hw, cfg, tables, problems, config_problem, rng=None, log=print, score=
 
 
 class Runner:
-    """The three steps the loop repeats, kept apart from asyncio so that the
-    simulator and the tests can drive them with their own clock."""
+    """The steps the loop repeats (``tick``: ``scan`` then ``step``; and
+    ``draw``), kept apart from asyncio so that the simulator and the tests
+    can drive them with their own clock."""
 
     def __init__(self, hw, app, keys, sequencer, timing, walk=None):
         self.hw = hw
@@ -110,34 +112,48 @@ class Runner:
         self.keys.clear()
         self.app.to_menu(now)
 
+    def tick(self, now):
+        """The key task's work every ``scan_ms``: read the keys, then the
+        game step at once, so a press is taken and lit in the scan that
+        sees it."""
+        self.scan(now)
+        self.step(now)
+
     def scan(self, now):
-        """Read the keys and the encoder once (the key task, every ``scan_ms``)."""
+        """Read the keys and the encoder once. A key newly down is read
+        again at once (``Keys.update``'s confirm read), so its press is
+        taken in the scan that first sees it, not a scan later."""
+        keys = self.keys
         try:
             hw = self.hw
             held = hw.scan()
             turns = hw.turns() if hasattr(hw, "turns") else 0  # (a hardware layer of old has no encoder)
+            if keys.update(now, held):
+                keys.update(now, hw.scan())  # the confirm read
         except Exception as e:  # a flaky sensor must not stop the keys for good
             text = repr(e)
             if text != self._key_error:  # once, not 200 times a second
                 self.app.log("error reading keys: " + text)
                 self._key_error = text
             return
-        self.keys.update(now, held)
         if turns:
-            self.keys.turn(turns)
+            keys.turn(turns)
 
     def step(self, now):
-        """Advance the game flow to ``now`` with the keys' events (the main task)."""
+        """Advance the game flow to ``now`` with the keys' events: what a
+        key did (or what changed the score) is shown at once, and only then
+        is the score saved."""
         app = self.app
         try:
             if app.busy():  # the board's turn: presses now must not become moves
                 self.keys.ignore_taps()
             event = self.keys.get()
             app.update(now, event)
-            if event:  # what a key did is lit now, not at the next frame
+            if event or app.unsaved:  # lit now, not at the next frame
                 self.hw.show(app.frame(now))
         except Exception as e:
             self._fault(now, e)
+        app.save()  # after the frame (or its failure): a flash write never holds a light back
         while app.sounds:
             name = app.sounds.pop(0)
             if self.sequencer:
@@ -198,8 +214,8 @@ def asyncio_module():
 
 
 def run(runner, clock):
-    """The cooperative loop, a coroutine: keys and LEDs as two tasks, the
-    game flow in this one. (Its async code is in ``tasks``: CircuitPython
+    """The cooperative loop, a coroutine: the LEDs as a task, the keys and
+    the game flow in this one. (Its async code is in ``tasks``: CircuitPython
     compiles async code only from source, and this module ships compiled.)"""
     from .tasks import game
 

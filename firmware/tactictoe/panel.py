@@ -28,8 +28,8 @@ class PanelKeys(Keys):
     """``keys.Keys`` for up to 16 keys (the grid's 9, then the extra keys;
     ``n`` is 16 unless given) and an encoder."""
 
-    def __init__(self, debounce_ms=25, long_ms=1500, size=16, n=16, press_ms=5):
-        Keys.__init__(self, debounce_ms, long_ms, size, n, press_ms)
+    def __init__(self, debounce_ms=25, long_ms=1500, size=16, n=16):
+        Keys.__init__(self, debounce_ms, long_ms, size, n)
 
     def turn(self, detents):
         """Queue ``detents`` encoder steps (positive: clockwise) as events

@@ -22,6 +22,11 @@ class _Events:
         # Like the real keypad: a key already down when scanning starts
         # gives no event until it is released and pressed again.
         self._state = fingers.held >> shift
+        self.overflowed = False  # (read-only on a board) the test sets it, with _state, to lose events
+
+    def clear(self):
+        self._state = fingers.held >> self._shift  # (the events waiting are gone)
+        self.overflowed = False
 
     def get_into(self, event):
         held = fingers.held >> self._shift
@@ -43,7 +48,11 @@ class Keys:
         for p in pins:
             claim(p)
         self.pins = list(pins)
+        self.key_count = len(pins)
         self.events = _Events(len(pins), 0 if len(pins) >= 9 else 9)
+
+    def reset(self):  # every key taken as released: those held are pressed again
+        self.events._state = 0
 
     def deinit(self):
         for p in self.pins:
@@ -56,7 +65,11 @@ class KeyMatrix:
         self.pins = list(row_pins) + list(column_pins)
         for p in self.pins:
             claim(p)
+        self.key_count = 9
         self.events = _Events()
+
+    def reset(self):
+        self.events._state = 0
 
     def deinit(self):
         for p in self.pins:

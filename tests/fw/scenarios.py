@@ -196,6 +196,60 @@ def two_players(folder, game=rules.CLASSIC):
     log("next game", b.show())
 
 
+def at_once(folder):
+    """Each move is lit by the key scan that first sees its key down (one
+    ``Runner.tick``: no frame task, no second scan), and the winning move's
+    frame is out before the score is saved."""
+    b = boot(folder)
+    choose(b, rules.CLASSIC, TWO)
+    order = []
+    hw, score = b.runner.hw, b.app.score
+    show, save = hw.show, score.save
+
+    def shown(canvas):
+        show(canvas)
+        order.append("show")
+
+    def saved():
+        order.append("save")
+        save()
+
+    hw.show = shown
+    score.save = saved
+    for i, cell in enumerate((0, 3, 1, 4, 2)):
+        fingers.held |= 1 << cell
+        del order[:]
+        b.now += b.timing["scan_ms"]
+        b.runner.tick(b.now)
+        p = b.picture()
+        check(p[cell] == "XO"[i % 2], "the move on %d was not lit by the scan that saw it: %s" % (cell, p))
+        log("lit by its scan", cell, p, order)
+        check(order == (["show", "save"] if i == 4 else ["show"]), "a move's frame, then a save after the win: %r"
+              % order)
+        fingers.held &= ~(1 << cell)
+        b.run(100)
+    check(b.app.state == app.OVER and b.app.match.result == rules.X, "X should have won")
+
+
+def save_without_leds(folder):
+    """LEDs that fail as the winning move is shown (a chip gone quiet) do
+    not cost the score: it is saved after the frame, shown or not."""
+    b = boot(folder)
+    choose(b, rules.CLASSIC, TWO)
+    for cell in (0, 3, 1, 4):
+        b.press(cell)
+    saves = b.app.score.saves()
+
+    def dead(canvas):
+        raise OSError(5)
+
+    b.runner.hw.show = dead
+    b.press(2)
+    check(b.app.score.saves() == saves + 1 and not b.app.unsaved, "the win was not saved")
+    check(any(line.startswith("error: OSError") for line in b.lines), "the LEDs' failure is reported")
+    log("saved with the LEDs failing", b.app.score.saves() - saves)
+
+
 def vanishing(folder):
     b = boot(folder)
     choose(b, rules.TACTICTOE, TWO)
@@ -588,7 +642,8 @@ SCENARIOS = {
     "wiring": wiring, "wiring-rises": lambda f: wiring(f, True),
     "touch-errors": touch_errors, "touch-errors-rises": lambda f: touch_errors(f, True),
     "ai-turn-press": ai_turn_press, "table-breaks": table_breaks, "key-errors": key_errors,
-    "table-check": table_check, "table-wrong": table_wrong,
+    "table-check": table_check, "table-wrong": table_wrong, "at-once": at_once,
+    "save-without-leds": save_without_leds,
 }
 
 def main(folder, name):

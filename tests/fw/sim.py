@@ -83,8 +83,7 @@ class Board:
         r = self.runner
         while self.now < end:
             self.now += scan
-            r.scan(self.now)
-            r.step(self.now)
+            r.tick(self.now)  # the keys, then the game step at once, as the loop does
             if self.now % frame < scan:
                 r.draw(self.now)
 

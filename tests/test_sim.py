@@ -2,6 +2,7 @@
 the ``sim`` command's headless and replay modes, and ``mpremote`` on its
 serial console."""
 
+import json
 import os
 import re
 import subprocess
@@ -557,3 +558,29 @@ def test_make_flash_of_another_wiring_is_said_by_the_board(live):
     flash_tool.flash(b.port, board="pico-matrix", firmware=False, say=lambda line: None)
     b.serial("[virtual board: board.json (pico-matrix) does not match", 60)
     assert b.lines[-1] == MISMATCH
+
+
+def test_any_valid_config_on_any_wiring_plays_without_a_crash(tmp_path, table_files):
+    """A config is read as the firmware reads it, defaults and all: LEDs with
+    no ``pin`` (APA102s, the IS31FL3731), a wiring with no ``buzzer`` key
+    (it defaults to none) neither crash the virtual board, whichever of
+    them is its wiring and which is flashed into it."""
+    boards = os.path.join(ROOT, "firmware", "boards")
+    no_buzzer = json.load(open(os.path.join(boards, "pico-buttons.json")))
+    del no_buzzer["buzzer"]
+    (tmp_path / "quiet.json").write_text(json.dumps(dict(no_buzzer, name="quiet")))
+    with_buzzer = json.dumps(dict(no_buzzer, name="loud", buzzer=15)).encode()
+    script = tmp_path / "s.txt"
+    script.write_text(MENU_CLASSIC_YOU_X + "tap 4\nwait 1500\n")
+    tables = os.path.dirname(table_files[rules.CLASSIC])
+    for wired, flashed in (("pico-buttons", "keypad"), ("pico-buttons", "keybow"), ("keypad", "pico-buttons"),
+                           (str(tmp_path / "quiet.json"), with_buzzer)):
+        flash = tmp_path / ("flash-%s" % len(os.listdir(tmp_path)))
+        flash.mkdir()
+        (flash / "board.json").write_bytes(flashed if isinstance(flashed, bytes) else
+                                           open(os.path.join(boards, flashed + ".json"), "rb").read())
+        r = run_sim("--replay", str(script), "--flash", str(flash), "--tables", tables, "--board", wired)
+        assert r.returncode == 0, (wired, r.stdout[-2000:] + r.stderr)
+        assert "Traceback" not in r.stdout and "KeyError" not in r.stdout, (wired, r.stdout[-2000:])
+        assert "[virtual board: board.json" in r.stdout  # the mismatch is said, in its one line
+        assert "serial > Testing the lights." in r.stdout

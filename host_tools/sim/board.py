@@ -24,6 +24,7 @@ and ``hold()``.
 import errno
 import fcntl
 import importlib.util
+import json
 import os
 import selectors
 import signal
@@ -210,6 +211,7 @@ class VirtualBoard:
         self._key_ctrl_c = None  # where in them a Ctrl-C passed on as a key is, until it interrupts
         self._missed = False  # the board said it took a Ctrl-C too late: the next run's
         self._timeline_file = None
+        self._wiring_file = None
         self._bus_out = self._bus_in = None
         self.port = None
         self._master = self._slave = None
@@ -228,6 +230,13 @@ class VirtualBoard:
         if not os.path.exists(MICROPYTHON):
             raise SimError("micropython is missing at %s: run `make sim`, which installs it" % MICROPYTHON)
         os.makedirs(self.flash, exist_ok=True)
+        if self._wiring_file is None:
+            # The ROM's wiring is the config as the firmware's config module
+            # reads it (every key there, defaults filled in), as the web
+            # page's is: a board.json may leave out what has a default.
+            fd, self._wiring_file = tempfile.mkstemp(prefix="sim-wiring-", suffix=".json")
+            with os.fdopen(fd, "w") as f:
+                json.dump(self.cfg, f)
         if self.hardware != "pico" and self.chips is None:
             from host_tools.sim.chips import Chips
 
@@ -257,7 +266,7 @@ class VirtualBoard:
         bus_out = os.pipe()
         bus_in = os.pipe()
         argv = [MICROPYTHON, "-X", "heapsize=" + self.heap, os.path.join(ROM_DIR, "rom.py"),
-                self.flash, self.wiring_path, mode, reason, "-" if self.seed is None else str(self.seed),
+                self.flash, self._wiring_file, mode, reason, "-" if self.seed is None else str(self.seed),
                 str(bus_out[1]), str(bus_in[0])]
         if self.replay is not None:
             argv += [self._timeline_file, str(self.replay[1])]
@@ -352,9 +361,10 @@ class VirtualBoard:
         self._close_console_pipes()
         self._forget(self._master, self._slave)
         self._master = self._slave = None
-        if self._timeline_file:
-            os.remove(self._timeline_file)
-            self._timeline_file = None
+        for name in ("_timeline_file", "_wiring_file"):
+            if getattr(self, name):
+                os.remove(getattr(self, name))
+                setattr(self, name, None)
         self.sel.close()
 
     @property

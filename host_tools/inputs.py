@@ -28,3 +28,21 @@ def read(path, limit):
     check(path)
     with open(path, "rb") as f:
         return f.read(limit + 1)
+
+
+def special_file(folder):
+    """The first thing under ``folder`` that is neither a regular file nor
+    a folder, as ``(path relative to it, what it is)``, or None. A board's
+    flash holds only files and folders; a FIFO there would hang whatever
+    reads it."""
+    for top, dirs, files in os.walk(folder):
+        dirs.sort()
+        for name in sorted(dirs + files):
+            path = os.path.join(top, name)
+            try:
+                mode = os.stat(path).st_mode
+            except OSError:  # a dangling link: the board sees nothing there
+                continue
+            if not (stat.S_ISREG(mode) or stat.S_ISDIR(mode)):
+                return os.path.relpath(path, folder), kind(mode)
+    return None

@@ -584,3 +584,34 @@ def test_any_valid_config_on_any_wiring_plays_without_a_crash(tmp_path, table_fi
         assert "Traceback" not in r.stdout and "KeyError" not in r.stdout, (wired, r.stdout[-2000:])
         assert "[virtual board: board.json" in r.stdout  # the mismatch is said, in its one line
         assert "serial > Testing the lights." in r.stdout
+
+
+def test_a_replay_that_is_not_a_small_regular_text_file_is_refused_in_one_line(tmp_path):
+    fifo = tmp_path / "fifo.txt"
+    os.mkfifo(fifo)  # nobody writes it: reading it would wait forever
+    big = tmp_path / "big.txt"
+    big.write_text("wait 1\n" * 150000)  # over 1 MiB
+    odd = tmp_path / "odd.txt"
+    odd.write_text("wait 100\ntap \u00b2\n")  # a digit to isdigit(), not to int()
+    for script, why in ((fifo, "it is a FIFO (named pipe), not a file"), ("/dev/zero", "it is a device, not a file"),
+                        (big, "over 1 MiB: a press script is commands, one a line (docs/simulator.md)"),
+                        (odd, "line 2: tap takes tap CELL")):
+        r = run_sim("--replay", str(script), "--flash", str(tmp_path / "flash"))
+        assert r.returncode == 1 and r.stdout == "", r.stdout[-500:] + r.stderr
+        assert r.stderr == "error: %s%s%s\n" % (script, " " if why.startswith("line") else ": ", why), r.stderr
+    assert not (tmp_path / "flash").exists()
+
+
+@pytest.mark.parametrize("name", ["board.json", "main.py", "lib/tactictoe/score.bin", "lib/tactictoe/puzzles.bin",
+                                  "lib/tactictoe/classic.tbl"])
+def test_a_fifo_in_the_flash_is_refused_in_one_line_not_read(tmp_path, name):
+    flash = tmp_path / "flash"
+    os.makedirs(os.path.dirname(flash / name), exist_ok=True)
+    os.mkfifo(flash / name)
+    script = tmp_path / "s.txt"
+    script.write_text("wait 100\n")
+    for args in (("--replay", str(script)), ("--headless",)):
+        r = run_sim(*args, "--flash", str(flash), stdin="")
+        assert r.returncode == 1 and r.stdout == "", r.stdout[-500:] + r.stderr
+        assert r.stderr == ("error: the flash %s holds %s, which is a FIFO (named pipe), not a file: a board's flash"
+                            " holds only files; remove it (make clean-sim wipes the flash)\n" % (flash, name)), r.stderr

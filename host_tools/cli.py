@@ -148,6 +148,11 @@ def cmd_fallback_book(args):
 
     out = args.module
     _check_output(out)
+    try:  # the module first: the search takes a while
+        with reported(UserError, "cannot rewrite %s" % out):
+            fallback_book.read(out)
+    except fallback_book.BookError as e:
+        raise UserError("%s: %s" % (out, e))
     _check_tables(args.tables)
     try:
         books = fallback_book.make_files(args.tables)
@@ -439,6 +444,10 @@ def cmd_uf2(args):
     from host_tools.drive import fat, picofs, uf2
 
     games = args.games
+    if not games:  # the UF2 is the board's whole filesystem: no table would be anywhere on it
+        raise UserError("%s names no game: a UF2 replaces every file on the board, so it needs a table (give"
+                        " %s, or leave it out for both)" % (makevars.name("--games", "''"),
+                                                            makevars.name("--games", "classic")))
     _check_output(args.output)
     cp = args.runtime == "circuitpython"
     board = uf2_board(args.board, args.runtime)

@@ -408,14 +408,16 @@ class ConsoleLines:
                 return rest
         return ""
 
-    def _raw_summary(self):
-        runs = "%d run%s" % (self.runs, "" if self.runs == 1 else "s")
-        if self._reset:
-            return "[mpremote had the REPL: %s; reset]" % runs
-        return "[mpremote has the REPL: %s]" % runs
+    def _raw_summary(self, done=False):
+        """The panel's one line for mpremote's turn at the raw REPL: how many
+        pieces of code it has sent the board to run (a copy is many)."""
+        runs = "%d command%s" % (self.runs, "" if self.runs == 1 else "s")
+        if not done and not self._reset:  # (a reset ends its turn, whatever comes next)
+            return "[mpremote is using the board: %s so far]" % runs
+        return "[mpremote is done: it ran %s%s]" % (runs, " and reset the board" if self._reset else "")
 
     def _leave(self):
-        self.lines.append(self._raw_summary().replace(" has ", " had "))
+        self.lines.append(self._raw_summary(done=True))
         self.raw = self._reset = False
         self._raw_line = ""
 

@@ -651,7 +651,12 @@ def build_parser():
 def main(argv=None):
     """``python -m host_tools ARGV``; the Makefile puts ``--via-make`` first,
     so that errors name its variables (host_tools/makevars.py)."""
-    args = build_parser().parse_args(makevars.start(sys.argv[1:] if argv is None else argv))
+    argv = sys.argv[1:] if argv is None else argv
+    wrong = argv[:1] == [makevars.VIA_MAKE] and makevars.miscased(os.environ.get("MAKEFLAGS", ""))
+    if wrong:  # (board=macropad: make itself would say nothing)
+        print("error: %s" % wrong, file=sys.stderr)
+        return 2
+    args = build_parser().parse_args(makevars.start(argv))
     try:
         status = args.func(args)
         sys.stdout.flush()

@@ -177,6 +177,11 @@ def test_sigint_stops_the_web_server_with_status_0():
     (["uf2", "GAMES=classic,chess"], "error: GAMES=classic,chess: no game 'chess' (games: classic, tactictoe)"),
     (["flash", "PORT=/dev/null", "GAMES=chess"], "error: GAMES=chess: no game 'chess' (games: classic, tactictoe)"),
     (["circuitpy", "DEST=.", "GAMES=go"], "error: GAMES=go: no game 'go' (games: classic, tactictoe)"),
+    # make's variables are case-sensitive: a lower-case one would be ignored without a word
+    (["sim", "board=macropad"], "error: board=macropad: make's variables are case-sensitive and the Makefile has"
+                                " no board=; give BOARD=macropad"),
+    (["uf2", "BOARD=pico-matrix", "Games=classic"], "error: Games=classic: make's variables are case-sensitive and"
+                                                    " the Makefile has no Games=; give GAMES=classic"),
 ])
 def test_a_mistyped_make_variable_is_named_as_typed(args, line):
     """Not as the flag make passed it on as (--chip), which the user never saw."""

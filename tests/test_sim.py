@@ -527,8 +527,9 @@ def test_pico_mx_plays_with_its_keys_on_gp26_to_gp28_and_its_chain_entering_at_c
 
 
 MISMATCH = ("serial [virtual board: board.json (pico-matrix) does not match this board's wiring (pico-buttons):"
-            " leds.order, input, buzzer differ, so its keys, LEDs or buzzer will misbehave; flash a config for its"
-            " wiring (pico-buttons), or start the simulator with BOARD=pico-matrix]")
+            " leds.order, input, buzzer differ, so its keys, LEDs or buzzer will misbehave (one key can press several"
+            " cells, or none); flash a config for its wiring (pico-buttons) or start the simulator with"
+            " BOARD=pico-matrix]")
 
 
 def test_a_config_for_another_wiring_is_said_at_power_on(tmp_path, table_files):
@@ -615,3 +616,48 @@ def test_a_fifo_in_the_flash_is_refused_in_one_line_not_read(tmp_path, name):
         assert r.returncode == 1 and r.stdout == "", r.stdout[-500:] + r.stderr
         assert r.stderr == ("error: the flash %s holds %s, which is a FIFO (named pipe), not a file: a board's flash"
                             " holds only files; remove it (make clean-sim wipes the flash)\n" % (flash, name)), r.stderr
+
+
+def test_a_config_for_another_wiring_stays_said_and_make_sims_own_flash_names_make_clean_sim(table_files):
+    """pico-matrix's config on the pico-buttons wiring: its rows and columns
+    are the buttons' pins, so the button on a column's pin holds that column
+    down for every row the firmware scans, and one tap of cell 3 is taps of
+    cells 0, 3 and 6 (as on a real board wired so). The board keeps the
+    mismatch (``mismatch``) for the terminal to show under the board for as
+    long as it holds, and in make sim's own flash (build/sim/) both lines
+    name make clean-sim."""
+    from host_tools.sim import board as sim_board, terminal
+    from host_tools.sim.flash import prepare_flash
+
+    flash = os.path.join(ROOT, "build", "sim", "test-mismatch-%d" % os.getpid())
+    os.makedirs(flash)
+    try:
+        with open(os.path.join(ROOT, "firmware", "boards", "pico-matrix.json"), "rb") as f:
+            open(os.path.join(flash, "board.json"), "wb").write(f.read())
+        wiring, cfg = sim_board.wiring("pico-buttons")
+        prepare_flash(flash, cfg, wiring, tables_dir=os.path.dirname(table_files[rules.CLASSIC]))
+        lines = []
+        b = sim_board.VirtualBoard(flash, "pico-buttons", seed=1, console=False,
+                                   replay=sim_script.timeline(["wait 1700", "tap 3", "wait 1000"]))
+        b.on_output = lambda data: lines.append(data.decode())
+        b.start()
+        try:
+            while b.running:
+                b.poll(1.0)
+        finally:
+            b.close()
+        out = "".join(lines)
+        assert ("flash a config for its wiring (pico-buttons), start the simulator with BOARD=pico-matrix or wipe its"
+                " flash with make clean-sim]") in out
+        # one tap of cell 3 (GP5, the matrix's first column): cells 0, 3 and 6
+        assert "Key 0 is not an option here" in out and "Who plays?" in out and "Play with help?" in out
+        assert b.mismatch == "board.json is for pico-matrix, not pico-buttons: make clean-sim fixes it"
+        console = terminal.ConsoleLines()
+        for _ in range(40):  # the console's line has long scrolled away
+            console(b"classic: X 4\r\n")
+        row = terminal.picture(b, console, 80)[(terminal.GRID_BOTTOM + 3, 1)]
+        assert b.mismatch in row
+    finally:
+        import shutil
+
+        shutil.rmtree(flash)

@@ -199,6 +199,7 @@ class VirtualBoard:
         self.key_bits = None
         self._glass_at = None  # the board's ms of a screen change not read yet (see _glass)
         self.status = None  # the last run's exit status, once it powers off
+        self.mismatch = None  # what _check_wiring found, in short, or None
         self.resets = 0
         self._bus = b""
         self._crashes = []  # times of recent crashes: three in 5 s and it stays off
@@ -300,10 +301,13 @@ class VirtualBoard:
 
     def _check_wiring(self):
         """Say on the console, in one line, when the flash's board.json is
-        not for this board's wiring (a real board can't know; this one can).
-        A file the firmware can't use it reports itself."""
+        not for this board's wiring (a real board can't know; this one can),
+        and keep it short in ``mismatch`` for a front-end to show for as
+        long as it holds (None: they match). A file the firmware can't use
+        it reports itself."""
         from host_tools import flash
 
+        self.mismatch = None
         try:
             cfg = flash.board_config(os.path.join(self.flash, "board.json"))[1]
         except flash.FlashError:
@@ -314,11 +318,22 @@ class VirtualBoard:
         if not differ:
             return
         name, wired = one_line(cfg["name"]), one_line(self.cfg["name"])
-        fix = "flash a config for its wiring (%s)" % wired
+        fixes = ["flash a config for its wiring (%s)" % wired]
         if cfg["name"] in flash.micropython_boards():
-            fix += ", or start the simulator with BOARD=%s" % name
+            fixes.append("start the simulator with BOARD=%s" % name)
+        # make sim's own flash: make clean-sim gives it a fresh one, with the wiring's config
+        sims = os.path.join(ROOT, "build", "sim")
+        ours = os.path.commonpath([self.flash, sims]) == sims
+        if ours:
+            fixes.append("wipe its flash with make clean-sim")
+        # A key on another kind of input's pin (a button where the config has a
+        # matrix's column) can press a whole row or column of cells, or none.
+        keys = " (one key can press several cells, or none)" if "input" in differ else ""
+        fix = ", ".join(fixes[:-1]) + " or " + fixes[-1] if len(fixes) > 1 else fixes[0]
         line = ("[virtual board: board.json (%s) does not match this board's wiring (%s): %s differ, so its keys,"
-                " LEDs or buzzer will misbehave; %s]\n" % (name, wired, ", ".join(differ), fix))
+                " LEDs or buzzer will misbehave%s; %s]\n" % (name, wired, ", ".join(differ), keys, fix))
+        self.mismatch = "board.json is for %s, not %s: %s" % (
+            name, wired, "make clean-sim fixes it" if ours else "flash a %s config" % wired)
         self._output(("" if self._line_start else "\n").encode() + line.encode())
 
     def power_cycle(self):

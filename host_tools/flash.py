@@ -93,19 +93,24 @@ def board_config(board):
     except config.ConfigError as e:
         raise FlashError("%s%s (docs/board-config.md)" % (e, _not_utf8(data)))
     try:
-        doc = json.loads(text)
+        doc = json.loads(text, parse_constant=_not_json)  # NaN, Infinity: CPython's, not JSON (a board refuses them)
     except json.JSONDecodeError as e:
         raise FlashError("%s is not JSON (%s at line %d column %d): a board config is a JSON object"
                          " (docs/board-config.md)" % (path, e.msg.lower(), e.lineno, e.colno))
     except RecursionError:
         raise FlashError("%s: its JSON is nested too deeply for a board config (docs/board-config.md)" % path)
-    except ValueError as e:  # CPython's limit on an integer's digits
+    except ValueError as e:  # NaN (_not_json), CPython's limit on an integer's digits
         raise FlashError("%s: %s (docs/board-config.md)" % (path, config.one_line(str(e))))
     try:
         cfg = config.validate(doc)
     except (ValueError, RecursionError, config.ConfigError) as e:
         raise FlashError("%s: %s" % (path, config.one_line(str(e))))
     return path, cfg, data
+
+
+def _not_json(word):
+    """``parse_constant`` for CPython's ``json``: NaN and Infinity are not JSON."""
+    raise ValueError("not JSON (%s is not a JSON value)" % word)
 
 
 def _not_utf8(data):

@@ -661,3 +661,24 @@ def test_a_config_for_another_wiring_stays_said_and_make_sims_own_flash_names_ma
         import shutil
 
         shutil.rmtree(flash)
+
+
+def test_a_fifo_among_the_tables_is_refused_in_one_line_not_copied(tmp_path):
+    """--tables: what a new flash gets its tables from (the Unix port's
+    folder, the emulated RP2040's littlefs image)."""
+    from host_tools.sim import board as sim_board, pico
+
+    tables = tmp_path / "tables"
+    tables.mkdir()
+    os.mkfifo(tables / "classic.tbl")  # nobody writes it: reading it would wait forever
+    script = tmp_path / "s.txt"
+    script.write_text("wait 100\n")
+    r = run_sim("--replay", str(script), "--flash", str(tmp_path / "flash"), "--tables", str(tables))
+    assert r.returncode == 1 and r.stdout == "", r.stdout[-500:] + r.stderr
+    assert r.stderr == "error: cannot read %s: it is a FIFO (named pipe), not a file\n" % (tables / "classic.tbl")
+    assert not (tmp_path / "flash").exists()
+    wired, cfg = sim_board.wiring("pico-buttons")
+    with pytest.raises(sim_board.SimError) as e:
+        pico.prepare_flash_file(str(tmp_path / "pico.lfs"), cfg, wired, tables_dir=str(tables))
+    assert str(e.value) == "cannot read %s: it is a FIFO (named pipe), not a file" % (tables / "classic.tbl")
+    assert not (tmp_path / "pico.lfs").exists()

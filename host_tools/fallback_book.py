@@ -25,7 +25,7 @@ finds the committed book is no longer what this makes. The tables are read throu
 
 import os
 
-from host_tools import outputs
+from host_tools import inputs, outputs
 from tactictoe import ai, fallback, rules, rules_extra, table, table_extra
 
 CLASSIC_MARKS = 2  # classic positions with this many marks or fewer are all in the book
@@ -102,13 +102,19 @@ def source(books):
     return "".join(lines)
 
 
-def rewrite(text, books):
-    """``text`` (fallback.py's) with its BOOKS block made from ``books``."""
+def _block(text):
+    """Where fallback.py's BOOKS block is in ``text``: ``(start, end)``."""
     a = text.find(START)
     b = text.find(END, a)
     if a < 0 or b < 0 or (a and text[a - 1] != "\n"):
         raise BookError("no BOOKS = ( ... ) block to rewrite")
-    return text[:a] + source(books) + text[b + len(END):]
+    return a, b + len(END)
+
+
+def rewrite(text, books):
+    """``text`` (fallback.py's) with its BOOKS block made from ``books``."""
+    a, b = _block(text)
+    return text[:a] + source(books) + text[b:]
 
 
 def make_files(folder):
@@ -124,12 +130,22 @@ def make_files(folder):
             t.close()
 
 
-def write(path, books):
-    """Rewrite the BOOKS block of the fallback.py at ``path``, the file whole
-    or not at all (``outputs``); BookError, or OSError as reading it gives."""
+def read(path):
+    """The text of the fallback.py at ``path``, which must have a BOOKS block
+    to rewrite: BookError, or OSError as reading it gives (NotAFile for a
+    FIFO or a device). Asked before the search's long work, and again by
+    ``write``."""
+    inputs.check(path)
     try:
         with open(path, encoding="utf-8") as f:
             text = f.read()
     except UnicodeDecodeError:
         raise BookError("not a Python source file (not UTF-8 text)") from None
-    outputs.write_file(path, rewrite(text, books).encode())
+    _block(text)
+    return text
+
+
+def write(path, books):
+    """Rewrite the BOOKS block of the fallback.py at ``path``, the file whole
+    or not at all (``outputs``); BookError, or OSError, as ``read``."""
+    outputs.write_file(path, rewrite(read(path), books).encode())

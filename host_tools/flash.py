@@ -72,33 +72,55 @@ def shipped_boards():
 
 def board_config(board):
     """``(path, config, bytes)`` of a shipped board config (by name) or a
-    board.json path, checked with the firmware's own validation."""
+    board.json path: refused, in one line, if a board would refuse it (the
+    firmware's own checks, ``config.decode`` and ``config.validate``) or
+    if it is not a regular file (a FIFO would never end)."""
     import json
 
+    from host_tools import inputs
     from tactictoe import config
 
     path = board if os.sep in board or board.endswith(".json") else os.path.join(BOARDS, board + ".json")
     try:
-        with open(path, "rb") as f:
-            data = f.read()
-    except OSError as e:
+        data = inputs.read(path, config.MAX_BYTES)
+    except FileNotFoundError as e:
         names = ", ".join(shipped_boards())
         raise FlashError("no board %r (BOARD=%s: %s); shipped boards: %s" % (board, board, e.strerror.lower(), names))
+    except OSError as e:
+        raise FlashError("cannot read the board config %s: %s" % (path, e.strerror or e))
     try:
-        doc = json.loads(data)
+        text = config.decode(data if len(data) <= config.MAX_BYTES else None, path)
+    except config.ConfigError as e:
+        raise FlashError("%s%s (docs/board-config.md)" % (e, _not_utf8(data)))
+    try:
+        doc = json.loads(text, parse_constant=_not_json)  # NaN, Infinity: CPython's, not JSON (a board refuses them)
     except json.JSONDecodeError as e:
         raise FlashError("%s is not JSON (%s at line %d column %d): a board config is a JSON object"
                          " (docs/board-config.md)" % (path, e.msg.lower(), e.lineno, e.colno))
     except RecursionError:
         raise FlashError("%s: its JSON is nested too deeply for a board config (docs/board-config.md)" % path)
-    except UnicodeDecodeError as e:
-        raise FlashError("%s is not UTF-8 text (can't decode byte 0x%02x at position %d): a board config is a JSON"
-                         " object (docs/board-config.md)" % (path, e.object[e.start], e.start))
+    except ValueError as e:  # NaN (_not_json), CPython's limit on an integer's digits
+        raise FlashError("%s: %s (docs/board-config.md)" % (path, config.one_line(str(e))))
     try:
         cfg = config.validate(doc)
     except (ValueError, RecursionError, config.ConfigError) as e:
         raise FlashError("%s: %s" % (path, config.one_line(str(e))))
     return path, cfg, data
+
+
+def _not_json(word):
+    """``parse_constant`` for CPython's ``json``: NaN and Infinity are not JSON."""
+    raise ValueError("not JSON (%s is not a JSON value)" % word)
+
+
+def _not_utf8(data):
+    """Where ``data`` stops being UTF-8, for the host's longer message."""
+    try:
+        data.decode()
+    except UnicodeDecodeError as e:
+        return " (can't decode byte 0x%02x at position %d): a board config is a JSON object" % (
+            e.object[e.start], e.start)
+    return ""
 
 
 def check_fits(cfg, path, port, platform):

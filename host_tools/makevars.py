@@ -23,6 +23,9 @@ FLAG_VARS = {
     "circuitpy": {"--dest": "DEST", "--board": "BOARD", "--games": "GAMES"},
 }
 
+# The Makefile's other variables a person types (make passes them on, not as flags).
+OTHER_VARS = ("FIRMWARE_DIR", "PYTHON")
+
 _run = {"vars": {}, "argv": []}  # this process's: its command's variables when make started it
 
 
@@ -36,6 +39,24 @@ def start(argv):
     _run["vars"] = FLAG_VARS.get(argv[0], {}) if via_make and argv else {}
     _run["argv"] = argv
     return argv
+
+
+def miscased(makeflags):
+    """The line for a make variable typed in the wrong case on make's
+    command line (``make sim board=macropad``: make's variables are case
+    sensitive, and the Makefile would never see it), from ``makeflags``
+    (the MAKEFLAGS make gives its commands); None if there is none."""
+    known = set(OTHER_VARS)
+    for table in FLAG_VARS.values():
+        known.update(table.values())
+    assigns = re.split(r"(?:^| )-- ", makeflags, 1)
+    for var, value in re.findall(r"(?:^| )((?:[^ =\\]|\\.)+)=((?:[^ \\]|\\.)*)", assigns[-1] if len(assigns) > 1
+                                 else ""):
+        if var not in known and var.upper() in known:
+            value = re.sub(r"\\(.)", r"\1", value)
+            return "%s=%s: make's variables are case-sensitive and the Makefile has no %s=; give %s=%s" % (
+                var, value, var, var.upper(), value)
+    return None
 
 
 def name(flag, example):

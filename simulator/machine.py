@@ -1,5 +1,6 @@
 """``machine`` for the virtual board: pins, PWM, touch pads, SPI, I2C and
-resets, wired as the virtual board's ``board.json`` says (``simbus.wiring``).
+resets, wired as the virtual board's ``board.json`` says (``simbus.wiring``:
+the config as the firmware's ``config.validate`` returns it, every key there).
 SPI and I2C transfers go whole to ``simbus``, whose other end hands them to
 a bought board's chips (the JavaScript models of simulator/rp2040/chips/).
 
@@ -104,11 +105,11 @@ def _level(n):
     w = simbus.wiring
     inp = w["input"]
     kind = inp["kind"]
-    extra = w.get("extra", ())  # (the terminal's wiring is the raw board.json)
+    extra = w["extra"]  # (an extra key on the expander has a "key", not a "pin")
     for j in range(len(extra)):  # an extra key (bit 9 + j of held()): a button to ground
         if extra[j].get("pin") == n and simbus.held() >> (9 + j) & 1:
             return 0
-    if w.get("encoder") and n in w["encoder"]["pins"]:  # the dial's switches, to ground
+    if w["encoder"] and n in w["encoder"]["pins"]:  # the dial's switches, to ground
         return simbus.encoder(n)
     if kind == "buttons" and n in inp["pins"]:
         if simbus.held() >> inp["pins"].index(n) & 1:
@@ -390,9 +391,7 @@ def _sound():
     the pin is PWM and the output toggles, else silence."""
     global _tone
     hz = 0
-    b = simbus.wiring["buzzer"]
-    if isinstance(b, dict):  # a board.json's {"pin", "enable"} (the MacroPad's amplifier)
-        b = b["pin"]
+    b = simbus.wiring["buzzer"]  # (the wiring is a validated config: a pin or None)
     if b is not None and _pads.get(b, (0,))[0] == _PWM_F:
         ch = _channels.get((b >> 1 & 7) * 2 + (b & 1))
         sl = _slice(b >> 1 & 7)
@@ -723,14 +722,14 @@ def bitstream(pin, encoding, timing, buf):
     data = bytes(buf)
     p = _pad(n)  # the pin becomes an output
     p[0], p[3], p[4] = _SIO, 1, 0
-    if n != simbus.wiring["leds"]["pin"]:
+    if n != simbus.wiring["leds"].get("pin"):  # (an APA102 or IS31FL3731 chain has none)
         return None
     # A WS2812 tells a 1 from a 0 by how long the line stays high (over
     # about 590 ns is a 1, as the emulated RP2040's chain decodes it).
     zero, one = 0xFF if t[0] > 590 else 0, 0xFF if t[2] > 590 else 0
     if (zero, one) != (0, 0xFF):
         data = bytes((b & one) | (~b & zero) for b in data)
-    whole = 3 * simbus.wiring["leds"].get("count", 9)
+    whole = 3 * simbus.wiring["leds"]["count"]
     n = min(len(data), whole) // 3 * 3
     simbus.leds(data[:n] + simbus.last_leds()[n:whole])
     return None

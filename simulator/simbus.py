@@ -244,7 +244,7 @@ def leds(data):
 
 
 def last_leds():
-    return _leds or bytes(3 * wiring["leds"].get("count", 9))
+    return _leds or bytes(3 * wiring["leds"]["count"])
 
 
 def encoder(pin):

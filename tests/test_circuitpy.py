@@ -17,7 +17,8 @@ from tactictoe import rules
 
 def cli(*args, cwd=ROOT):
     return subprocess.run([sys.executable, "-m", "host_tools"] + [str(a) for a in args], capture_output=True,
-                          text=True, cwd=cwd, timeout=HANG_S, env=dict(os.environ, PYTHONPATH=ROOT))
+                          text=True, cwd=cwd, timeout=HANG_S,
+                          env=dict(os.environ, PYTHONPATH=os.pathsep.join([ROOT, os.path.join(ROOT, "firmware")])))
 
 
 @pytest.fixture(scope="module")
@@ -75,6 +76,8 @@ def test_make_circuitpy_stages_exactly_what_the_drive_needs(tmp_path, tables):
 
 @pytest.mark.parametrize("args, message", [
     (["--dest", "no-such-drive"], "error: no-such-drive: no such folder (DEST= is the CIRCUITPY drive, mounted)"),
+    (["--dest", "/dev/null"], "error: /dev/null: it is a device, not a folder (DEST= is the folder where the"
+                              " CIRCUITPY drive is mounted, such as /media/you/CIRCUITPY)"),
     (["--dest", ".", "--board", "pico-buttons"], "error: pico-buttons is a MicroPython board's config"),
     (["--dest", ".", "--tables", "nowhere"], "error: nowhere/classic.tbl: No such file or directory"),
 ])

@@ -197,3 +197,40 @@ def test_inspect_refuses_what_is_not_a_file_before_opening_it(tmp_path):
     assert line == "error: cannot open table %s: it is a folder, not a file" % tmp_path, line
     line = _one_line_error(run("inspect", "/dev/null"))
     assert line == "error: cannot open table /dev/null: it is a character device, not a file", line
+
+
+def test_the_host_tools_refuse_exactly_the_configs_a_board_refuses(tmp_path):
+    """UTF-16 text, a file over 4096 bytes (a number of 4,300 digits or
+    more is one), or a FIFO: a board would use its default config instead
+    (the firmware's own ``config.load``, run here), so ``uf2``, ``flash``,
+    ``circuitpy``, ``sim`` and ``hardware`` refuse them, in one line,
+    before anything is written or opened."""
+    from tactictoe import config
+
+    good = json.dumps(config.DEFAULT)
+    files = {"utf16.json": (good.encode("utf-16"), "is not UTF-8 text"),
+             "padded.json": ((good + " " * 4096).encode(), "is over 4096 bytes, too big for a board config"),
+             "digits.json": (good.replace('"buzzer": null', '"buzzer": ' + "7" * 4400).encode(),
+                             "is over 4096 bytes, too big for a board config"),
+             "nan.json": (good.replace('"brightness": 0.25', '"brightness": NaN').encode(),
+                          ": not JSON (NaN is not a JSON value)")}
+    for name, (data, why) in files.items():
+        path = tmp_path / name
+        path.write_bytes(data)
+        problem = config.load(str(path))[1]  # (on CPython, whose json takes NaN: the range check refuses it)
+        assert problem.endswith("using the default pico-buttons config") and (
+            "NaN" in why or problem.startswith("%s %s" % (path, why))), problem
+        for args in (("uf2", "--board", path, "-o", tmp_path / "t.uf2"),
+                     ("flash", "--port", "/dev/ttyNOPE0", "--board", path),
+                     ("circuitpy", "--dest", tmp_path, "--board", path),
+                     ("sim", "--board", path, "--headless"),
+                     ("hardware", "--board", path, "-o", tmp_path / "hw")):
+            line = _one_line_error(run(*args))
+            assert line.startswith("error: %s%s%s" % (path, "" if why[0] == ":" else " ", why)), (args, line)
+    fifo = tmp_path / "fifo.json"
+    os.mkfifo(fifo)  # nobody writes it: reading it would wait forever
+    for args in (("uf2", "--board", fifo, "-o", tmp_path / "t.uf2"), ("sim", "--board", fifo, "--headless"),
+                 ("flash", "--port", "/dev/ttyNOPE0", "--board", fifo)):
+        line = _one_line_error(run(*args))
+        assert line == "error: cannot read the board config %s: it is a FIFO (named pipe), not a file" % fifo, line
+    assert sorted(os.listdir(tmp_path)) == ["digits.json", "fifo.json", "nan.json", "padded.json", "utf16.json"]

@@ -372,3 +372,18 @@ def test_fallback_decision_in_32k_heap(table_files, compiled_firmware, game, mov
     rng = AllPicks()
     fallback.move(pos, rng)
     assert int(r.stdout.split()[1]) in rng.seen
+
+
+def test_fallback_book_checks_its_module_before_the_long_work(tmp_path, capsys):
+    """A --module that is missing, a FIFO, or has no BOOKS block is refused
+    before the tables are read and the search runs (it takes a while): with
+    no tables at all, the one line is still about the module."""
+    fifo = tmp_path / "fifo.py"
+    os.mkfifo(fifo)  # nobody writes it: reading it would wait forever
+    plain = tmp_path / "plain.py"
+    plain.write_text("x = 1\n")
+    for path, says in ((tmp_path / "nope.py", "cannot rewrite %s: No such file or directory"),
+                       (fifo, "cannot write %s: it is a FIFO (named pipe), not a regular file"),
+                       (plain, "%s: no BOOKS = ( ... ) block to rewrite")):
+        assert cli.main(["fallback-book", "--tables", str(tmp_path / "no-tables"), "--module", str(path)]) == 1
+        assert capsys.readouterr().err == "error: %s\n" % (says % path)

@@ -900,3 +900,33 @@ def test_make_hardware_refuses_a_shipped_config_that_disagrees(tmp_path, monkeyp
     assert [name for name, _ in bought.files()] == [
         "macropad/README.md", "macropad/keymap.svg", "pico-rgb-keypad/README.md", "pico-rgb-keypad/keymap.svg",
         "keybow2040/README.md", "keybow2040/keymap.svg"]
+
+
+def test_a_valid_config_of_parts_the_drawings_lack_is_said_in_one_line(tmp_path):
+    """``hardware`` and ``pcb`` draw WS2812 chains and keys on GPIOs: a valid
+    config with a bought board's parts (APA102 LEDs on a Pico, a TCA9555's
+    keys, the keypad's config without its "board") is refused in one line
+    that names what can't be drawn, and nothing is written."""
+    with open(os.path.join(FIRMWARE, "boards", "pico-buttons.json")) as f:
+        pico = json.load(f)
+    with open(os.path.join(FIRMWARE, "boards", "keypad.json")) as f:
+        keypad = json.load(f)
+    apa = dict(pico, name="apa-pico", leds=dict(kind="apa102", spi=0, sck=18, mosi=19, cs=17, count=9,
+                                                 order="row-major", colour_order="BGR", brightness=0.25))
+    tca = dict(pico, name="tca-pico", input=keypad["input"])
+    loose = {k: v for k, v in keypad.items() if k != "board"}
+    cases = {"apa.json": (apa, "apa-pico: ", "APA102 LEDs (leds.kind)"),
+             "tca.json": (tca, "tca-pico: ", "TCA9555 key expander (input.kind)"),
+             "loose.json": (loose, "keypad: ", "APA102 LEDs (leds.kind), TCA9555 key expander (input.kind),"
+                                               " extra keys (extra)")}
+    for name, (cfg, who, parts) in cases.items():
+        path = tmp_path / name
+        path.write_text(json.dumps(cfg))
+        config.validate(cfg)  # a config a board takes
+        line = one_line_error(run_cli("hardware", "--board", path, "-o", tmp_path / "hw"))
+        assert line == ("error: %sthe wiring drawings know WS2812 (NeoPixel) LEDs and keys on GPIOs; they can't"
+                        " draw its %s" % (who, parts)), line
+        line = one_line_error(run_cli("pcb", "--board", path, "-o", tmp_path / "pcb"))
+        assert line == ("error: the PCB is the kit's, for a Pico with a key on a pin each (pico-mx), not %s"
+                        % who[:-2]), line
+    assert sorted(os.listdir(tmp_path)) == ["apa.json", "loose.json", "tca.json"]

@@ -2,6 +2,7 @@
 flash-table, and what make clean keeps."""
 
 import fcntl
+import importlib.metadata
 import os
 import pty
 import re
@@ -61,7 +62,7 @@ def test_help_lists_every_target_once():
 def test_clean_keeps_the_simulators_flash_and_clean_sim_wipes_it(tmp_path):
     # In a copy, so the tables of this checkout stay.
     for name in ("Makefile", "requirements.txt", "requirements-nodeps.txt", "requirements-circuitpython.txt",
-                 "package-lock.json"):
+                 "requirements-test.txt", "package-lock.json"):
         shutil.copy(os.path.join(ROOT, name), tmp_path / name)
     build = tmp_path / "build"
     (build / "sim" / "pico-buttons").mkdir(parents=True)
@@ -177,6 +178,11 @@ def test_sigint_stops_the_web_server_with_status_0():
     (["uf2", "GAMES=classic,chess"], "error: GAMES=classic,chess: no game 'chess' (games: classic, tactictoe)"),
     (["flash", "PORT=/dev/null", "GAMES=chess"], "error: GAMES=chess: no game 'chess' (games: classic, tactictoe)"),
     (["circuitpy", "DEST=.", "GAMES=go"], "error: GAMES=go: no game 'go' (games: classic, tactictoe)"),
+    # make's variables are case-sensitive: a lower-case one would be ignored without a word
+    (["sim", "board=macropad"], "error: board=macropad: make's variables are case-sensitive and the Makefile has"
+                                " no board=; give BOARD=macropad"),
+    (["uf2", "BOARD=pico-matrix", "Games=classic"], "error: Games=classic: make's variables are case-sensitive and"
+                                                    " the Makefile has no Games=; give GAMES=classic"),
 ])
 def test_a_mistyped_make_variable_is_named_as_typed(args, line):
     """Not as the flag make passed it on as (--chip), which the user never saw."""
@@ -253,3 +259,43 @@ def test_a_sim_flash_that_is_not_a_pico_filesystem_is_named_as_given(tmp_path):
             assert str(e.value).startswith("%s: " % bad) and str(e.value).endswith("or pick another (%s)" % named)
     finally:
         makevars.start([])
+
+
+def _pins(name):
+    with open(os.path.join(ROOT, name)) as f:
+        return dict(line.split("==") for line in f.read().split("\n") if "==" in line and not line.startswith("#"))
+
+
+def test_make_sim_installs_what_playing_needs_and_make_test_adds_the_rest(tmp_path):
+    """A fresh clone's first make sim installs requirements.txt and not the
+    tests' tools (pytest, hypothesis, mypy, playwright...); make test and
+    make lint install both, requirements.txt as the constraints. Each
+    file's pins hold everything its packages pull in (as installed here),
+    so neither install takes an unpinned version."""
+    from packaging.requirements import Requirement
+
+    for name in ("Makefile", "requirements.txt", "requirements-nodeps.txt", "requirements-circuitpython.txt",
+                 "requirements-test.txt", "pyproject.toml", "package.json", "package-lock.json"):
+        shutil.copy(os.path.join(ROOT, name), tmp_path / name)
+    with open(os.path.join(ROOT, "Makefile")) as f:
+        sources = re.findall(r"^(?:SOLVER|PUZZLE)_SOURCES := (.*)$", f.read(), re.M)
+    for path in " ".join(sources).split():  # what the tables are made from (-n: nothing is run)
+        os.makedirs(tmp_path / os.path.dirname(path), exist_ok=True)
+        (tmp_path / path).write_text("")
+    sim = make("-n", "sim", cwd=tmp_path)  # what it would run, in a clone with no .venv yet
+    assert sim.returncode == 0, sim.stderr
+    assert "-m pip install --quiet --disable-pip-version-check -r requirements.txt\n" in sim.stdout
+    assert "requirements-test.txt" not in sim.stdout and "stubs" not in sim.stdout
+    for target in ("test", "lint"):
+        r = make("-n", target, cwd=tmp_path)
+        assert r.returncode == 0, r.stderr
+        assert r.stdout.index("-r requirements.txt\n") < r.stdout.index("-c requirements.txt -r requirements-test.txt")
+    play, tests = _pins("requirements.txt"), _pins("requirements-test.txt")
+    assert not set(play) & set(tests)
+    for pins, allowed in ((play, play), (tests, dict(play, **tests))):
+        for package in pins:
+            for spec in importlib.metadata.requires(package) or []:
+                need = Requirement(spec)
+                if need.marker is None or need.marker.evaluate({"extra": ""}):
+                    assert need.name.lower().replace("_", "-") in {
+                        p.lower().replace("_", "-") for p in allowed}, (package, spec)

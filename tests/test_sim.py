@@ -2,6 +2,7 @@
 the ``sim`` command's headless and replay modes, and ``mpremote`` on its
 serial console."""
 
+import json
 import os
 import re
 import subprocess
@@ -526,8 +527,9 @@ def test_pico_mx_plays_with_its_keys_on_gp26_to_gp28_and_its_chain_entering_at_c
 
 
 MISMATCH = ("serial [virtual board: board.json (pico-matrix) does not match this board's wiring (pico-buttons):"
-            " leds.order, input, buzzer differ, so its keys, LEDs or buzzer will misbehave; flash a config for its"
-            " wiring (pico-buttons), or start the simulator with BOARD=pico-matrix]")
+            " leds.order, input, buzzer differ, so its keys, LEDs or buzzer will misbehave (one key can press several"
+            " cells, or none); flash a config for its wiring (pico-buttons) or start the simulator with"
+            " BOARD=pico-matrix]")
 
 
 def test_a_config_for_another_wiring_is_said_at_power_on(tmp_path, table_files):
@@ -557,3 +559,141 @@ def test_make_flash_of_another_wiring_is_said_by_the_board(live):
     flash_tool.flash(b.port, board="pico-matrix", firmware=False, say=lambda line: None)
     b.serial("[virtual board: board.json (pico-matrix) does not match", 60)
     assert b.lines[-1] == MISMATCH
+
+
+def test_any_valid_config_on_any_wiring_plays_without_a_crash(tmp_path, table_files):
+    """A config is read as the firmware reads it, defaults and all: LEDs with
+    no ``pin`` (APA102s, the IS31FL3731), a wiring with no ``buzzer`` key
+    (it defaults to none) neither crash the virtual board, whichever of
+    them is its wiring and which is flashed into it."""
+    boards = os.path.join(ROOT, "firmware", "boards")
+    no_buzzer = json.load(open(os.path.join(boards, "pico-buttons.json")))
+    del no_buzzer["buzzer"]
+    (tmp_path / "quiet.json").write_text(json.dumps(dict(no_buzzer, name="quiet")))
+    with_buzzer = json.dumps(dict(no_buzzer, name="loud", buzzer=15)).encode()
+    script = tmp_path / "s.txt"
+    script.write_text(MENU_CLASSIC_YOU_X + "tap 4\nwait 1500\n")
+    tables = os.path.dirname(table_files[rules.CLASSIC])
+    for wired, flashed in (("pico-buttons", "keypad"), ("pico-buttons", "keybow"), ("keypad", "pico-buttons"),
+                           (str(tmp_path / "quiet.json"), with_buzzer)):
+        flash = tmp_path / ("flash-%s" % len(os.listdir(tmp_path)))
+        flash.mkdir()
+        (flash / "board.json").write_bytes(flashed if isinstance(flashed, bytes) else
+                                           open(os.path.join(boards, flashed + ".json"), "rb").read())
+        r = run_sim("--replay", str(script), "--flash", str(flash), "--tables", tables, "--board", wired)
+        assert r.returncode == 0, (wired, r.stdout[-2000:] + r.stderr)
+        assert "Traceback" not in r.stdout and "KeyError" not in r.stdout, (wired, r.stdout[-2000:])
+        assert "[virtual board: board.json" in r.stdout  # the mismatch is said, in its one line
+        assert "serial > Testing the lights." in r.stdout
+
+
+def test_a_replay_that_is_not_a_small_regular_text_file_is_refused_in_one_line(tmp_path):
+    fifo = tmp_path / "fifo.txt"
+    os.mkfifo(fifo)  # nobody writes it: reading it would wait forever
+    big = tmp_path / "big.txt"
+    big.write_text("wait 1\n" * 150000)  # over 1 MiB
+    odd = tmp_path / "odd.txt"
+    odd.write_text("wait 100\ntap \u00b2\n")  # a digit to isdigit(), not to int()
+    for script, why in ((fifo, "it is a FIFO (named pipe), not a file"), ("/dev/zero", "it is a device, not a file"),
+                        (big, "over 1 MiB: a press script is commands, one a line (docs/simulator.md)"),
+                        (odd, "line 2: tap takes tap CELL")):
+        r = run_sim("--replay", str(script), "--flash", str(tmp_path / "flash"))
+        assert r.returncode == 1 and r.stdout == "", r.stdout[-500:] + r.stderr
+        assert r.stderr == "error: %s%s%s\n" % (script, " " if why.startswith("line") else ": ", why), r.stderr
+    assert not (tmp_path / "flash").exists()
+
+
+@pytest.mark.parametrize("name", ["board.json", "main.py", "lib/tactictoe/score.bin", "lib/tactictoe/puzzles.bin",
+                                  "lib/tactictoe/classic.tbl"])
+def test_a_fifo_in_the_flash_is_refused_in_one_line_not_read(tmp_path, name):
+    flash = tmp_path / "flash"
+    os.makedirs(os.path.dirname(flash / name), exist_ok=True)
+    os.mkfifo(flash / name)
+    script = tmp_path / "s.txt"
+    script.write_text("wait 100\n")
+    for args in (("--replay", str(script)), ("--headless",)):
+        r = run_sim(*args, "--flash", str(flash), stdin="")
+        assert r.returncode == 1 and r.stdout == "", r.stdout[-500:] + r.stderr
+        assert r.stderr == ("error: the flash %s holds %s, which is a FIFO (named pipe), not a file: a board's flash"
+                            " holds only files; remove it (make clean-sim wipes the flash)\n" % (flash, name)), r.stderr
+
+
+def test_a_config_for_another_wiring_stays_said_and_make_sims_own_flash_names_make_clean_sim(table_files):
+    """pico-matrix's config on the pico-buttons wiring: its rows and columns
+    are the buttons' pins, so the button on a column's pin holds that column
+    down for every row the firmware scans, and one tap of cell 3 is taps of
+    cells 0, 3 and 6 (as on a real board wired so). The board keeps the
+    mismatch (``mismatch``) for the terminal to show under the board for as
+    long as it holds, and in make sim's own flash (build/sim/) both lines
+    name make clean-sim."""
+    from host_tools.sim import board as sim_board, terminal
+    from host_tools.sim.flash import prepare_flash
+
+    flash = os.path.join(ROOT, "build", "sim", "test-mismatch-%d" % os.getpid())
+    os.makedirs(flash)
+    try:
+        with open(os.path.join(ROOT, "firmware", "boards", "pico-matrix.json"), "rb") as f:
+            open(os.path.join(flash, "board.json"), "wb").write(f.read())
+        wiring, cfg = sim_board.wiring("pico-buttons")
+        prepare_flash(flash, cfg, wiring, tables_dir=os.path.dirname(table_files[rules.CLASSIC]))
+        lines = []
+        b = sim_board.VirtualBoard(flash, "pico-buttons", seed=1, console=False,
+                                   replay=sim_script.timeline(["wait 1700", "tap 3", "wait 1000"]))
+        b.on_output = lambda data: lines.append(data.decode())
+        b.start()
+        try:
+            while b.running:
+                b.poll(1.0)
+        finally:
+            b.close()
+        out = "".join(lines)
+        assert ("flash a config for its wiring (pico-buttons), start the simulator with BOARD=pico-matrix or wipe the"
+                " virtual boards' flashes (build/sim/) with make clean-sim]") in out
+        # one tap of cell 3 (GP5, the matrix's first column): cells 0, 3 and 6
+        assert "Key 0 is not an option here" in out and "Who plays?" in out and "Play with help?" in out
+        assert b.mismatch == "board.json is for pico-matrix, not pico-buttons: make clean-sim fixes it"
+        console = terminal.ConsoleLines()
+        for _ in range(40):  # the console's line has long scrolled away
+            console(b"classic: X 4\r\n")
+        row = terminal.picture(b, console, 80)[(terminal.GRID_BOTTOM + 3, 1)]
+        assert b.mismatch in row
+    finally:
+        import shutil
+
+        shutil.rmtree(flash)
+
+
+def test_a_fifo_among_the_tables_is_refused_in_one_line_not_copied(tmp_path):
+    """--tables: what a new flash gets its tables from (the Unix port's
+    folder, the emulated RP2040's littlefs image)."""
+    from host_tools.sim import board as sim_board, pico
+
+    tables = tmp_path / "tables"
+    tables.mkdir()
+    os.mkfifo(tables / "classic.tbl")  # nobody writes it: reading it would wait forever
+    script = tmp_path / "s.txt"
+    script.write_text("wait 100\n")
+    r = run_sim("--replay", str(script), "--flash", str(tmp_path / "flash"), "--tables", str(tables))
+    assert r.returncode == 1 and r.stdout == "", r.stdout[-500:] + r.stderr
+    assert r.stderr == "error: cannot read %s: it is a FIFO (named pipe), not a file\n" % (tables / "classic.tbl")
+    assert not (tmp_path / "flash").exists()
+    wired, cfg = sim_board.wiring("pico-buttons")
+    with pytest.raises(sim_board.SimError) as e:
+        pico.prepare_flash_file(str(tmp_path / "pico.lfs"), cfg, wired, tables_dir=str(tables))
+    assert str(e.value) == "cannot read %s: it is a FIFO (named pipe), not a file" % (tables / "classic.tbl")
+    assert not (tmp_path / "pico.lfs").exists()
+
+
+def test_a_board_json_a_board_refuses_is_said_by_the_firmware_not_a_host_traceback(tmp_path):
+    """A number of 4,400 digits (CPython's json refuses over 4,300; the
+    file is over 4096 bytes, which a board refuses) in the flash's
+    board.json: the firmware says why it uses its default, the host checks
+    the wiring without a traceback."""
+    flash = tmp_path / "flash"
+    flash.mkdir()
+    (flash / "board.json").write_text('{"name": "big", "buzzer": %s}' % ("7" * 4400))
+    script = tmp_path / "s.txt"
+    script.write_text("wait 300\n")
+    r = run_sim("--replay", str(script), "--flash", str(flash))
+    assert r.returncode == 0 and "Traceback" not in r.stdout + r.stderr, r.stdout[-1000:] + r.stderr
+    assert "serial config: board.json is over 4096 bytes, too big for a board config: using the default" in r.stdout

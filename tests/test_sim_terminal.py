@@ -286,13 +286,14 @@ def test_mpremote_on_the_console_shows_as_lines_under_the_heading(pane, tmp_path
         return "console output" in rows[st.CONSOLE_TOP] and all(line in "\n".join(rows) for line in lines)
 
     pane.wait("a line for mpremote's turn, under the panel's heading",
-              lambda p: heading_above([r"[mpremote had the REPL: "]))
+              lambda p: heading_above([r"[mpremote is done: it ran "]))
     assert st.REPL_NOTICE.strip() in pane.text()  # it left the board at the REPL
     assert "raw REPL" not in pane.text() and not re.search(r"\bOK\b", pane.text())
     r = mpremote(port, "reset")
     assert r.returncode == 0, r.stderr
     pane.wait("the game again, and the line saying mpremote reset the board",
-              lambda p: first_menu(p) and heading_above(["; reset]"]) and st.REPL_NOTICE.strip() not in p.text())
+              lambda p: (first_menu(p) and heading_above(["and reset the board]"])
+                         and st.REPL_NOTICE.strip() not in p.text()))
     pane.keys("Escape")
     ended(pane, "run returned 0")
 
@@ -494,35 +495,37 @@ def test_the_raw_repl_shows_as_one_line_that_counts_its_runs():
     c(b"Traceback (most recent call last):\r\nKeyboardInterrupt: \r\n>>> \r\n>>> \r\n")
     c(b"raw REPL; CTRL-B to exit\r\n>")
     assert c.at_repl()
-    assert c.last(40, 3) == ["KeyboardInterrupt:", ">>>", "[mpremote has the REPL: 0 runs]"]
+    assert c.last(60, 3) == ["KeyboardInterrupt:", ">>>", "[mpremote is using the board: 0 commands so far]"]
     c(b"OKhello\r\n\x04")  # a run in the raw REPL: its output, then its error, each ended by Ctrl-D
     c(b"\x04>")
     # raw paste: its window and flow control, the end's ack, then as above
     c(b"R\x01\x00\x08\x01\x01\x04(1, 2)\r\n\x04Traceback (most recent call last):\r\nOSError: 2\r\n\x04>")
-    assert c.last(40, 2) == [">>>", "[mpremote has the REPL: 2 runs]"]
+    assert c.last(60, 2) == [">>>", "[mpremote is using the board: 2 commands so far]"]
     assert c.at_repl()
     c(b"OK\r\n")  # Ctrl-D: a soft reset, back into the raw REPL
     c.board_reset()
     c(b"MPY: soft reboot\r\nraw REPL; CTRL-B to exit\r\n>OK\x04\x04>")
-    assert c.at_repl() and c.last(40, 1) == ["[mpremote has the REPL: 3 runs]"]
+    assert c.at_repl() and c.last(60, 1) == ["[mpremote is using the board: 3 commands so far]"]
     # Ctrl-B: the friendly REPL again, and the line says what happened
     c(b"\r\nMicroPython v1.29.0 on the tactictoe simulator\r\nType \"help()\" for more information.\r\n>>> ")
-    assert c.last(40, 5) == ["[mpremote had the REPL: 3 runs]", "MicroPython v1.29.0 on the tactictoe",
-                             "simulator", 'Type "help()" for more information.', ">>>"]
+    assert c.last(60, 4) == ["[mpremote is done: it ran 3 commands]",
+                             "MicroPython v1.29.0 on the tactictoe simulator", 'Type "help()" for more information.',
+                             ">>>"]
     assert c.at_repl()
     # mpremote reset: machine.reset() never ends its run; the game's lines follow the reset
     c(b"\r\n>>> \r\nraw REPL; CTRL-B to exit\r\n>OK")
     c.board_reset()
-    assert not c.at_repl() and c.last(40, 1) == ["[mpremote had the REPL: 0 runs; reset]"]
+    assert not c.at_repl() and c.last(60, 1) == ["[mpremote is done: it ran 0 commands and reset the board]"]
     c(b"classic: O 2\r\n")
-    assert not c.at_repl() and c.last(40, 2) == ["[mpremote had the REPL: 0 runs; reset]", "classic: O 2"]
+    assert not c.at_repl() and c.last(60, 2) == ["[mpremote is done: it ran 0 commands and reset the board]",
+                                                 "classic: O 2"]
     assert not any("raw REPL" in line or "OK" in line or "hello" in line for line in c.lines)
     c(b"raw REPL; CTRL-B to exit\r\n>")
     for _ in range(1000):  # copying a file off the board: answers with no newline
         c(b"OK" + b"ab" * 500 + b"\x04\x04>")
     assert c.runs == 1000 and len(c._raw_line) <= st.RAW_LINE_KEPT
     c.note("--- power-cycled ---")  # r: the board starts afresh
-    assert not c.at_repl() and c.last(40, 2) == ["[mpremote had the REPL: 1000 runs]", "--- power-cycled ---"]
+    assert not c.at_repl() and c.last(60, 2) == ["[mpremote is done: it ran 1000 commands]", "--- power-cycled ---"]
 
 
 def test_the_readme_picture_hides_the_console_number():
@@ -662,3 +665,32 @@ def test_the_keybow_is_drawn_usb_at_the_top_each_key_over_its_led():
 
     assert "0 or q" in middle(0, 0) and "8 or c" in middle(2, 2) and "/ m Menu" in middle(0, 3)
     assert "- u Back" in middle(2, 3) and middle(2, 3).startswith("\x1b[48;2;%d;%d;%dm" % as_seen((40, 0, 0)))
+
+
+@pytest.mark.parametrize("name, hardware", [("pico-buttons", "pico"), ("macropad", "macropad"),
+                                            ("keypad", "pico-rgb-keypad")])
+def test_a_board_json_for_another_wiring_stays_on_the_screen_until_the_repl_has_the_board(name, hardware):
+    """The board's ``mismatch`` (sim.board) is drawn under the board for as
+    long as it holds, however far the console's own line has scrolled; the
+    REPL's notice, while it has the board, goes over it."""
+    mismatch = "board.json is for pico-matrix, not %s: make clean-sim fixes it" % name
+    if hardware == "pico":
+        board = types.SimpleNamespace(cfg={"name": name}, port="/dev/pts/7", tone=0, frame=[(0, 0, 0)] * 9, held=0)
+    else:
+        board = _pad_board(name, hardware, [(0, 0, 0, 31)] * 16, bytes(1024) if hardware == "macropad" else None)
+    board.mismatch = mismatch
+
+    def text(c):
+        pieces = st.picture(board, c, 80) if hardware == "pico" else st.pad_picture(board, st.pad_of(board), c, 80, 24)
+        assert_fits(pieces, 80, 24)
+        return visible("".join(pieces.values()))
+
+    c = st.ConsoleLines()
+    for _ in range(60):
+        c(b"classic: X 4\r\n")
+    assert mismatch in text(c) and st.REPL_NOTICE not in text(c)
+    c(b"stopped: Ctrl-C; the REPL is yours (reset to play again)\r\n>>> ")
+    assert c.at_repl() and st.REPL_NOTICE in text(c) and mismatch not in text(c)
+    board.mismatch = None
+    c(b"\r\nclassic: X 4\r\n")
+    assert mismatch not in text(c)

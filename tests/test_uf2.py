@@ -387,6 +387,10 @@ def test_cli_errors_are_one_line(tmp_path, tables_dir):
     line = one_line_error(run_cli("uf2", "--games", "chess", "--tables", tables_dir, "-o", tmp_path / "x.uf2"), 2)
     assert line == ("python -m host_tools uf2: error: argument --games: no game 'chess' (games: classic, tactictoe)"
                     " (see --help)"), line
+    # no game at all: a UF2 is the board's whole filesystem, so it would have no table
+    line = one_line_error(run_cli("uf2", "--games", "", "--tables", tables_dir, "-o", tmp_path / "x.uf2"))
+    assert line == ("error: --games '' names no game: a UF2 replaces every file on the board, so it needs a table"
+                    " (give --games classic, or leave it out for both)"), line
     assert os.listdir(tmp_path) == []
 
 

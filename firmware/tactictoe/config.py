@@ -382,6 +382,22 @@ def load(path="board.json", platform=None):
         path, why, default["name"])
 
 
+def decode(data, path):
+    """The JSON text of a board.json's bytes ``data`` (None: the file at
+    ``path`` is over MAX_BYTES, and was not read), as a board reads it;
+    ConfigError, starting with ``path``, for a file a board refuses. The
+    host's tools refuse the same files with this same check."""
+    if data is None or len(data) > MAX_BYTES:
+        raise ConfigError("%s is over %d bytes, too big for a board config" % (path, MAX_BYTES))
+    try:
+        text = data.decode()
+    except UnicodeError:
+        raise ConfigError("%s is not UTF-8 text" % path)
+    if text.startswith("\ufeff"):  # the byte-order mark some editors write
+        text = text[1:]
+    return text
+
+
 def _load(path, platform):
     default = default_for(platform)
     using = "using the default %s config" % default["name"]
@@ -395,14 +411,10 @@ def _load(path, platform):
         return validate(default), "%s not found: %s" % (path, using)
     except MemoryError:
         return validate(default), "%s: no memory to read it: %s" % (path, using)
-    if data is None:
-        return validate(default), "%s is over %d bytes, too big for a board config: %s" % (path, MAX_BYTES, using)
     try:
-        text = data.decode()
-    except UnicodeError:
-        return validate(default), "%s is not UTF-8 text: %s" % (path, using)
-    if text.startswith("\ufeff"):  # the byte-order mark some editors write
-        text = text[1:]
+        text = decode(data, path)
+    except ConfigError as e:
+        return validate(default), "%s: %s" % (e, using)
     try:
         raw = json.loads(text)
     except Exception as e:  # ValueError; also MemoryError or RecursionError for deep nesting

@@ -18,6 +18,7 @@ Where each thing goes on the drive is said once, in ``LAYOUT``.
 import ast
 import importlib.metadata
 import os
+import stat
 import subprocess
 import sys
 import tempfile
@@ -236,8 +237,13 @@ def image(files):
 
 def check_dest(dest):
     """FlashError, in one line, unless ``dest`` is a folder."""
-    if not os.path.isdir(dest):
-        raise flash.FlashError("%s: no such folder (DEST= is the CIRCUITPY drive, mounted)" % dest)
+    try:
+        mode = os.stat(dest).st_mode
+    except OSError:
+        raise flash.FlashError("%s: no such folder (DEST= is the CIRCUITPY drive, mounted)" % dest) from None
+    if not stat.S_ISDIR(mode):  # a device node (/dev/sda1): the drive as a disk, not where it is mounted
+        raise flash.FlashError("%s: it is %s, not a folder (DEST= is the folder where the CIRCUITPY drive is"
+                               " mounted, such as /media/you/CIRCUITPY)" % (dest, outputs.kind(mode)))
 
 
 def stage(dest, files):

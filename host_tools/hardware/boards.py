@@ -115,9 +115,30 @@ def signals(cfg):
     return out
 
 
+def undrawn(cfg):
+    """What of a valid config these drawings can't show, in words: they
+    know a WS2812 chain, keys on GPIOs (or a matrix, or touch pads) and a
+    buzzer on a pin, not a bought board's parts."""
+    parts = []
+    if cfg["leds"]["kind"] != "ws2812":
+        parts.append("%s LEDs (leds.kind)" % cfg["leds"]["kind"].upper())
+    if cfg["input"]["kind"] not in ("buttons", "matrix", "touch"):
+        parts.append("%s key expander (input.kind)" % cfg["input"]["kind"].upper())
+    for key, words in (("extra", "extra keys (extra)"), ("encoder", "encoder (encoder)"), ("screen", "screen (screen)"),
+                       ("buzzer_enable", "amplifier's enable pin (buzzer.enable)")):
+        if cfg.get(key):
+            parts.append(words)
+    return parts
+
+
 def check(cfg):
-    """HardwareError naming the first pin that can't do its job on the
-    config's board (when the config says which board)."""
+    """HardwareError naming a part these drawings can't show (``undrawn``),
+    or the first pin that can't do its job on the config's board (when
+    the config says which board)."""
+    parts = undrawn(cfg)
+    if parts:
+        raise HardwareError("%s: the wiring drawings know WS2812 (NeoPixel) LEDs and keys on GPIOs; they can't draw"
+                            " its %s" % (cfg["name"], ", ".join(parts)))
     board = cfg["board"]
     for role, cells, pin in signals(cfg):
         what = _what(role, cells)

@@ -24,6 +24,7 @@ and ``hold()``.
 import errno
 import fcntl
 import importlib.util
+import json
 import os
 import selectors
 import signal
@@ -198,6 +199,7 @@ class VirtualBoard:
         self.key_bits = None
         self._glass_at = None  # the board's ms of a screen change not read yet (see _glass)
         self.status = None  # the last run's exit status, once it powers off
+        self.mismatch = None  # what _check_wiring found, in short, or None
         self.resets = 0
         self._bus = b""
         self._crashes = []  # times of recent crashes: three in 5 s and it stays off
@@ -210,6 +212,7 @@ class VirtualBoard:
         self._key_ctrl_c = None  # where in them a Ctrl-C passed on as a key is, until it interrupts
         self._missed = False  # the board said it took a Ctrl-C too late: the next run's
         self._timeline_file = None
+        self._wiring_file = None
         self._bus_out = self._bus_in = None
         self.port = None
         self._master = self._slave = None
@@ -228,6 +231,13 @@ class VirtualBoard:
         if not os.path.exists(MICROPYTHON):
             raise SimError("micropython is missing at %s: run `make sim`, which installs it" % MICROPYTHON)
         os.makedirs(self.flash, exist_ok=True)
+        if self._wiring_file is None:
+            # The ROM's wiring is the config as the firmware's config module
+            # reads it (every key there, defaults filled in), as the web
+            # page's is: a board.json may leave out what has a default.
+            fd, self._wiring_file = tempfile.mkstemp(prefix="sim-wiring-", suffix=".json")
+            with os.fdopen(fd, "w") as f:
+                json.dump(self.cfg, f)
         if self.hardware != "pico" and self.chips is None:
             from host_tools.sim.chips import Chips
 
@@ -257,7 +267,7 @@ class VirtualBoard:
         bus_out = os.pipe()
         bus_in = os.pipe()
         argv = [MICROPYTHON, "-X", "heapsize=" + self.heap, os.path.join(ROM_DIR, "rom.py"),
-                self.flash, self.wiring_path, mode, reason, "-" if self.seed is None else str(self.seed),
+                self.flash, self._wiring_file, mode, reason, "-" if self.seed is None else str(self.seed),
                 str(bus_out[1]), str(bus_in[0])]
         if self.replay is not None:
             argv += [self._timeline_file, str(self.replay[1])]
@@ -291,10 +301,13 @@ class VirtualBoard:
 
     def _check_wiring(self):
         """Say on the console, in one line, when the flash's board.json is
-        not for this board's wiring (a real board can't know; this one can).
-        A file the firmware can't use it reports itself."""
+        not for this board's wiring (a real board can't know; this one can),
+        and keep it short in ``mismatch`` for a front-end to show for as
+        long as it holds (None: they match). A file the firmware can't use
+        it reports itself."""
         from host_tools import flash
 
+        self.mismatch = None
         try:
             cfg = flash.board_config(os.path.join(self.flash, "board.json"))[1]
         except flash.FlashError:
@@ -305,11 +318,22 @@ class VirtualBoard:
         if not differ:
             return
         name, wired = one_line(cfg["name"]), one_line(self.cfg["name"])
-        fix = "flash a config for its wiring (%s)" % wired
+        fixes = ["flash a config for its wiring (%s)" % wired]
         if cfg["name"] in flash.micropython_boards():
-            fix += ", or start the simulator with BOARD=%s" % name
+            fixes.append("start the simulator with BOARD=%s" % name)
+        # make sim's own flash: make clean-sim gives it a fresh one, with the wiring's config
+        sims = os.path.join(ROOT, "build", "sim")
+        ours = os.path.commonpath([self.flash, sims]) == sims
+        if ours:
+            fixes.append("wipe the virtual boards' flashes (build/sim/) with make clean-sim")
+        # A key on another kind of input's pin (a button where the config has a
+        # matrix's column) can press a whole row or column of cells, or none.
+        keys = " (one key can press several cells, or none)" if "input" in differ else ""
+        fix = ", ".join(fixes[:-1]) + " or " + fixes[-1] if len(fixes) > 1 else fixes[0]
         line = ("[virtual board: board.json (%s) does not match this board's wiring (%s): %s differ, so its keys,"
-                " LEDs or buzzer will misbehave; %s]\n" % (name, wired, ", ".join(differ), fix))
+                " LEDs or buzzer will misbehave%s; %s]\n" % (name, wired, ", ".join(differ), keys, fix))
+        self.mismatch = "board.json is for %s, not %s: %s" % (
+            name, wired, "make clean-sim fixes it" if ours else "flash a %s config" % wired)
         self._output(("" if self._line_start else "\n").encode() + line.encode())
 
     def power_cycle(self):
@@ -352,9 +376,10 @@ class VirtualBoard:
         self._close_console_pipes()
         self._forget(self._master, self._slave)
         self._master = self._slave = None
-        if self._timeline_file:
-            os.remove(self._timeline_file)
-            self._timeline_file = None
+        for name in ("_timeline_file", "_wiring_file"):
+            if getattr(self, name):
+                os.remove(getattr(self, name))
+                setattr(self, name, None)
         self.sel.close()
 
     @property

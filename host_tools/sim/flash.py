@@ -3,6 +3,7 @@ would put on a board."""
 
 import os
 
+from host_tools import inputs
 from host_tools.oserrors import reported
 from host_tools.sim.board import ROOT, SimError
 from tactictoe import puzzles, rules
@@ -22,12 +23,23 @@ def prepare_flash(folder, cfg, wiring_path, update=True, tables_dir=os.path.join
     if os.path.isfile(folder):
         raise SimError("--flash %s: it is a file: the Unix-port board's flash is a folder (a littlefs image"
                        " file is --chip rp2040's)" % folder)
+    check_files(folder)
     with reported(SimError, "cannot write the flash %s" % folder):
         if os.path.isdir(folder):
             flash.tidy_folder(folder)
     files = _files(folder, cfg, wiring_path, update, tables_dir)
     with reported(SimError, "cannot write the flash %s" % folder):
         return flash.install(folder, files)
+
+
+def check_files(folder):
+    """SimError, in one line, if the flash folder holds anything but files
+    and folders (a FIFO as board.json or score.bin would hang the board,
+    and the host that reads it)."""
+    odd = os.path.isdir(folder) and inputs.special_file(folder)
+    if odd:
+        raise SimError("the flash %s holds %s, which is %s, not a file: a board's flash holds only files; remove it"
+                       " (make clean-sim wipes the flash)" % (folder, odd[0], odd[1]))
 
 
 def _files(folder, cfg, wiring_path, update, tables_dir):
@@ -44,6 +56,8 @@ def _files(folder, cfg, wiring_path, update, tables_dir):
         name = flash.ON_BOARD + "/" + base
         source = os.path.join(tables_dir, base)
         if not os.path.exists(os.path.join(folder, name)) and os.path.exists(source):
-            with open(source, "rb") as f:
-                files.append((name, f.read()))
+            with reported(SimError, "cannot read %s" % source):
+                inputs.check(source)
+                with open(source, "rb") as f:
+                    files.append((name, f.read()))
     return files

@@ -4,16 +4,19 @@ frames and console lines on stdout, and on a board with a screen its
 glass as the SH1106 shows it (``screen MS HEX``: 1024 bytes, byte
 ``(y >> 3) * 128 + x``, bit ``y & 7``)."""
 
+import io
 import os
 import selectors
 import sys
 import time
 
+from host_tools import inputs
 from host_tools.oserrors import reported
 from host_tools.sim.board import SimError, VirtualBoard
 from host_tools.sim.frames import frame_line
 from host_tools.sim.script import check_dial, held_ms, key_bit, parse_command, timeline
 
+MAX_SCRIPT = 1 << 20  # a press script's bytes: a day of taps, read whole
 IDLE_S = 5.0  # no key scan for this long: the board is not in the game (see _script_playing)
 
 
@@ -45,13 +48,18 @@ class SerialLines:
 def read_script(path, cfg=None):
     """``(changes, end)`` of a press script's timeline (``cfg``: the board's
     config, for keys named by role); SimError (one line) if it can't be
-    read, is not text, or has a bad line."""
+    read, is not a regular file (a FIFO, ``/dev/zero``), is over
+    MAX_SCRIPT bytes, is not text, or has a bad line."""
+    with reported(SimError, path):
+        data = inputs.read(path, MAX_SCRIPT)
+    if len(data) > MAX_SCRIPT:
+        raise SimError("%s: over %d MiB: a press script is commands, one a line (docs/simulator.md)"
+                       % (path, MAX_SCRIPT >> 20))
     try:
-        with reported(SimError, path), open(path, encoding="utf-8") as f:
-            lines = f.readlines()
+        text = data.decode("utf-8")
     except UnicodeDecodeError:
         raise SimError("%s: not a press script: it is not text (UTF-8)" % path) from None
-    return timeline(lines, path, cfg)
+    return timeline(io.StringIO(text, newline=None).readlines(), path, cfg)  # (lines as open() reads them)
 
 
 def run_replay(board_name, flash, script, seed, then_ms):

@@ -26,7 +26,7 @@ import subprocess
 import sys
 import tty
 
-from host_tools import images, makevars, outputs
+from host_tools import images, inputs, makevars, outputs
 from host_tools.drive import uf2
 from host_tools.sim import headless, terminal
 from host_tools.oserrors import reported
@@ -112,9 +112,12 @@ def prepare_flash_file(path, cfg, wiring_path, update=True, tables_dir=os.path.j
             new.append(("board.json", f.read()))
     for base in [game + ".tbl" for game in rules.GAMES] + [puzzles.NAME]:
         name = flash.ON_BOARD + "/" + base
-        if name not in files and os.path.exists(os.path.join(tables_dir, base)):
-            with open(os.path.join(tables_dir, base), "rb") as f:
-                new.append((name, f.read()))
+        source = os.path.join(tables_dir, base)
+        if name not in files and os.path.exists(source):
+            with reported(SimError, "cannot read %s" % source):
+                inputs.check(source)  # (a FIFO would never end)
+                with open(source, "rb") as f:
+                    new.append((name, f.read()))
     changed = []
     for name, data in new:
         if files.get(name) != data:

@@ -56,7 +56,7 @@ def parse_command(line, where, live=False):
     numbers = args[1:] if keyed and args and args[0] in ROLES else args
     if name == "turn" and args and args[0][:1] in "+-":
         numbers = [args[0][1:]]
-    if len(args) != known[name] or not all(a.isdigit() for a in numbers):
+    if len(args) != known[name] or not all(a.isascii() and a.isdigit() for a in numbers):
         raise SimError("%s: %s takes %s" % (where, name, [c for c in COMMANDS + ("reset", "quit")
                                                          if c.split()[0] == name][0]))
     if name == "turn":

@@ -408,14 +408,16 @@ class ConsoleLines:
                 return rest
         return ""
 
-    def _raw_summary(self):
-        runs = "%d run%s" % (self.runs, "" if self.runs == 1 else "s")
-        if self._reset:
-            return "[mpremote had the REPL: %s; reset]" % runs
-        return "[mpremote has the REPL: %s]" % runs
+    def _raw_summary(self, done=False):
+        """The panel's one line for mpremote's turn at the raw REPL: how many
+        pieces of code it has sent the board to run (a copy is many)."""
+        runs = "%d command%s" % (self.runs, "" if self.runs == 1 else "s")
+        if not done and not self._reset:  # (a reset ends its turn, whatever comes next)
+            return "[mpremote is using the board: %s so far]" % runs
+        return "[mpremote is done: it ran %s%s]" % (runs, " and reset the board" if self._reset else "")
 
     def _leave(self):
-        self.lines.append(self._raw_summary().replace(" has ", " had "))
+        self.lines.append(self._raw_summary(done=True))
         self.raw = self._reset = False
         self._raw_line = ""
 
@@ -535,10 +537,21 @@ def picture(board, console, cols):
     port = board.port
     address = "serial console: %s  (%s connect %s repl)" % (port, _mpremote(), port) if port else "no serial console"
     pieces[(GRID_BOTTOM + 2, 1)] = address[:cols - 2]
-    notice = "\x1b[30;43m" + REPL_NOTICE if console.at_repl() else DIM + REPL_HINT if port else ""
-    width = max(len(REPL_NOTICE), len(REPL_HINT))
-    pieces[(GRID_BOTTOM + 3, 1)] = notice + RESET + " " * (width - len(_TEXT_ESCAPES.sub("", notice)))
+    notice = _notice(board, console, cols - 2, port)
+    pieces[(GRID_BOTTOM + 3, 1)] = notice + RESET + " " * (cols - 2 - len(_TEXT_ESCAPES.sub("", notice)))
     return pieces
+
+
+def _notice(board, console, width, port):
+    """The line under the address: the REPL's notice while it has the
+    board, else a board.json that is not for this wiring (for as long as it
+    is so: its console line scrolls away), else the REPL's hint."""
+    mismatch = getattr(board, "mismatch", None)
+    if console.at_repl():
+        return "\x1b[30;43m" + REPL_NOTICE
+    if mismatch:
+        return "\x1b[30;43m" + (" " + mismatch + " ")[:width]
+    return DIM + REPL_HINT if port else ""
 
 
 def _panel(pieces, console, top, left, width, height, caption_rows):
@@ -615,8 +628,10 @@ def pad_picture(board, pad, console, cols, rows):
     port = board.port
     address = "serial console: %s  (%s connect %s repl)" % (port, _mpremote(), port) if port else "no serial console"
     pieces[(view.address, 1)] = address[:cols - 2]
-    if console.at_repl() or view.hint:  # compact: the notice over the legend, no hint
-        notice = "\x1b[30;43m" + REPL_NOTICE if console.at_repl() else DIM + REPL_HINT if port else ""
+    if console.at_repl() or view.hint or getattr(board, "mismatch", None):  # compact: over the legend, no hint
+        notice = _notice(board, console, cols - 2, port)
+        if not view.hint and notice.startswith(DIM):
+            notice = ""
         pieces[(view.notice, 1)] = notice + RESET + " " * (cols - 2 - len(_TEXT_ESCAPES.sub("", notice)))
     return pieces
 

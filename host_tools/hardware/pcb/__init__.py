@@ -28,6 +28,7 @@ import zipfile
 
 from host_tools import flash
 from host_tools.hardware.pcb import footprints, schematic, schematic_svg
+from host_tools.hardware import boards
 from host_tools.hardware.boards import HardwareError
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -80,7 +81,7 @@ def design(cfg):
     line, for a config the kit's board can't take."""
     from host_tools.hardware.pcb import mxboard
 
-    if cfg["board"] != "pico" or cfg["input"]["kind"] != "buttons":
+    if cfg["board"] != "pico" or cfg["input"]["kind"] != "buttons" or boards.undrawn(cfg):
         raise HardwareError("the PCB is the kit's, for a Pico with a key on a pin each (pico-mx), not %s" % cfg["name"])
     return mxboard.design(cfg, sys.modules[__name__])
 

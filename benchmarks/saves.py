@@ -12,7 +12,7 @@ exact and the same on every run; the Unix port's time for the same
 power-on is a secondary figure, wall time on this machine (median of
 ``REPEAT`` power-ons).
 
-Usage: python benchmarks/saves.py [--board NAME] [--checkout DIR] [--to N]
+Usage: python benchmarks/saves.py [--boards NAME,...] [--checkout DIR] [--to N]
 ``--checkout`` measures an older checkout (``git archive REV | tar -x -C
 DIR``), for a before/after: its tools make the image, its ``score.py`` the
 saves. Prints the table (written to build/bench/saves.md too,
@@ -36,6 +36,7 @@ SCRIPT = os.path.join(ROOT, "benchmarks", "mpy", "saves.py")
 DOUBLES = os.path.join(ROOT, "tests", "doubles")
 HEAP = "8M"  # the image itself (1408 KiB) lives in the Unix port's heap
 EVERY = 10  # saves per power cycle
+BOARDS = ("pico-buttons", "macropad")  # a Pico of loose parts; the MacroPad, whose power-on the issue timed
 SHOWN = (0, 1, 5, 50, 1000)  # the rows
 EACH = 60  # every N up to this one is booted: littlefs compacts a log every few saves
 REPEAT = 5  # power-ons timed per row
@@ -100,7 +101,7 @@ def series(image, upto, each=EACH, shown=SHOWN, checkout=ROOT, repeat=REPEAT):
     return out
 
 
-def rows(board, figures, label):
+def rows(figures, label):
     fresh = figures[0]
     out = []
     for n in sorted(figures):
@@ -126,24 +127,28 @@ def rows(board, figures, label):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--board", default="pico-buttons", help="a MicroPython config for a Pico (default %(default)s)")
+    ap.add_argument("--boards", default=",".join(BOARDS),
+                    help="MicroPython configs for an RP2040, comma-separated (default %(default)s)")
     ap.add_argument("--checkout", default=ROOT, help="another checkout's folder: its firmware, made into an image"
                     " by its tools (a before/after)")
     ap.add_argument("--to", type=int, default=max(SHOWN), help="saves in all (default %(default)s)")
     ap.add_argument("--json", help="write the figures, N by N, to this file too")
     args = ap.parse_args()
-    with tempfile.TemporaryDirectory() as tmp:
-        image = os.path.join(tmp, "flash.lfs")
-        board_image(image, args.board, args.checkout)
-        figures = series(image, args.to, checkout=args.checkout)
+    out = {}
+    for board in args.boards.split(","):
+        with tempfile.TemporaryDirectory() as tmp:
+            image = os.path.join(tmp, "flash.lfs")
+            board_image(image, board, args.checkout)
+            out[board] = series(image, args.to, checkout=args.checkout)
     if args.json:
         with open(args.json, "w") as f:
-            json.dump(figures, f)
-    label = args.board + ("" if os.path.samefile(args.checkout, ROOT) else " (%s)" % args.checkout)
+            json.dump(out, f)
     print("| what | figure |")
     print("|---|---|")
-    for row in rows(args.board, figures, label):
-        print(row)
+    for board, figures in out.items():
+        label = board + ("" if os.path.samefile(args.checkout, ROOT) else " (%s)" % args.checkout)
+        for row in rows(figures, label):
+            print(row)
 
 
 if __name__ == "__main__":

@@ -36,7 +36,10 @@ SCRIPT = os.path.join(ROOT, "benchmarks", "mpy", "saves.py")
 DOUBLES = os.path.join(ROOT, "tests", "doubles")
 HEAP = "8M"  # the image itself (1408 KiB) lives in the Unix port's heap
 EVERY = 10  # saves per power cycle
-BOARDS = ("pico-buttons", "macropad")  # a Pico of loose parts; the MacroPad, whose power-on the issue timed
+# A Pico of loose parts; the MacroPad, whose power-on the issue timed; and
+# the first on a FAT drive (":fat"), CircuitPython's filesystem, through
+# MicroPython's VfsFat (the same FatFs).
+BOARDS = ("pico-buttons", "macropad", "pico-buttons:fat")
 SHOWN = (0, 1, 5, 50, 1000)  # the rows
 EACH = 60  # every N up to this one is booted: littlefs compacts a log every few saves
 REPEAT = 5  # power-ons timed per row
@@ -45,12 +48,16 @@ REPEAT = 5  # power-ons timed per row
 def board_image(path, board="pico-buttons", checkout=ROOT):
     """Write to ``path`` the filesystem of ``board``'s UF2, as the tools of
     ``checkout`` (this one, or an older one's folder) make it, with the
-    tables of this checkout's build/."""
+    tables of this checkout's build/; for a ``path`` ending in ``.fat``, the
+    same files on a CIRCUITPY drive (``fat.image``: FAT12, 512-byte sectors)."""
     code = ("import sys\n"
-            "from host_tools.drive import picofs\n"
+            "from host_tools.drive import fat, picofs\n"
             "files = sorted(picofs.board_files(sys.argv[1], tables_dir=sys.argv[2]))\n"
             "folders = getattr(picofs, 'FOLDERS', ())\n"
-            "data = picofs.image(files, folders) if folders else picofs.image(files)\n"
+            "if sys.argv[3].endswith('.fat'):\n"
+            "    data = fat.image(files)\n"
+            "else:\n"
+            "    data = picofs.image(files, folders) if folders else picofs.image(files)\n"
             "open(sys.argv[3], 'wb').write(data)\n")
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([checkout, os.path.join(checkout, "firmware")]))
     r = subprocess.run([sys.executable, "-c", code, board, os.path.join(ROOT, "build"), path], env=env,
@@ -137,8 +144,8 @@ def main():
     out = {}
     for board in args.boards.split(","):
         with tempfile.TemporaryDirectory() as tmp:
-            image = os.path.join(tmp, "flash.lfs")
-            board_image(image, board, args.checkout)
+            image = os.path.join(tmp, "flash" + (".fat" if board.endswith(":fat") else ".lfs"))
+            board_image(image, board.split(":")[0], args.checkout)
             out[board] = series(image, args.to, checkout=args.checkout)
     if args.json:
         with open(args.json, "w") as f:
@@ -146,7 +153,8 @@ def main():
     print("| what | figure |")
     print("|---|---|")
     for board, figures in out.items():
-        label = board + ("" if os.path.samefile(args.checkout, ROOT) else " (%s)" % args.checkout)
+        label = board.replace(":fat", " on FAT") + ("" if os.path.samefile(args.checkout, ROOT)
+                                                    else " (%s)" % args.checkout)
         for row in rows(figures, label):
             print(row)
 

@@ -8,9 +8,9 @@ renamed over the old one, so a power cut mid-write keeps the old score. Not
 at the root: on littlefs each save appends to its folder's log, and every
 path the board opens at power-on is looked up through the root's, so a
 score at the root made each power-on after a save slower
-(docs/performance.md, "Boot after many saves"). A score an older firmware
-kept at the root (``score.bin``) is moved at the first load. CircuitPython's code can't
-write its CIRCUITPY drive (the host owns it, unless boot.py remounts it,
+(docs/performance.md, "Power-on after many saves"). A score an older
+firmware kept at the root (``score.bin``) is moved at the first load.
+CircuitPython's code can't write its CIRCUITPY drive (the host owns it, unless boot.py remounts it,
 when the file is used), so there the record lives in ``microcontroller.nvm``:
 each save goes into the next erased slot, so most saves only program erased
 flash and a cut one leaves the slot before it whole; when no slot is left
@@ -46,10 +46,10 @@ _FAILS = const(88)  # u8 per puzzle: its failures, saturating at 255
 _CRC = const(344)  # u32: CRC-32 of bytes 0-343
 SIZE = const(348)
 
-# Where the board keeps it, from the flash's root: a folder whose parent is
-# not the root either, since littlefs moves a folder's log to fresh blocks
-# every 100 erases and writes its new place into the parent's log (with the
-# score's folder at the root, every few hundred saves); and where an older
+# Where the board keeps it, from the flash's root: in a folder whose parent
+# is not the root either, since littlefs moves a folder's log to fresh
+# blocks after 100 compactions and writes its new place into the parent's
+# log (for the score's folder, every few hundred saves); and where an older
 # firmware kept it.
 FOLDER = "data/tactictoe"
 PATH = FOLDER + "/score.bin"

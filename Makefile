@@ -196,7 +196,8 @@ pcb: $(STAMP)
 sim-picture: $(STAMP) $(SHIPPED)
 	$(PY) -m host_tools sim-picture -o docs/simulator.svg
 
-# The host and Unix-port figures, then the emulated Pico's (emulated time) on
+# The host and Unix-port figures (power-on's flash reads after many saves
+# among them), then the emulated Pico's (emulated time) on
 # MicroPython and on CircuitPython, the bought boards' (the MacroPad and the
 # RGB Keypad Base on both), then the page of make web's (in chromium).
 # Each script writes its table to build/bench/NAME.md as well; report.py then
@@ -206,6 +207,7 @@ bench: $(TEST_STAMP) $(NODE_STAMP) $(SHIPPED)
 	$(PY) benchmarks/run.py
 	$(PY) benchmarks/soak.py
 	$(PY) benchmarks/latency.py
+	$(PY) benchmarks/saves.py
 	$(PY) benchmarks/pico.py
 	$(PY) benchmarks/circuitpy_pico.py
 	$(PY) benchmarks/boards.py

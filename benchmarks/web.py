@@ -4,7 +4,10 @@ Playwright), over localhost.
 
 * bytes transferred: every response's body, as the browser received it
   (the local server sends no compression; a static host that compresses
-  sends fewer);
+  sends fewer), split by the site's folder each came from, and the same
+  files gzipped: the files the first load fetched (its requests, as the
+  browser saw them), not every file of the site (the build guide's
+  hardware/ folder is there for its links, and the page never loads it);
 * time from navigation to: the interpreter started (MicroPython's
   WebAssembly port loaded and instantiated, in its frame) and the first LED
   frame the firmware latched (the self-test's first pixel), the median of
@@ -23,6 +26,7 @@ import statistics
 import sys
 import tempfile
 import threading
+import urllib.parse
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
@@ -56,29 +60,42 @@ def measure(runs=RUNS):
                 for _ in range(runs):
                     ctx = browser.new_context()
                     page = ctx.new_page()
-                    sizes = []
-                    page.on("requestfinished", lambda r: sizes.append(r.sizes()["responseBodySize"]))
+                    fetched = []
+                    page.on("requestfinished", lambda r: fetched.append((r.url, r.sizes()["responseBodySize"])))
                     page.goto(url)
                     page.wait_for_function("window.board && board.frames > 0", timeout=60000)
                     t = page.evaluate("board.timings")
                     out["interpreter"].append(t["interpreter"])
                     out["first_frame"].append(t["firstFrame"])
-                    out["bytes"].append(sum(sizes))
-                    out["requests"].append(len(sizes))
+                    out["bytes"].append(sum(size for _, size in fetched))
+                    out["requests"].append(len(fetched))
+                    out.setdefault("fetched", fetched)  # the first load's
                     ctx.close()
                 browser.close()
         finally:
             httpd.shutdown()
             httpd.server_close()
-        files, paths = {}, [os.path.join(site, n) for n in os.listdir(site) if os.path.isfile(os.path.join(site, n))]
-        for sub in sorted(n for n in os.listdir(site) if os.path.isdir(os.path.join(site, n))):
-            here = [os.path.join(d, n) for d, _, names in os.walk(os.path.join(site, sub)) for n in names
-                    if n != "LICENSE"]  # (the page never fetches it)
-            files[sub] = sum(os.path.getsize(path) for path in here)
-            paths += here
-        out["files"] = files
-        out["gzipped"] = sum(_gzipped(path) for path in paths)
+        out["files"], out["gzipped"] = _by_folder(site, url, out["fetched"])
     return out
+
+
+def _by_folder(site, url, fetched):
+    """``({folder: bytes}, gzipped)`` of the files of ``site`` the load
+    ``fetched`` (``[(url, body bytes)]``): the bytes each of the site's
+    folders sent ("" the top level: the page, its scripts, its style), and
+    those files gzipped. A request for no file of the site (a 404, another
+    host) counts its body in "" and nothing gzipped."""
+    files, gzipped = {}, 0
+    for address, size in fetched:
+        ours = address.startswith(url)
+        name = urllib.parse.unquote(urllib.parse.urlsplit(address).path).lstrip("/") if ours else ""
+        name = name or "index.html"
+        folder = name.split("/")[0] if ours and "/" in name else ""
+        files[folder] = files.get(folder, 0) + size
+        local = os.path.join(site, *name.split("/"))
+        if ours and os.path.isfile(local):
+            gzipped += _gzipped(local)
+    return dict(sorted(files.items())), gzipped
 
 
 def main(argv=None):
@@ -92,7 +109,7 @@ def main(argv=None):
     print("| bytes transferred (first load, no compression) | %d (%.2f MB) in %d requests |"
           % (m["bytes"][0], m["bytes"][0] / 1e6, m["requests"][0]))
     for sub, size in m["files"].items():
-        print("| of which %s/ | %d |" % (sub, size))
+        print("| of which %s | %d |" % (sub + "/" if sub else "the page (index.html, its scripts and style)", size))
     print("| the same files gzipped (about what a static host that compresses sends) | %d (%.2f MB) |"
           % (m["gzipped"], m["gzipped"] / 1e6))
     print("| navigation to interpreter started, median of %d (min-max) | %d ms (%d-%d) |"

@@ -21,7 +21,7 @@ import subprocess
 import sys
 
 from host_tools import outputs
-from tactictoe import rules
+from tactictoe import rules, score
 from tactictoe.table import TABLES
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -573,6 +573,11 @@ def flash(port, board=None, games=(), firmware=True, tables_dir=os.path.join(ROO
         for sub in sorted({name.rsplit("/", 1)[0] for name, _ in files if name.startswith(folder) and
                            "/" in name[len(folder):]}):  # the package's own packages (devices/)
             s.run("_md(%r)" % sub, "making the folder /" + sub)
+        if firmware:
+            # The folders the firmware writes in, made now rather than by
+            # its first save (picofs.FOLDERS says why).
+            for sub in _levels(score.FOLDER):
+                s.run("_md(%r)" % sub, "making the folder /" + sub)
         # Firmware and config first, all in place in one step; then each
         # table, checked by that firmware's own reader before it goes live.
         count = _install(s, files, say)
@@ -589,6 +594,12 @@ def flash(port, board=None, games=(), firmware=True, tables_dir=os.path.join(ROO
             say("the board is restarting")
     finally:
         s.close()
+
+
+def _levels(folder):
+    """"a", "a/b", "a/b/c" for "a/b/c": each folder to make, in order."""
+    parts = folder.split("/")
+    return ["/".join(parts[:k]) for k in range(1, len(parts) + 1)]
 
 
 def _install(s, files, say):

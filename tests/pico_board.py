@@ -184,7 +184,7 @@ def flash_image(path, board="pico-buttons", tables_dir=None, extra=()):
     files = dict(picofs.board_files(board, tables_dir=tables_dir))
     files.update(dict(extra))
     with open(path, "wb") as f:
-        f.write(picofs.image(sorted(files.items())))
+        f.write(picofs.image(sorted(files.items()), picofs.FOLDERS))
     return os.fspath(path)
 
 

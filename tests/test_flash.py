@@ -16,6 +16,7 @@ from live_sim import ROOT, LiveSim, is_menu, is_self_test, mpremote, next_game, 
 from host_tools import flash as flash_tool, verify
 from tactictoe import ai
 from tactictoe import rules
+from tactictoe import score
 from tactictoe import table
 from tactictoe.table import TABLES
 from conftest import HANG_S
@@ -139,7 +140,8 @@ def test_make_flash_installs_firmware_config_and_tables(bare_board, tmp_path):
     assert "removed 1 firmware file an older flash left at the root" in r.stdout
     assert "classic.tbl: moved to /lib/tactictoe" in r.stdout
     names = sorted(os.listdir(flash))
-    assert names == ["board.json", "lib", "main.py"], names
+    assert names == ["board.json", "data", "lib", "main.py"], names
+    assert os.listdir(flash / score.FOLDER) == []  # the score's folder, made now (picofs.FOLDERS says why)
     names = sorted(os.listdir(flash / TABLES))
     assert "rules.py" not in names and "rules.mpy" in names and "__init__.mpy" in names
     assert not [n for n in names if n.endswith(".tmp")]

@@ -1,5 +1,5 @@
 """The score on the emulated Pico (``host_tools.sim.pico``, in lockstep):
-on the real MicroPython rp2 port, ``score.bin`` in the littlefs on its
+on the real MicroPython rp2 port, ``data/tactictoe/score.bin`` in the littlefs on its
 flash; on real CircuitPython 10.2.1, ``microcontroller.nvm``. Saved, the
 board power-cycled, read back; and the power cut just before each flash
 erase or program a save does (``EmulatedPico.cut_power``), at the emulated
@@ -22,8 +22,7 @@ import os, time
 from tactictoe import score
 s = score.Score()
 s.load()
-print("loaded %d %d %s" % (s.games(1, 2)[0], s.solved_count(),
-                           ",".join(sorted(n for n in os.listdir("/") if n.startswith("score")))))
+print("loaded %d %d %s" % (s.games(1, 2)[0], s.solved_count(), ",".join(sorted(os.listdir(score.FOLDER)))))
 time.sleep_ms(300)
 s.record(1, 2, score.WON)
 s.solve(s.games(1, 2)[0] & 255)
@@ -72,8 +71,8 @@ def test_micropython_score_survives_power_cycles(tmp_path):
     finally:
         b.close()
     files = picofs.read_image((tmp_path / "flash.lfs").read_bytes())
-    assert "score.bin.tmp" not in files and len(files["score.bin"]) == score.SIZE
-    (tmp_path / "score.bin").write_bytes(files["score.bin"])  # the board's bytes, read on the host
+    assert score.PATH + ".tmp" not in files and len(files[score.PATH]) == score.SIZE
+    (tmp_path / "score.bin").write_bytes(files[score.PATH])  # the board's bytes, read on the host
     log = []
     s = score.Score(str(tmp_path / "score.bin"), log.append)
     s.load()

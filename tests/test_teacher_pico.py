@@ -16,7 +16,7 @@ import pytest
 
 from live_sim import is_self_test
 from pico_board import PicoRun, flash_image, is_menu
-from tactictoe import ai, narrate_text, puzzles, rules, table
+from tactictoe import ai, narrate_text, puzzles, rules, score, table
 
 
 @pytest.fixture(scope="module")
@@ -270,7 +270,7 @@ def test_puzzles_solved_and_failed_and_the_score_kept_on_the_flash(board, tables
     said(b, "Puzzle 2 failed.")
     said(b, "Puzzles solved: 1 of %d." % n)
     said(b, "Tap any key for another try; hold one 1.5 s for the menu.")
-    # Power-cycled: the score read back from score.bin on the flash.
+    # Power-cycled: the score read back from its file on the flash.
     b.chip.power_cycle()
     b.wait(is_self_test, 3000, "the self-test again")
     menu(b)
@@ -389,4 +389,4 @@ def test_a_puzzle_save_cut_before_each_of_its_flash_writes(board, tables, book, 
     assert not [line for line in b.lines if "unreadable" in line or line.startswith("fault")]
     b.close()
     files = picofs.read_image(open(str(tmp_path / "flash.lfs"), "rb").read())
-    assert "score.bin" in files and "score.bin.tmp" not in files
+    assert score.PATH in files and score.PATH + ".tmp" not in files

@@ -1,7 +1,7 @@
 """The puzzles and the score on the virtual board of ``make sim`` (the
 MicroPython Unix port, ``sim --headless``): a puzzle played to its
 solution by taps, read off the LED frames and the console; the score in
-the flash folder's score.bin, said again after the board's power cycle."""
+the flash folder's score file, said again after the board's power cycle."""
 
 import os
 
@@ -75,7 +75,7 @@ def test_a_puzzle_solved_on_the_unix_port_is_kept_across_a_power_cycle(tmp_path,
             sim.serial("classic: %s wins" % me)
             _said(sim, "Puzzle 1 solved!")
             _said(sim, "Puzzles solved: 1 of %d." % n)
-            # The board's power cycle: the flash folder and its score.bin stay.
+            # The board's power cycle: the flash folder and its score file stay.
             sim.send("wait 500", "reset")
             sim.wait(is_self_test, 30, "the self-test again")
             sim.wait(is_menu, 30, "the menu")
@@ -86,6 +86,6 @@ def test_a_puzzle_solved_on_the_unix_port_is_kept_across_a_power_cycle(tmp_path,
             sim.serial("> Puzzle 2 of %d, " % n)
     finally:
         sim.close()
-    saved = score.Score(str(flash / "score.bin"), lambda line: None)
+    saved = score.Score(str(flash / score.PATH), lambda line: None)
     saved.load()
     assert saved.solved(0) and saved.solved_count() == 1 and saved.games(rules.CLASSIC, ai.PERFECT) == (0, 0, 0)

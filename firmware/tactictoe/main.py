@@ -36,9 +36,9 @@ def boot(folder="", rng=None, log=print):
     from . import loop
 
     from . import puzzles as puzzles_mod
-    from .score import Score
+    from .score import on_flash
 
-    score = Score((folder + "/" if folder else "") + "score.bin", log)
+    score = on_flash(folder, log)
     score.load()
     puzzles, problem = puzzles_mod.load(folder)
     if problem:  # (the path as the board sees it, from its root)

@@ -2,10 +2,15 @@
 the two-player games' results, and the puzzles solved, in one 348-byte
 record with a CRC-32 (docs/firmware.md, "The score on the flash").
 
-Where it lives: on MicroPython, a file on the board's flash (``score.bin``
-beside main.py), written to ``score.bin.tmp`` and renamed over the old one,
-so a power cut mid-write keeps the old score. CircuitPython's code can't
-write its CIRCUITPY drive (the host owns it, unless boot.py remounts it,
+Where it lives: on MicroPython, a file on the board's flash,
+``data/tactictoe/score.bin``, written to ``score.bin.tmp`` beside it and
+renamed over the old one, so a power cut mid-write keeps the old score. Not
+at the root: on littlefs each save appends to its folder's log, and every
+path the board opens at power-on is looked up through the root's, so a
+score at the root made each power-on after a save slower
+(docs/performance.md, "Power-on after many saves"). A score an older
+firmware kept at the root (``score.bin``) is moved at the first load.
+CircuitPython's code can't write its CIRCUITPY drive (the host owns it, unless boot.py remounts it,
 when the file is used), so there the record lives in ``microcontroller.nvm``:
 each save goes into the next erased slot, so most saves only program erased
 flash and a cut one leaves the slot before it whole; when no slot is left
@@ -41,6 +46,15 @@ _FAILS = const(88)  # u8 per puzzle: its failures, saturating at 255
 _CRC = const(344)  # u32: CRC-32 of bytes 0-343
 SIZE = const(348)
 
+# Where the board keeps it, from the flash's root: in a folder whose parent
+# is not the root either, since littlefs moves a folder's log to fresh
+# blocks after 100 compactions and writes its new place into the parent's
+# log (for the score's folder, every few hundred saves); and where an older
+# firmware kept it.
+FOLDER = "data/tactictoe"
+PATH = FOLDER + "/score.bin"
+OLD_PATH = "score.bin"
+
 _ENOENT = const(2)
 _EEXIST = const(17)
 _ENOSPC = const(28)
@@ -63,17 +77,43 @@ def _nvm():
     return nvm
 
 
+def on_flash(folder="", log=print):
+    """The board's score: ``PATH`` on the flash whose root is ``folder``
+    ("" on a board), taking over one at ``OLD_PATH``."""
+    root = folder + "/" if folder else ""
+    return Score(root + PATH, log, root + OLD_PATH)
+
+
+def _make_folders(path):
+    """Make the folders ``path`` is in that are missing: True if any was."""
+    made = False
+    parts = path.split("/")
+    for k in range(1, len(parts)):
+        try:
+            os.mkdir("/".join(parts[:k]))
+            made = True
+        except OSError:
+            pass  # there already ("" of an absolute path, too)
+    return made
+
+
 class Score:
     """The score, in RAM between ``load()`` and ``save()``.
 
     :param str path: the score file (MicroPython; CircuitPython too when
-        boot.py has made the drive writable); None keeps it in RAM only.
+        boot.py has made the drive writable), its folder made at the first
+        save if need be; None keeps it in RAM only.
     :param log: called with each line to show on the console.
+    :param str old: where an older firmware kept the score: when ``path``
+        has none, ``load()`` moves that one there.
     """
 
-    def __init__(self, path="score.bin", log=print):
+    def __init__(self, path=PATH, log=print, old=None):
         self.path = path
         self._tmp = path + ".tmp" if path else ""  # (path None: a score in RAM only)
+        self._old = old
+        self._leftover = None  # an old file the next save removes (see _move)
+        self._where = path  # the file a load found unreadable
         self._log = log
         self._buf = bytearray(SIZE)  # the record itself: the counters live in it
         self._body = memoryview(self._buf)[:_CRC]
@@ -183,7 +223,7 @@ class Score:
             why = "%s: %s" % (type(e).__name__, e)
         if why:
             self._blank()
-            where = "microcontroller.nvm" if self._nvm is not None else self.path
+            where = "microcontroller.nvm" if self._nvm is not None else self._where
             self._log("score: %s was unreadable (%s); starting a new score" % (where, why))
 
     def save(self):
@@ -222,6 +262,7 @@ class Score:
         return self._check()
 
     def _load_file(self):
+        self._where = self.path
         why = self._read(self.path)
         if why == "":
             # No score file. A save cut between removing it and renaming
@@ -231,11 +272,39 @@ class Score:
                     os.rename(self._tmp, self.path)
                 except OSError:
                     pass
+                if self._old:  # (or a move cut short: see _move)
+                    self._remove(self._old)
+                    self._remove(self._old + ".tmp")
                 return None
             self._blank()
-            why = None
+            self._remove(self._tmp)  # a save cut before its rename
+            return self._move() if self._old else None
         self._remove(self._tmp)  # a save cut before its rename
         return why
+
+    def _move(self):
+        """Take over the score an older firmware kept at ``old``: saved
+        here, the old file removed between writing the .tmp and renaming it
+        (a cut before leaves the old file, moved again at the next load;
+        after, the whole .tmp here, which the next load takes). An
+        unreadable old file is an empty score, and the next save removes it."""
+        old = self._old
+        why = self._read(old)
+        if why == "":  # none; or its save was cut between removing it and the rename (FAT)
+            old += ".tmp"
+            why = self._read(old)
+            if why is not None:  # none either, or a save cut short
+                self._remove(old)
+                self._blank()
+                return None
+        self._leftover = old
+        if why:
+            self._where = old
+            return why
+        error = self._save_file()
+        if error is not None:
+            self._log("score: %s not moved to %s (%s); kept where it is" % (old, self.path, error))
+        return None
 
     def _remove(self, path):
         try:
@@ -244,6 +313,35 @@ class Score:
             pass
 
     def _save_file(self):
+        error = self._write_tmp()
+        if error is not None and _make_folders(self._tmp):  # a flash that has never had them
+            error = self._write_tmp()
+        if error is not None:
+            return error
+        moved = self._leftover
+        if moved:  # a score taken over: once it is gone, the .tmp is the only copy
+            try:
+                os.remove(moved)
+            except OSError as e:
+                if e.args[0] != _ENOENT:
+                    self._remove(self._tmp)  # the old file stays, to be moved again
+                    return e
+            self._leftover = None
+        try:
+            os.rename(self._tmp, self.path)  # littlefs and POSIX replace the old file in one step
+        except OSError as e:
+            if e.args[0] != _EEXIST:
+                if not moved:
+                    self._remove(self._tmp)
+                return e
+            try:  # a filesystem that won't rename over a file
+                os.remove(self.path)
+                os.rename(self._tmp, self.path)
+            except OSError as e2:
+                return e2  # the .tmp stays: it may be the only copy, and load() takes it
+        return None
+
+    def _write_tmp(self):
         try:
             with open(self._tmp, "wb") as f:
                 if f.write(self._buf) != SIZE:
@@ -251,17 +349,6 @@ class Score:
         except OSError as e:
             self._remove(self._tmp)
             return e
-        try:
-            os.rename(self._tmp, self.path)  # littlefs and POSIX replace the old file in one step
-        except OSError as e:
-            if e.args[0] != _EEXIST:
-                self._remove(self._tmp)
-                return e
-            try:  # a filesystem that won't rename over a file
-                os.remove(self.path)
-                os.rename(self._tmp, self.path)
-            except OSError as e2:
-                return e2  # the .tmp stays: it may be the only copy, and load() takes it
         return None
 
     # --- CircuitPython's nvm --------------------------------------------------

@@ -17,40 +17,69 @@ image as the board does.
 """
 
 from host_tools import flash
-from tactictoe import rules
+from tactictoe import rules, score
 
 FS_OFFSET = 0xA0000  # where the rp2 port's filesystem starts in flash (RPI_PICO)
 BLOCK_SIZE = 4096
 BLOCK_COUNT = 352  # 1408 KiB: 1,441,792 bytes
 FS_SIZE = BLOCK_SIZE * BLOCK_COUNT
+# The folders the firmware writes in, made (empty) with the rest: made by
+# the board's first save instead, they would add to the root folder's log,
+# which every path opened at power-on is looked up through (score.FOLDER).
+FOLDERS = (score.FOLDER,)
 SETTINGS = dict(block_size=BLOCK_SIZE, block_count=BLOCK_COUNT, read_size=32, prog_size=256,
                 cache_size=1024, lookahead_size=32, block_cycles=100, name_max=255)
 
 
 def _fs(buffer=None):
     """A LittleFS on ``buffer`` (mounted), or on a freshly formatted
-    erased image (all 0xff) when None."""
+    erased image (all 0xff) when None. Its context counts erases."""
     from littlefs import LittleFS, UserContext
 
+    class Context(UserContext):
+        erases = 0
+
+        def erase(self, cfg, block):
+            self.erases += 1
+            return super().erase(cfg, block)
+
     if buffer is None:
-        fs = LittleFS(context=UserContext(FS_SIZE), mount=False, **SETTINGS)
+        fs = LittleFS(context=Context(FS_SIZE), mount=False, **SETTINGS)
         fs.format()
     else:
-        fs = LittleFS(context=UserContext(buffer=buffer), mount=False, **SETTINGS)
+        fs = LittleFS(context=Context(buffer=buffer), mount=False, **SETTINGS)
     fs.mount()
     return fs
 
 
-def image(files):
+def _compact_root(fs):
+    """Compact the root folder's log: every path the board opens is looked
+    up through it, reading back through each commit after the entry it
+    wants, so a log of one commit per file written makes every power-on
+    read more (docs/performance.md, "Boot after many saves"). littlefs
+    compacts a log when the next commit does not fit its block: empty
+    commits (removing an attribute the root has not got) until it does."""
+    erases = fs.context.erases
+    for _ in range(BLOCK_SIZE // SETTINGS["prog_size"] + 1):  # (each commit takes a program unit at least)
+        fs.removeattr("/", "c")
+        if fs.context.erases != erases:  # the other block of the root's pair, erased for the compacted log
+            return
+    raise RuntimeError("the root folder's log was not compacted")
+
+
+def image(files, folders=()):
     """The whole filesystem (FS_SIZE bytes) holding ``files``, a list of
     ``(name, bytes)``: names in the root folder, or "folder/name" (the
-    folders are made). The same files give the same bytes."""
+    folders are made), and the (empty) ``folders`` (a board's: ``FOLDERS``),
+    the root folder's log compacted. The same files give the same bytes."""
     from littlefs import LittleFSError
 
     names = [name for name, _ in files]
     if len(set(names)) != len(names):
         raise ValueError("the same name twice: %s" % sorted({n for n in names if names.count(n) > 1}))
     fs = _fs()
+    for folder in folders:
+        fs.makedirs(folder, exist_ok=True)
     total = 0
     for name, data in files:
         total += len(data)
@@ -64,6 +93,7 @@ def image(files):
                 raise flash.FlashError("the files (%d bytes and counting at %s) do not fit in the Pico's"
                                        " %d KiB filesystem" % (total, name, FS_SIZE // 1024))
             raise ValueError("%s: %s" % (name, e))
+    _compact_root(fs)
     fs.unmount()
     return bytes(fs.context.buffer)
 

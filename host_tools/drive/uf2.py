@@ -131,7 +131,8 @@ def build(files, base=None):
     holding ``files``, ``[(name, bytes)]``."""
     from host_tools import images
 
-    return pack(micropython_pages(base or images.get(MICROPYTHON)) + [(FS_ADDRESS, picofs.image(files))])
+    fs = picofs.image(files, picofs.FOLDERS)
+    return pack(micropython_pages(base or images.get(MICROPYTHON)) + [(FS_ADDRESS, fs)])
 
 
 def build_circuitpython(files, build):

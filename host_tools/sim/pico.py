@@ -125,7 +125,7 @@ def prepare_flash_file(path, cfg, wiring_path, update=True, tables_dir=os.path.j
             changed.append(name)
             files.pop(flash.other_kind(name), None)
     if changed or tidied:
-        _write_flash_file(path, picofs.image(sorted(files.items())))
+        _write_flash_file(path, picofs.image(sorted(files.items()), picofs.FOLDERS))
     return changed
 
 

@@ -521,8 +521,9 @@ def flash(port, board=None, games=(), firmware=True, tables_dir=os.path.join(ROO
             check_fits(cfg, board, port, platform)
         s.run(_HELPERS, "preparing the board")
         # What a flash cut short left behind: staged copies never renamed
-        # into place (the firmware removes them at power-on too).
-        stale = s.eval("[n for n in os.listdir() if n.endswith('.tmp')]"
+        # into place (the firmware removes them at power-on too). Not the
+        # score's score.bin.tmp: a cut save's only copy, its load() takes it.
+        stale = s.eval("[n for n in os.listdir() if n.endswith('.tmp') and n != 'score.bin.tmp']"
                        " + [%r + n for n in _ls(%r) if n.endswith('.tmp')]"
                        % (ON_BOARD + "/", ON_BOARD), "looking for an interrupted flash's files")
         if stale:

@@ -476,3 +476,25 @@ def test_over_the_circuitpython_doubles_the_score_goes_to_their_nvm(tmp_path):
                        env=dict(os.environ, PYTHONPATH=path), timeout=HANG_S)
     assert r.returncode == 0, r.stderr
     assert r.stdout.split() == ["True", "True", repr(b"TTSC\x01\x00")] and os.listdir(tmp_path) == []
+
+
+def test_micropython_power_on_takes_the_whole_tmp_a_cut_fat_save_left(tmp_path, table_files):
+    """Issue 32: on FAT (a rename onto a file refused, EEXIST), X won 51
+    saved, the power cut between the save's remove and its rename: the next
+    power-on (the real main.boot) takes the whole score.bin.tmp, and its
+    stale-file sweep leaves it alone."""
+    import json
+    import subprocess
+
+    from conftest import DOUBLES, FIRMWARE, FW, HANG_S, MICROPYTHON, _board_json, put_tables
+
+    (tmp_path / "board.json").write_text(json.dumps(_board_json("pico-buttons")))
+    put_tables(tmp_path, [table_files[rules.CLASSIC], table_files[rules.TACTICTOE]])
+    r = subprocess.run([MICROPYTHON, os.path.join(FW, "score_power_on.py"), str(tmp_path)], capture_output=True,
+                       text=True, timeout=HANG_S, env=dict(os.environ, MICROPYPATH=":".join(
+                           [DOUBLES, FW, FIRMWARE, ".frozen"])))
+    assert r.returncode == 0 and r.stderr == "", r.stdout[-2000:] + r.stderr[-2000:]
+    lines = r.stdout.splitlines()
+    assert lines[:3] == ["saved True", "cut", "files board.json,lib,score.bin.tmp"], lines
+    assert "removed score.bin.tmp" not in r.stdout
+    assert lines[-2:] == ["score 51", "files board.json,lib,score.bin"], lines

@@ -53,9 +53,11 @@ class Puzzles:
                 with open(source, "rb") as f:
                     self._data = _read(f)
             except OSError as e:  # missing; or a folder by that name, a failing flash
-                if e.args and e.args[0] == 2:  # ENOENT
+                from .score import missing, words
+
+                if missing(e, source):
                     raise PuzzleError("puzzles file %s not found" % source)
-                raise PuzzleError("puzzles file %s can't be read (%r)" % (source, e))
+                raise PuzzleError("puzzles file %s can't be read (%s)" % (source, words(e)))
         else:
             self._data = _read(source)
 

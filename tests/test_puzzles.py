@@ -336,3 +336,30 @@ def test_the_cli_errors_are_one_line(tmp_path, table_files):
     line = one_line_error(run_cli("puzzles", "--tables", wrong, "-o", tmp_path / "p.bin"))
     assert line == "error: %s: table is for classic, expected tactictoe" % (wrong / "tactictoe.tbl")
     assert not (tmp_path / "p.bin").exists()
+
+
+def test_solved_counts_only_the_files_puzzles(blob, tmp_path):
+    """Issue 32: "puzzles solved: 256 of 56": a score whose every bit is set
+    (a longer file's, once) counts only the puzzles this file has."""
+    from tactictoe import app, config, narrate_text, score
+
+    s = score.Score(str(tmp_path / "score.bin"), lambda line: None)
+    for i in range(256):
+        s.solve(i)
+    p = reader.Puzzles(io.BytesIO(blob))
+    a = app.App(config.validate(config.DEFAULT), {}, {}, ai.Rng(1), log=lambda line: None, score=s, puzzles=p)
+    assert s.solved_count() == len(p) and narrate_text.score_text(a, -1).endswith(
+        "puzzles solved: %d of %d." % (len(p), len(p)))
+    for n in (0, 1, 7, 8, 9, 13):
+        s.puzzles = n
+        assert s.solved_count() == n
+    s.puzzles = 13
+    for i in range(256):
+        s.fail(i)
+    s.reset()
+    s.solve(3)
+    s.solve(12)
+    s.solve(13)
+    assert s.solved_count() == 2
+    app.App(config.validate(config.DEFAULT), {}, {}, ai.Rng(1), log=lambda line: None, score=s)
+    assert s.solved_count() == 0  # no puzzles: none of them solved

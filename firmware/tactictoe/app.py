@@ -110,6 +110,7 @@ class App:
         self._options_of = -1
         self._ring = ring()
         self.score = score if score is not None else score_mod.Score(None, log)
+        self.score.puzzles = len(puzzles) if puzzles is not None else 0  # (the solved it counts)
         self.puzzles = puzzles
         self.puzzle = -1  # the puzzle being played (its index), or -1
         self.plies = 0  # ...the plies it is won in

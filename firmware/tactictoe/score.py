@@ -113,6 +113,7 @@ class Score:
         self._nvm = None
         self._picked = False
         self._free = -1  # nvm: the first slot of the erased run at its end (-1: not looked yet)
+        self.puzzles = 256  # the puzzles file's count: solved_count() counts no bit past it
         self._blank()
 
     def _blank(self):
@@ -177,9 +178,17 @@ class Score:
         return self._buf[_FAILS + i]
 
     def solved_count(self):
+        """How many of the file's puzzles (the first ``self.puzzles``) are
+        solved: a bit past them (a longer file's, once) is not counted."""
         n = 0
+        left = self.puzzles
         for k in range(_SOLVED, _FAILS):
+            if left <= 0:
+                break
             b = self._buf[k]
+            if left < 8:
+                b &= (1 << left) - 1
+            left -= 8
             while b:
                 b &= b - 1
                 n += 1

@@ -147,6 +147,7 @@ class App:
         self.tables[game] = None
         t.close()
         self.problems[game] = problem
+        self._options_of = -1  # the menu again: its puzzles may have gone with the table
         self._no_table(game)
         if game == self.game and (self.state in (PLAY, OVER) or self.state == NOTICE and self._after_notice == PLAY):
             self.notices.append((CROSS, self.colours["error"]))
@@ -219,9 +220,10 @@ class App:
 
     def _build_options(self):
         c = self.colours
-        if self.screen == PICK_GAME:
-            return [(3, rules.CLASSIC, c["x"], FULL), (5, rules.TACTICTOE, c["o"], FULL),
-                    (1, PUZZLES, c["draw"], FULL), (7, SCORE, WHITE, 96)]
+        if self.screen == PICK_GAME:  # (the puzzles only when they can be played)
+            puzzles = [(1, PUZZLES, c["draw"], FULL)] if self.puzzles_ready() else []
+            return [(3, rules.CLASSIC, c["x"], FULL), (5, rules.TACTICTOE, c["o"], FULL)] + puzzles + [
+                (7, SCORE, WHITE, 96)]
         if self.screen == PICK_SCORE:
             return [(3, 0, _GREY, FULL), (5, 1, c["error"], FULL)]
         if self.screen == PICK_MODE:
@@ -435,11 +437,15 @@ class App:
         return len(self.puzzles) if self.puzzles is not None else 0
 
     def puzzles_ready(self):
-        """True if the puzzles can be played: their file and a table (to
-        defend and to judge) are here."""
-        if self.puzzles is None or not len(self.puzzles):
+        """True if the puzzles can be played: their file, and a puzzle
+        whose game's table (to defend and to judge) is here."""
+        if self.puzzles is None:
             return False
-        return self.tables.get(rules.CLASSIC) is not None or self.tables.get(rules.TACTICTOE) is not None
+        for game in (rules.CLASSIC, rules.TACTICTOE):
+            first, end = self.puzzles.span(game)
+            if first < end and self.tables.get(game) is not None:
+                return True
+        return False
 
     def _pose(self):
         # The easiest puzzle not solved yet (whose table is here), turned by

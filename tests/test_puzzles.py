@@ -501,12 +501,12 @@ def test_puzzles_whose_game_has_no_table_are_not_offered(blob, table_files):
 
 
 def test_position_accepts_exactly_the_positions_the_tables_hold(table_files):
-    """``puzzles.position`` (the board's check of a puzzle's position) takes
+    """``puzzlecheck.position`` (the board's check of a puzzle's position) takes
     every legal, reachable, not-over position and nothing else: up to the 8
     symmetries, its positions are the table's records, each side to move."""
     import itertools
 
-    from tactictoe import table, table_extra
+    from tactictoe import puzzlecheck, table, table_extra
 
     sides = []
     for k in range(4):
@@ -525,7 +525,7 @@ def test_position_accepts_exactly_the_positions_the_tables_hold(table_files):
             codes = range(1 << 20)  # (the top bits too)
         for code in codes:
             for turn in (rules.X, rules.O):
-                if not isinstance(reader.position(game, code, turn), str):
+                if not isinstance(puzzlecheck.position(game, code, turn), str):
                     if game == TACTICTOE:
                         taken.add(rules.canonical_t(code) << 1 | turn)
                     else:

@@ -254,13 +254,15 @@ def test_load_never_raises(tmp_path):
 
 def test_an_unreadable_score_is_said_in_words_never_a_bare_number(tmp_path, monkeypatch):
     """Issue 32: "score.bin was unreadable (40)". The reason is words."""
+    from tactictoe import oserrors
+
     os.symlink("score.bin", str(tmp_path / "score.bin"))  # a loop: ELOOP
     s, log = fresh(tmp_path / "score.bin")
     assert log == ["score: %s was unreadable (a loop of symbolic links); starting a new score"
                    % (tmp_path / "score.bin")]
     for n in (5, 28, 30, 13, 99):
-        assert not re.search(r"\d", score.words(OSError(n, "x"))) or n == 99, n  # (99: none a flash gives)
-    assert score.words(OSError(99, "x")) == "filesystem error 99"
+        assert not re.search(r"\d", oserrors.words(OSError(n, "x"))) or n == 99, n  # (99: none a flash gives)
+    assert oserrors.words(OSError(99, "x")) == "filesystem error 99"
 
 
 def test_a_short_write_is_a_full_flash_in_words(tmp_path, monkeypatch):
@@ -485,7 +487,7 @@ import { loadMicroPython } from %(port)s;
 import { readFileSync } from "fs";
 const mp = await loadMicroPython({ stdout: (l) => console.log(l), linebuffer: true });
 mp.FS.mkdir("/flash"); mp.FS.mkdir("/flash/lib"); mp.FS.mkdir("/flash/lib/tactictoe");
-for (const n of ["__init__.py", "score.py", "crc32.py"])
+for (const n of ["__init__.py", "score.py", "oserrors.py", "crc32.py"])
   mp.FS.writeFile("/flash/lib/tactictoe/" + n, readFileSync(%(package)s + "/" + n));
 mp.FS.chdir("/flash");  // as web/engine.js: the board's root
 mp.runPython(`

@@ -261,17 +261,20 @@ def table_file(game, folder=os.path.join(ROOT, "build")):
 
 def puzzle_file(folder=os.path.join(ROOT, "build")):
     """``(path on the board, bytes)`` of the puzzles file from ``folder``,
-    checked by the firmware's own reader (docs/puzzles.md)."""
-    import io
-
+    checked by the firmware's own reader (docs/puzzles.md) and each puzzle
+    proven against the folder's tables (``puzzles.prove_files``)."""
     from tactictoe import puzzles
+
+    from host_tools import puzzles as miner
 
     path = os.path.join(folder, puzzles.NAME)
     data = _built(path, "puzzles")
     try:
-        puzzles.Puzzles(io.BytesIO(data))
+        wrong = miner.prove_files(data, folder)  # the reader's checks, then the tables' word on each puzzle
     except puzzles.PuzzleError as e:
-        raise FlashError("%s: %s; not flashed (make puzzles writes a right one)" % (path, e))
+        wrong = str(e)
+    if wrong:
+        raise FlashError("%s: %s; not flashed (make puzzles writes a right one)" % (path, wrong))
     return ON_BOARD + "/" + puzzles.NAME, data
 
 

@@ -42,8 +42,20 @@ def _files(folder, cfg, wiring_path, update, tables_dir):
             files.append(("board.json", f.read()))
     for base in [game + ".tbl" for game in rules.GAMES] + [puzzles.NAME]:
         name = flash.ON_BOARD + "/" + base
-        source = os.path.join(tables_dir, base)
-        if not os.path.exists(os.path.join(folder, name)) and os.path.exists(source):
-            with open(source, "rb") as f:
-                files.append((name, f.read()))
+        if not os.path.exists(os.path.join(folder, name)) and os.path.exists(os.path.join(tables_dir, base)):
+            files.append(proven(base, tables_dir))
     return files
+
+
+def proven(base, tables_dir):
+    """``(name on the board, bytes)`` of a table or the puzzles from
+    ``tables_dir``, proven right as ``make flash`` and ``make uf2`` prove
+    them (SimError, one line, for a wrong one)."""
+    from host_tools import flash
+
+    try:
+        if base == puzzles.NAME:
+            return flash.puzzle_file(tables_dir)
+        return flash.table_file(base[:-4], tables_dir)
+    except flash.FlashError as e:
+        raise SimError(str(e).replace("not flashed", "not put on the virtual board"))

@@ -583,3 +583,24 @@ def test_micropython_power_on_takes_the_whole_tmp_a_cut_fat_save_left(tmp_path, 
     assert lines[:3] == ["saved True", "cut", "files board.json,lib,score.bin.tmp"], lines
     assert "removed score.bin.tmp" not in r.stdout
     assert lines[-2:] == ["score 51", "files board.json,lib,score.bin"], lines
+
+
+def test_power_ons_sweep_leaves_the_scores_tmp_and_says_a_refusal_in_words(tmp_path, monkeypatch, capsys):
+    from tactictoe import startup
+
+    (tmp_path / "lib" / "tactictoe").mkdir(parents=True)
+    for name in ("score.bin.tmp", "main.py.tmp", "board.json.tmp", "lib/tactictoe/tactictoe.tbl.tmp"):
+        (tmp_path / name).write_bytes(b"x")
+    startup.remove_stale(str(tmp_path))
+    assert sorted(os.listdir(tmp_path)) == ["lib", "score.bin.tmp"] and os.listdir(tmp_path / "lib" / "tactictoe") == []
+    said = capsys.readouterr().out.splitlines()
+    assert sorted(said) == ["removed %s, left by an interrupted flash" % n
+                            for n in ("board.json.tmp", "lib/tactictoe/tactictoe.tbl.tmp", "main.py.tmp")]
+    (tmp_path / "main.py.tmp").write_bytes(b"x")
+
+    def read_only(path):
+        raise OSError(30, "Read-only file system")
+
+    monkeypatch.setattr(os, "remove", read_only)  # (startup imports os inside remove_stale)
+    startup.remove_stale(str(tmp_path))
+    assert capsys.readouterr().out == "could not remove a stale .tmp file (the drive is read-only)\n"

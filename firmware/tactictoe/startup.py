@@ -92,7 +92,9 @@ def remove_stale(folder=""):
                     os.remove(root + where + name)
                     print("removed %s%s, left by an interrupted flash" % (where, name))
         except OSError as e:  # a read-only drive (CircuitPython's, while USB has it)
-            print("could not remove a stale .tmp file: %r" % (e,))
+            from .oserrors import words
+
+            print("could not remove a stale .tmp file (%s)" % words(e))
 
 
 def centre_held(hw, samples=5):

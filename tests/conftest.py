@@ -282,7 +282,9 @@ def flash(table_files, tmp_path_factory):
         d = root / name
         d.mkdir()
         (d / "board.json").write_text(cfg if isinstance(cfg, str) else json.dumps(cfg))
-        put_tables(d, [tables[g] for g in games])
+        # the puzzles beside the tables, as every install has them (without
+        # them the menu offers none)
+        put_tables(d, [tables[g] for g in games] + [os.path.join(os.path.dirname(tables["classic"]), "puzzles.bin")])
         if damage:
             damage(d)
         return str(d)

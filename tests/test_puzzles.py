@@ -512,6 +512,9 @@ def test_position_accepts_exactly_the_positions_the_tables_hold(table_files):
     for k in range(4):
         for cells in itertools.permutations(range(9), k):
             sides.append(int("".join("%x" % c for c in cells) + "f" * (3 - k), 16))
+    for side in range(1 << 12):  # the quick test of a tactic-toe side agrees with the one that explains
+        mask, k = puzzlecheck._slots(side)
+        assert puzzlecheck._side(side) == (k if mask >= 0 else -1), hex(side)
     sides.append(0x1F2)  # (and a few sides no play makes)
     sides.append(0x11F)
     sides.append(0xC12)
@@ -525,7 +528,9 @@ def test_position_accepts_exactly_the_positions_the_tables_hold(table_files):
             codes = range(1 << 20)  # (the top bits too)
         for code in codes:
             for turn in (rules.X, rules.O):
-                if not isinstance(puzzlecheck.position(game, code, turn), str):
+                ok = not isinstance(puzzlecheck.position(game, code, turn), str)
+                assert ok == (puzzlecheck._marks(game, code, turn) >= 0), (game, hex(code), turn)  # the quick test
+                if ok:
                     if game == TACTICTOE:
                         taken.add(rules.canonical_t(code) << 1 | turn)
                     else:

@@ -564,3 +564,25 @@ def test_a_mutated_record_with_its_crc_fixed_is_refused_or_a_position_the_table_
     pos, plies = p.get(i)
     with table.Table(table_files[pos.game], pos.game) as t:
         assert t.lookup(pos.canonical() << 1 | pos.turn) >= 0  # the board's lookup: no "no record"
+
+
+def test_a_table_found_wrong_takes_its_puzzles_off_the_next_menu(blob, table_files):
+    from tactictoe import app, config, table
+
+    tt = reader.Puzzles(io.BytesIO(_rehead(blob, body=blob[12 + 5 * _first(blob, TACTICTOE):])))
+    tables = {g: table.Table(table_files[g], g) for g in (CLASSIC, TACTICTOE)}
+    try:
+        a = app.App(config.validate(config.DEFAULT), tables, {}, ai.Rng(1), log=lambda line: None, puzzles=tt)
+        a.state = app.MENU
+        assert [o[0] for o in a.menu_options()] == [3, 5, 1, 7]
+        a.table_wrong(TACTICTOE, "table records out of order at record 13001")
+        assert [o[0] for o in a.menu_options()] == [3, 5, 1, 7]  # the menu on show keeps its options...
+        a.update(1000, 1 | app.TAP)
+        assert a.state == app.MENU and a.refused == 1  # ...but key 1 is refused, no IndexError
+        a.update(2000, 3 | app.TAP)  # classic
+        a.to_menu(3000)
+        assert [o[0] for o in a.menu_options()] == [3, 5, 7]  # the next game menu offers no puzzles
+    finally:
+        for t in tables.values():
+            if t is not None:
+                t.close()

@@ -147,7 +147,8 @@ class App:
         self.tables[game] = None
         t.close()
         self.problems[game] = problem
-        self._options_of = -1  # the menu again: its puzzles may have gone with the table
+        if self.state != MENU:  # the next menu is built again: its puzzles may have gone with the table
+            self._options_of = -1  # (a menu on show keeps its options, so a dial's pick stays one; key 1 is refused)
         self._no_table(game)
         if game == self.game and (self.state in (PLAY, OVER) or self.state == NOTICE and self._after_notice == PLAY):
             self.notices.append((CROSS, self.colours["error"]))
@@ -156,6 +157,7 @@ class App:
         """Back to the game menu at time ``now``: the match and any notices are dropped."""
         self.state, self.t0 = MENU, now
         self.screen = PICK_GAME
+        self._options_of = -1  # (built again: a table found wrong since may have taken its puzzles)
         self.match = None
         self.notices = []
         self.refused = -1

@@ -469,6 +469,8 @@ def test_the_board_offers_the_good_puzzles_and_says_one_line_for_none(blob, tabl
     (tmp_path / "cut").mkdir()
     out = _power_on(_flash_with(tmp_path / "good", table_files, blob))
     assert "options 3 5 1 7" in out and not any(line.startswith("line puzzles") for line in out), out
+    modules = [line.split()[1:] for line in out if line.startswith("modules ")][0]
+    assert "puzzles" in modules and "puzzlecheck" not in modules and "oserrors" not in modules, modules
     assert out[out.index("options 3 5 1 7") + 1].startswith("tap1 %d " % app_state("PLAY")), out
     out = _power_on(_flash_with(tmp_path / "cut", table_files, blob[:-1]))
     said = [line for line in out if line.startswith("line puzzles")]

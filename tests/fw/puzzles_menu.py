@@ -3,7 +3,8 @@
 #
 #   puzzles_menu.py FLASH_FOLDER
 #
-# Prints each console line ("line ..."), the game menu's option cells, which
+# Prints the firmware's modules loaded after power-on, each console line
+# ("line ..."), the game menu's option cells, which
 # tables are open, and after each tap of key 1 the state, the screen, the
 # refused cell and the puzzle being played.
 import sys
@@ -16,6 +17,7 @@ b.run(app.SELFTEST_MS + 20)
 while b.app.state == app.NOTICE:
     b.run(100)
 a = b.app
+print("modules", " ".join(sorted(m[10:] for m in sys.modules if m.startswith("tactictoe."))))
 print("options", " ".join(str(o[0]) for o in a.menu_options()))
 for _ in range(2):
     b.press(1)

@@ -41,6 +41,7 @@ _FAILS = const(88)  # u8 per puzzle: its failures, saturating at 255
 _CRC = const(344)  # u32: CRC-32 of bytes 0-343
 SIZE = const(348)
 
+
 def _nvm():
     """CircuitPython's ``microcontroller.nvm`` when the code can't write
     its drive, else None (MicroPython, or a drive boot.py made writable)."""

@@ -135,12 +135,20 @@ def cmd_solve(args):
 
 def _check_tables(folder):
     """Open both tables in ``folder`` as inspect does, with its messages;
-    a table for the other game is refused."""
+    a table for the other game is refused, and so is one that is wrong
+    (proven as ``uf2``, ``flash`` and ``inspect --verify`` prove it)."""
+    from host_tools import verify
+
     for game in rules.GAMES:
         path = os.path.join(folder, game + ".tbl")
         with _open_table(path) as t:
             if rules.GAMES[t.game] != game:
                 raise UserError("%s: table is for %s, expected %s" % (path, rules.GAMES[t.game], game))
+        with reported(UserError, "cannot open table %s" % path), open(path, "rb") as f:
+            data = f.read()
+        wrong = verify.first_wrong(data)
+        if wrong:
+            raise UserError("%s: %s" % (path, wrong))
 
 
 def cmd_fallback_book(args):

@@ -40,7 +40,8 @@ CHUNK = 512  # bytes per write on the board: small enough for any board's heap
 # source: a board runs main.py, never main.mpy.
 MODULES = ("__init__", "rules", "table", "tablecheck", "tablewalk", "crc32", "ai", "simple_ai", "fallback", "config",
            "config_parts", "frames", "keys", "sound", "match", "app", "narrate", "narrate_text", "loop", "tasks",
-           "main", "startup", "hw_machine", "check", "tableverify", "rules_extra", "table_extra", "puzzles", "score")
+           "main", "startup", "hw_machine", "check", "tableverify", "rules_extra", "table_extra", "puzzles",
+           "puzzlecheck", "score", "oserrors")
 # What the firmware was before it was a package: files at the root that a
 # flash now removes (they would only take up flash and slow every import).
 OLD_ROOT_FILES = tuple(n + e for n in MODULES + ("touchpads", "hw_circuitpython")
@@ -282,17 +283,20 @@ def table_file(game, folder=os.path.join(ROOT, "build")):
 
 def puzzle_file(folder=os.path.join(ROOT, "build")):
     """``(path on the board, bytes)`` of the puzzles file from ``folder``,
-    checked by the firmware's own reader (docs/puzzles.md)."""
-    import io
-
+    checked by the firmware's own reader (docs/puzzles.md) and each puzzle
+    proven against the folder's tables (``puzzles.prove_files``)."""
     from tactictoe import puzzles
+
+    from host_tools import puzzles as miner
 
     path = os.path.join(folder, puzzles.NAME)
     data = _built(path, "puzzles")
     try:
-        puzzles.Puzzles(io.BytesIO(data))
+        wrong = miner.prove_files(data, folder)  # the reader's checks, then the tables' word on each puzzle
     except puzzles.PuzzleError as e:
-        raise FlashError("%s: %s; not flashed (make puzzles writes a right one)" % (path, e))
+        wrong = str(e)
+    if wrong:
+        raise FlashError("%s: %s; not flashed (make puzzles writes a right one)" % (path, wrong))
     return ON_BOARD + "/" + puzzles.NAME, data
 
 
@@ -543,8 +547,9 @@ def flash(port, board=None, games=(), firmware=True, tables_dir=os.path.join(ROO
             check_fits(cfg, board, port, platform)
         s.run(_HELPERS, "preparing the board")
         # What a flash cut short left behind: staged copies never renamed
-        # into place (the firmware removes them at power-on too).
-        stale = s.eval("[n for n in os.listdir() if n.endswith('.tmp')]"
+        # into place (the firmware removes them at power-on too). Not the
+        # score's score.bin.tmp: a cut save's only copy, its load() takes it.
+        stale = s.eval("[n for n in os.listdir() if n.endswith('.tmp') and n != 'score.bin.tmp']"
                        " + [%r + n for n in _ls(%r) if n.endswith('.tmp')]"
                        % (ON_BOARD + "/", ON_BOARD), "looking for an interrupted flash's files")
         if stale:

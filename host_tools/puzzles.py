@@ -141,8 +141,67 @@ def unpack(data):
     return out
 
 
+def first_wrong(data, tables):
+    """None if every puzzle of the puzzles file ``data`` is what its game's
+    table says, else one line naming the first wrong one: its position
+    canonical, the table's value for it a win in its N plies for the side to
+    move, its winning and losing first moves counted as ``ai.move_values``
+    (the board's hints) counts them. ``tables``: ``{game: open Table}``,
+    proven right (a game without one is left to the reader's checks).
+    ``reader.PuzzleError`` if the board itself would refuse the file."""
+    import io
+
+    r = reader.Puzzles(io.BytesIO(data))
+    for i in range(len(r)):
+        pos, plies = r.get(i)
+        t = tables.get(pos.game)
+        if t is None:
+            continue
+        name = "puzzle %d (%s)" % (i + 1, rules.GAMES[pos.game])
+        if pos.code() != pos.canonical():
+            return "%s: position %06x is not in canonical form (%06x)" % (name, pos.code(), pos.canonical())
+        v = t.lookup(pos.code() << 1 | pos.turn)
+        if v != ai.WIN | plies:
+            return "%s: the table has no win in %d plies for %s here (its value7 is %02x)" % (
+                name, plies, rules.PLAYERS[pos.turn], v & 0xFF)
+        moves = [ai.outcome(w) for _, w in ai.move_values(t, pos)]
+        if (moves.count(1), moves.count(-1)) != r.grade(i):
+            return "%s: %d winning and %d losing first moves, the file says %d and %d" % (
+                (name, moves.count(1), moves.count(-1)) + r.grade(i))
+    return None
+
+
+def prove_files(data, folder):
+    """``first_wrong`` against the tables in ``folder`` that are there (each
+    proven first by ``verify``, as a flash proves it); table.TableError or
+    OSError as opening them gives."""
+    import os
+
+    from host_tools import verify
+
+    tables = {}
+    try:
+        for game in (rules.CLASSIC, rules.TACTICTOE):
+            path = os.path.join(folder, rules.GAMES[game] + ".tbl")
+            if not os.path.exists(path):
+                continue
+            with open(path, "rb") as f:
+                blob = f.read()
+            if verify.first_wrong(blob):
+                continue  # a wrong table proves nothing (the tools refuse it on its own)
+            tables[game] = table.Table(path, game)
+        return first_wrong(data, tables)
+    finally:
+        for t in tables.values():
+            t.close()
+
+
 def write(path, puzzles):
-    """Write the file whole or not at all (``outputs``); its size."""
+    """Write the file whole or not at all (``outputs``), after the board's
+    own reader has checked it; its size."""
+    import io
+
     data = pack(puzzles)
+    reader.Puzzles(io.BytesIO(data))  # (PuzzleError: a file the board would refuse is not written)
     outputs.write_file(path, data)
     return len(data)

@@ -57,7 +57,8 @@ class Driver:
 
     def __init__(self, tables, problems=None, seed=1):
         self.cfg = config.validate(config.DEFAULT)
-        self.app = app.App(self.cfg, tables, problems or {}, ai.Rng(seed), log=lambda line: None)
+        self.app = app.App(self.cfg, tables, problems or {}, ai.Rng(seed), log=lambda line: None,
+                           puzzles=_puzzles(tables))
         self.now = 0
         self.app.start(0)
 
@@ -86,9 +87,21 @@ class Driver:
 
 
 def _tables():
-    from host_tools import solver
+    from host_tools import puzzles, solver
 
-    return {g: table.Table(io.BytesIO(solver.solve(g).table_bytes()), g) for g in (rules.CLASSIC, rules.TACTICTOE)}
+    tables = {g: table.Table(io.BytesIO(solver.solve(g).table_bytes()), g) for g in (rules.CLASSIC, rules.TACTICTOE)}
+    _mined["blob"] = puzzles.pack(puzzles.mine(tables))
+    return tables
+
+
+_mined = {}  # "blob": the puzzles file mined from _tables() (without one the menu offers no puzzles)
+
+
+def _puzzles(tables):
+    """The puzzles a board holds beside the tables, or None."""
+    from tactictoe import puzzles
+
+    return puzzles.Puzzles(io.BytesIO(_mined["blob"])) if "blob" in _mined else None
 
 
 def _peak(d, period=900):

@@ -210,11 +210,16 @@ def compile_package(out):
 
 def put_tables(flash, paths):
     """Copy table files (paths) into a flash folder's lib/tactictoe/, where a
-    board keeps them; returns that folder."""
+    board keeps them, with the puzzles mined beside them (every install has
+    them; without them the menu offers none); returns that folder."""
     folder = os.path.join(str(flash), TABLES)
     os.makedirs(folder, exist_ok=True)
+    paths = list(paths)
     for path in paths:
         shutil.copy(path, folder)
+    beside = os.path.join(os.path.dirname(str(paths[0])), "puzzles.bin") if paths else ""
+    if beside and os.path.exists(beside) and not os.path.exists(os.path.join(folder, "puzzles.bin")):
+        shutil.copy(beside, folder)
     return folder
 
 

@@ -182,14 +182,14 @@ def test_the_take_back_key_lights_once_there_is_a_move_to_take_back(board, tmp_p
 
 @pytest.mark.parametrize("board", BOARDS)
 def test_a_corrupt_table_is_refused_and_the_game_plays_on(board, tmp_path, tables):
-    bad = tmp_path / "tables"
-    bad.mkdir()
-    for name in os.listdir(tables):
-        data = bytearray(open(os.path.join(tables, name), "rb").read())
-        if name == "tactictoe.tbl":
-            data[1000] ^= 0xFF
-        (bad / name).write_bytes(bytes(data))
-    out = replay(tmp_path, str(bad), board, TACTICTOE_X + "wait 2500\ntap 1\nwait 4000\n")
+    # On the board's flash itself: sim --tables proves a table before it
+    # copies one (test_sim_tables_refuses_a_wrong_table), as make flash does.
+    bad = tmp_path / ("flash-" + board) / "lib" / "tactictoe"
+    bad.mkdir(parents=True)
+    data = bytearray(open(os.path.join(tables, "tactictoe.tbl"), "rb").read())
+    data[1000] ^= 0xFF
+    (bad / "tactictoe.tbl").write_bytes(bytes(data))
+    out = replay(tmp_path, tables, board, TACTICTOE_X + "wait 2500\ntap 1\nwait 4000\n")
     assert any("tactictoe: table lib/tactictoe/tactictoe.tbl: table corrupt: CRC-32 of records is" in line
                for line in out), "\n".join(out[-20:])
     grids = [line.split()[2] for line in out if line.startswith("frame ")]

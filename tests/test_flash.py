@@ -218,7 +218,7 @@ def test_flash_errors_are_one_line(tmp_path):
     (tables / "puzzles.bin").write_bytes(bytes(data))
     r = flash_cli("--port", "/dev/ttyNOPE0", "--games", "classic", "--tables", str(tables))
     assert r.returncode == 1 and r.stderr.count("\n") == 1, r.stderr
-    assert r.stderr.startswith("error: %s: puzzles corrupt: CRC-32 of records is " % (tables / "puzzles.bin"))
+    assert r.stderr.startswith("error: %s: corrupt: CRC-32 of records is " % (tables / "puzzles.bin"))
     assert "not flashed (make puzzles writes a right one)" in r.stderr and "ttyNOPE0" not in r.stderr
     (tables / "puzzles.bin").unlink()
     r = flash_cli("--port", "/dev/ttyNOPE0", "--games", "classic", "--tables", str(tables))

@@ -61,13 +61,14 @@ class FakeHw:
 class Board:
     """A board built by loop.build, stepped as loop.run does on a simulated clock."""
 
-    def __init__(self, tables, cfg=None, hw=None, seed=1, config_problem=None):
+    def __init__(self, tables, cfg=None, hw=None, seed=1, config_problem=None, puzzles=None):
         self.cfg = cfg or macropad_cfg()
         self.hw = hw or FakeHw(self.cfg.get("screen") is not None)
         self.log = []  # the console's lines, but the narration's
         self.said = []  # the narration's ("> ..."), without the "> "
         tables = dict(tables)  # (the app drops a table it finds wrong: not the fixture's)
-        self.runner = loop.build(self.hw, self.cfg, tables, {}, config_problem, ai.Rng(seed), self._log)
+        self.runner = loop.build(self.hw, self.cfg, tables, {}, config_problem, ai.Rng(seed), self._log,
+                                 puzzles=puzzles)
         self.app = self.runner.app
         self.now = 0
         self.run(app.SELFTEST_MS + 20)
@@ -119,6 +120,14 @@ class Board:
 @pytest.fixture(scope="module")
 def tables(table_files):
     return {g: table.Table(path, g) for g, path in table_files.items()}
+
+
+@pytest.fixture(scope="module")
+def shipped(table_files):
+    """The puzzles mined beside the tables (without them the menu offers none)."""
+    from tactictoe import puzzles
+
+    return puzzles.Puzzles(os.path.join(os.path.dirname(table_files[rules.CLASSIC]), puzzles.NAME))
 
 
 def position(m):
@@ -440,8 +449,8 @@ def test_a_held_menu_key_goes_back_to_the_first_screen_and_other_held_keys_do_no
 # --- the screen -----------------------------------------------------------------
 
 
-def test_the_screen_speaks_a_game_through(tables):
-    b = Board(tables)
+def test_the_screen_speaks_a_game_through(tables, shipped):
+    b = Board(tables, puzzles=shipped)
     a = b.app
     assert b.hw.lines == ("Choose a game:", "> Tactic-toe", "Old marks vanish", "Turn dial, press", "")
     b.turn(1)
@@ -470,11 +479,11 @@ def test_the_screen_speaks_a_game_through(tables):
     assert sum(score) == 1
 
 
-def test_the_console_narrates_the_dial_the_keys_and_the_score(tables):
+def test_the_console_narrates_the_dial_the_keys_and_the_score(tables, shipped):
     """The narration ("> " lines) on a board with a dial and function keys:
     the dial's pick alone when only it changed, the Menu key, the hint key,
     take back, a refused key, the result and the score."""
-    b = Board(tables)
+    b = Board(tables, puzzles=shipped)
     a = b.app
     assert b.said[-3:] == ["Choose a game: key 3 classic (3 in a row wins), key 5 tactic-toe (old marks vanish),"
                            " key 1 puzzles (win in N moves), key 7 score (see or reset it).",

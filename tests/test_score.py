@@ -252,6 +252,42 @@ def test_load_never_raises(tmp_path):
     assert s.save() is False and len(log) == 2
 
 
+def test_an_unreadable_score_is_said_in_words_never_a_bare_number(tmp_path, monkeypatch):
+    """Issue 32: "score.bin was unreadable (40)". The reason is words."""
+    from tactictoe import oserrors
+
+    os.symlink("score.bin", str(tmp_path / "score.bin"))  # a loop: ELOOP
+    s, log = fresh(tmp_path / "score.bin")
+    assert log == ["score: %s was unreadable (a loop of symbolic links); starting a new score"
+                   % (tmp_path / "score.bin")]
+    for n in (5, 28, 30, 13, 99):
+        assert not re.search(r"\d", oserrors.words(OSError(n, "x"))) or n == 99, n  # (99: none a flash gives)
+    assert oserrors.words(OSError(99, "x")) == "filesystem error 99"
+
+
+def test_a_short_write_is_a_full_flash_in_words(tmp_path, monkeypatch):
+    real_open = open
+
+    class Short:
+        def __init__(self, f):
+            self.f = f
+
+        def write(self, b):
+            return self.f.write(bytes(b)[:10])
+
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            self.f.close()
+
+    monkeypatch.setattr(score, "open", lambda p, m="r": Short(real_open(p, m)) if "w" in m else real_open(p, m),
+                        raising=False)
+    s, log = fresh(tmp_path / "score.bin")
+    assert s.save() is False and log[0].endswith("not saved (the flash is full); the score is kept until power-off")
+    assert os.listdir(tmp_path) == []
+
+
 # --- CircuitPython's nvm ----------------------------------------------------------------------------------------
 
 PAGE = 256
@@ -438,6 +474,55 @@ def test_micropython_reads_any_corrupt_file_as_an_empty_score_and_one_line(tmp_p
     assert files == "files score.bin"
 
 
+def test_micropython_says_an_unreadable_score_in_words(tmp_path):
+    """Issue 32: the Unix port's errno module has no ELOOP, and its OSError
+    said "(40)"."""
+    os.symlink("score.bin", str(tmp_path / "score.bin"))
+    state, log, files = mpy(tmp_path, "load")
+    assert log == "log score: /flash/score.bin was unreadable (a loop of symbolic links); starting a new score"
+
+
+WASM_LOAD = """
+import { loadMicroPython } from %(port)s;
+import { readFileSync } from "fs";
+const mp = await loadMicroPython({ stdout: (l) => console.log(l), linebuffer: true });
+mp.FS.mkdir("/flash"); mp.FS.mkdir("/flash/lib"); mp.FS.mkdir("/flash/lib/tactictoe");
+for (const n of ["__init__.py", "score.py", "oserrors.py", "crc32.py"])
+  mp.FS.writeFile("/flash/lib/tactictoe/" + n, readFileSync(%(package)s + "/" + n));
+mp.FS.chdir("/flash");  // as web/engine.js: the board's root
+mp.runPython(`
+import sys
+sys.path.append("/flash/lib")
+from tactictoe import score
+s = score.Score("score.bin")
+s.load()
+print("loaded", s.two(0))
+print("saved", s.save())
+s = score.Score("score.bin")
+s.load()
+print("again", s.saves())
+`);
+"""
+
+
+def test_webassembly_a_missing_score_says_nothing(tmp_path):
+    """Issue 32, F18: every first visit to the page said "score.bin was
+    unreadable (44)": the WebAssembly port's filesystem raises ENOENT as 44
+    while its errno.ENOENT is 2. The real port, under Node, as the page runs it."""
+    import json
+    import subprocess
+
+    from conftest import HANG_S, PACKAGE
+    from host_tools import web
+
+    script = tmp_path / "load.mjs"
+    script.write_text(WASM_LOAD % {"port": json.dumps(os.path.join(web.PORT_DIR, "micropython.mjs")),
+                                   "package": json.dumps(PACKAGE)})
+    r = subprocess.run(["node", str(script)], capture_output=True, text=True, timeout=HANG_S)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert r.stdout.splitlines() == ["loaded (0, 0, 0)", "saved True", "again 1"]
+
+
 @pytest.mark.parametrize("mode", ["oserror", "kill", "fat-oserror", "fat-kill"])
 def test_micropython_a_save_failing_or_cut_at_every_step_keeps_a_whole_score(tmp_path, mode):
     """Every step of a save (opening the .tmp, each of its 348 bytes, the
@@ -476,3 +561,46 @@ def test_over_the_circuitpython_doubles_the_score_goes_to_their_nvm(tmp_path):
                        env=dict(os.environ, PYTHONPATH=path), timeout=HANG_S)
     assert r.returncode == 0, r.stderr
     assert r.stdout.split() == ["True", "True", repr(b"TTSC\x01\x00")] and os.listdir(tmp_path) == []
+
+
+def test_micropython_power_on_takes_the_whole_tmp_a_cut_fat_save_left(tmp_path, table_files):
+    """Issue 32: on FAT (a rename onto a file refused, EEXIST), X won 51
+    saved, the power cut between the save's remove and its rename: the next
+    power-on (the real main.boot) takes the whole score.bin.tmp, and its
+    stale-file sweep leaves it alone."""
+    import json
+    import subprocess
+
+    from conftest import DOUBLES, FIRMWARE, FW, HANG_S, MICROPYTHON, _board_json, put_tables
+
+    (tmp_path / "board.json").write_text(json.dumps(_board_json("pico-buttons")))
+    put_tables(tmp_path, [table_files[rules.CLASSIC], table_files[rules.TACTICTOE]])
+    r = subprocess.run([MICROPYTHON, os.path.join(FW, "score_power_on.py"), str(tmp_path)], capture_output=True,
+                       text=True, timeout=HANG_S, env=dict(os.environ, MICROPYPATH=":".join(
+                           [DOUBLES, FW, FIRMWARE, ".frozen"])))
+    assert r.returncode == 0 and r.stderr == "", r.stdout[-2000:] + r.stderr[-2000:]
+    lines = r.stdout.splitlines()
+    assert lines[:3] == ["saved True", "cut", "files board.json,lib,score.bin.tmp"], lines
+    assert "removed score.bin.tmp" not in r.stdout
+    assert lines[-2:] == ["score 51", "files board.json,lib,score.bin"], lines
+
+
+def test_power_ons_sweep_leaves_the_scores_tmp_and_says_a_refusal_in_words(tmp_path, monkeypatch, capsys):
+    from tactictoe import startup
+
+    (tmp_path / "lib" / "tactictoe").mkdir(parents=True)
+    for name in ("score.bin.tmp", "main.py.tmp", "board.json.tmp", "lib/tactictoe/tactictoe.tbl.tmp"):
+        (tmp_path / name).write_bytes(b"x")
+    startup.remove_stale(str(tmp_path))
+    assert sorted(os.listdir(tmp_path)) == ["lib", "score.bin.tmp"] and os.listdir(tmp_path / "lib" / "tactictoe") == []
+    said = capsys.readouterr().out.splitlines()
+    assert sorted(said) == ["removed %s, left by an interrupted flash" % n
+                            for n in ("board.json.tmp", "lib/tactictoe/tactictoe.tbl.tmp", "main.py.tmp")]
+    (tmp_path / "main.py.tmp").write_bytes(b"x")
+
+    def read_only(path):
+        raise OSError(30, "Read-only file system")
+
+    monkeypatch.setattr(os, "remove", read_only)  # (startup imports os inside remove_stale)
+    startup.remove_stale(str(tmp_path))
+    assert capsys.readouterr().out == "could not remove a stale .tmp file (the drive is read-only)\n"

@@ -139,3 +139,94 @@ def test_the_boards_check_tables_proves_them_in_a_small_heap(solutions, table_fi
     assert r.returncode == 0, r.stdout + r.stderr
     assert r.stdout.splitlines()[-1] == "ok False"
     assert words in r.stdout and "tactictoe.tbl: not found" in r.stdout
+
+
+# --- every way onto a board proves a table (issue 32) -----------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def wrong_folder(table_files, tmp_path_factory):
+    """A tables folder whose tactic-toe table passes every check the board
+    makes at open (its CRC made to fit) but has two records swapped, with
+    the right classic table and the puzzles beside it."""
+    import shutil
+
+    from conftest import SWAPPED, out_of_order
+
+    d = tmp_path_factory.mktemp("wrong")
+    shutil.copy(table_files[CLASSIC], d)
+    shutil.copy(os.path.join(os.path.dirname(table_files[CLASSIC]), "puzzles.bin"), d)
+    with open(table_files[TACTICTOE], "rb") as f:
+        (d / "tactictoe.tbl").write_bytes(out_of_order(f.read(), "swapped"))
+    r = _cli("inspect", "--verify", str(d / "tactictoe.tbl"))
+    assert r.returncode == 1 and "record %d" % (SWAPPED + 1) in r.stderr, r.stderr  # (the one uf2 refuses)
+    return d
+
+
+def _refused(r, path):
+    from conftest import one_line_error
+
+    line = one_line_error(r)
+    assert line.startswith("error: %s: record " % path), line
+    return line
+
+
+def test_uf2_and_inspect_and_now_puzzles_and_sim_refuse_the_same_wrong_table(wrong_folder, tmp_path):
+    """Issue 32: a CRC-valid wrong table got through ``sim --tables`` and
+    ``puzzles --tables`` while ``uf2`` and ``inspect --verify`` refused it.
+    One line, status 1, nothing written."""
+    path = wrong_folder / "tactictoe.tbl"
+    line = _refused(_cli("uf2", "--tables", str(wrong_folder), "-o", str(tmp_path / "x.uf2")), path)
+    assert line.endswith("; not flashed (make table writes a right one)")
+    _refused(_cli("puzzles", "--tables", str(wrong_folder), "-o", str(tmp_path / "p.bin")), path)
+    _refused(_cli("fallback-book", "--tables", str(wrong_folder), "--module", str(tmp_path / "book.py")), path)
+    script = tmp_path / "script.txt"
+    script.write_text("wait 100\n")
+    flash = tmp_path / "flash"
+    line = _refused(_cli("sim", "--replay", str(script), "--flash", str(flash), "--tables", str(wrong_folder)), path)
+    assert line.endswith("; not put on the virtual board (make table writes a right one)"), line
+    assert sorted(os.listdir(tmp_path)) == ["script.txt"]  # nothing written: no flash, no uf2, no puzzles
+
+
+def test_the_rp2040_sims_flash_image_proves_its_tables_too(wrong_folder, tmp_path):
+    from host_tools import flash
+    from host_tools.sim import SimError, pico
+
+    path, cfg, _ = flash.board_config("pico-buttons")
+    with pytest.raises(SimError) as info:
+        pico.prepare_flash_file(str(tmp_path / "flash.lfs"), cfg, path, tables_dir=str(wrong_folder))
+    assert str(info.value).startswith("%s: record " % (wrong_folder / "tactictoe.tbl")), str(info.value)
+    assert not (tmp_path / "flash.lfs").exists()
+
+
+def test_a_puzzle_the_tables_disown_is_refused_where_it_goes_onto_a_board(table_files, tmp_path):
+    """The host proves each puzzle against the tables (its value, its
+    first moves), past what the board checks: a position the table holds,
+    stated a win in 5 where the table says otherwise."""
+    import io
+    import shutil
+
+    from host_tools import puzzles
+    from tactictoe import puzzles as reader
+
+    folder = os.path.dirname(table_files[CLASSIC])
+    for name in ("classic.tbl", "tactictoe.tbl"):
+        shutil.copy(os.path.join(folder, name), tmp_path)
+    with open(os.path.join(folder, "puzzles.bin"), "rb") as f:
+        good = f.read()
+    assert puzzles.prove_files(good, str(tmp_path)) is None
+    r = reader.Puzzles(io.BytesIO(good))
+    body = bytearray(good[12:])
+    first, _ = r.span(TACTICTOE)
+    body[5 * first + 4] = 0x20 | body[5 * first + 4] & 15  # two winning first moves where there is one or two
+    if bytes(body) == good[12:]:
+        body[5 * first + 4] = 0x10 | body[5 * first + 4] & 15
+    bad = good[:6] + struct.pack(">HI", len(body) // 5, zlib.crc32(bytes(body))) + bytes(body)
+    (tmp_path / "puzzles.bin").write_bytes(bad)
+    reader.Puzzles(io.BytesIO(bad))  # the board's checks can't tell
+    wrong = puzzles.prove_files(bad, str(tmp_path))
+    assert wrong.startswith("puzzle %d (tactictoe): " % (first + 1)) and "winning and" in wrong, wrong
+    r = _cli("uf2", "--tables", str(tmp_path), "-o", str(tmp_path / "x.uf2"))
+    assert r.returncode == 1 and r.stderr.count("\n") == 1, r.stderr
+    assert r.stderr == "error: %s: %s; not flashed (make puzzles writes a right one)\n" % (tmp_path / "puzzles.bin",
+                                                                                          wrong)

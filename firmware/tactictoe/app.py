@@ -111,6 +111,7 @@ class App:
         self._ring = ring()
         self.score = score if score is not None else score_mod.Score(None, log)
         self.unsaved = False  # the score changed in RAM: save() writes it, after the frame that shows it
+        self.score.puzzles = len(puzzles) if puzzles is not None else 0  # (the solved it counts)
         self.puzzles = puzzles
         self.puzzle = -1  # the puzzle being played (its index), or -1
         self.plies = 0  # ...the plies it is won in
@@ -147,6 +148,8 @@ class App:
         self.tables[game] = None
         t.close()
         self.problems[game] = problem
+        if self.state != MENU:  # the next menu is built again: its puzzles may have gone with the table
+            self._options_of = -1  # (a menu on show keeps its options, so a dial's pick stays one; key 1 is refused)
         self._no_table(game)
         if game == self.game and (self.state in (PLAY, OVER) or self.state == NOTICE and self._after_notice == PLAY):
             self.notices.append((CROSS, self.colours["error"]))
@@ -155,6 +158,7 @@ class App:
         """Back to the game menu at time ``now``: the match and any notices are dropped."""
         self.state, self.t0 = MENU, now
         self.screen = PICK_GAME
+        self._options_of = -1  # (built again: a table found wrong since may have taken its puzzles)
         self.match = None
         self.notices = []
         self.refused = -1
@@ -227,9 +231,10 @@ class App:
 
     def _build_options(self):
         c = self.colours
-        if self.screen == PICK_GAME:
-            return [(3, rules.CLASSIC, c["x"], FULL), (5, rules.TACTICTOE, c["o"], FULL),
-                    (1, PUZZLES, c["draw"], FULL), (7, SCORE, WHITE, 96)]
+        if self.screen == PICK_GAME:  # (the puzzles only when they can be played)
+            puzzles = [(1, PUZZLES, c["draw"], FULL)] if self.puzzles_ready() else []
+            return [(3, rules.CLASSIC, c["x"], FULL), (5, rules.TACTICTOE, c["o"], FULL)] + puzzles + [
+                (7, SCORE, WHITE, 96)]
         if self.screen == PICK_SCORE:
             return [(3, 0, _GREY, FULL), (5, 1, c["error"], FULL)]
         if self.screen == PICK_MODE:
@@ -443,11 +448,15 @@ class App:
         return len(self.puzzles) if self.puzzles is not None else 0
 
     def puzzles_ready(self):
-        """True if the puzzles can be played: their file and a table (to
-        defend and to judge) are here."""
-        if self.puzzles is None or not len(self.puzzles):
+        """True if the puzzles can be played: their file, and a puzzle
+        whose game's table (to defend and to judge) is here."""
+        if self.puzzles is None:
             return False
-        return self.tables.get(rules.CLASSIC) is not None or self.tables.get(rules.TACTICTOE) is not None
+        for game in (rules.CLASSIC, rules.TACTICTOE):
+            first, end = self.puzzles.span(game)
+            if first < end and self.tables.get(game) is not None:
+                return True
+        return False
 
     def _pose(self):
         # The easiest puzzle not solved yet (whose table is here), turned by

@@ -53,9 +53,15 @@ class Puzzles:
                 with open(source, "rb") as f:
                     self._data = _read(f)
             except OSError as e:  # missing; or a folder by that name, a failing flash
-                if e.args and e.args[0] == 2:  # ENOENT
-                    raise PuzzleError("puzzles file %s not found" % source)
-                raise PuzzleError("puzzles file %s can't be read (%r)" % (source, e))
+                import errno
+
+                if e.args and e.args[0] == errno.ENOENT:
+                    raise PuzzleError("%s not found" % source)
+                from .oserrors import missing, words  # (loaded only to say it)
+
+                if missing(e, source):  # (the WebAssembly port's own numbers)
+                    raise PuzzleError("%s not found" % source)
+                raise PuzzleError("%s can't be read (%s)" % (source, words(e)))
         else:
             self._data = _read(source)
 
@@ -106,7 +112,8 @@ class Puzzles:
 
 def load(where=""):
     """``(puzzles, problem)``: the open Puzzles and None, or None and one
-    line saying why not, as ``startup.load_tables`` gives for the tables.
+    line saying why not (``PATH: reason``, or ``PATH not found``), as
+    ``startup.load_tables`` gives for the tables.
 
     :param where: a path ending in ``.bin``, else the folder that is the
         flash's root ("" on a board: lib/tactictoe/puzzles.bin).
@@ -116,7 +123,11 @@ def load(where=""):
         return Puzzles(p), None
     except PuzzleError as e:
         msg = str(e)
-        return None, msg if p in msg else "puzzles %s: %s" % (p, msg)
+        return None, msg if msg.startswith(p) else "%s: %s" % (p, msg)
+    finally:
+        from .main import unload
+
+        unload("puzzlecheck")  # the checks are done: let their RAM go
 
 
 def _read(f):
@@ -125,37 +136,28 @@ def _read(f):
 
     head = f.read(HEADER_SIZE)
     if len(head) < HEADER_SIZE:
-        raise PuzzleError("puzzles truncated: %d bytes, the header alone is %d" % (len(head), HEADER_SIZE))
+        raise PuzzleError("truncated: %d bytes, the header alone is %d" % (len(head), HEADER_SIZE))
     magic, version, reserved, count, crc = struct.unpack(_HEADER, head)
     if magic != MAGIC:
         raise PuzzleError("not a puzzles file: starts with %r" % (magic,))
     if version != VERSION:
-        raise PuzzleError("puzzles format version %d is not supported" % version)
+        raise PuzzleError("format version %d is not supported" % version)
     if reserved:
-        raise PuzzleError("puzzles header reserved field is %d, expected 0" % reserved)
+        raise PuzzleError("header reserved field is %d, expected 0" % reserved)
     if count > MOST:
-        raise PuzzleError("puzzles file says %d puzzles, at most %d" % (count, MOST))
+        raise PuzzleError("header says %d puzzles, at most %d" % (count, MOST))
     size = RECORD_SIZE * count
     data = f.read(size + 1)  # one more: a longer file says so
     if len(data) < size:
-        raise PuzzleError("puzzles truncated: header says %d puzzles (%d bytes), the file has %d"
+        raise PuzzleError("truncated: header says %d puzzles (%d bytes), the file has %d"
                           % (count, HEADER_SIZE + size, HEADER_SIZE + len(data)))
     if len(data) > size:
-        raise PuzzleError("puzzles count mismatch: header says %d puzzles (%d bytes), the file is longer"
+        raise PuzzleError("count mismatch: header says %d puzzles (%d bytes), the file is longer"
                           % (count, HEADER_SIZE + size))
     got = crc32(data) & 0xFFFFFFFF
     if got != crc:
-        raise PuzzleError("puzzles corrupt: CRC-32 of records is %08x, header says %08x" % (got, crc))
-    prev = 0
-    for i in range(count):
-        j = i * RECORD_SIZE
-        b = data[j]
-        n = b & 0x3F
-        w = data[j + 4]
-        if n < 3 or not n & 1 or not 0 < w >> 4 <= 9 or w & 15 > 9:
-            raise PuzzleError("puzzle %d is not a win in 3 or more plies with 1-9 winning moves" % i)
-        order = (b >> 7) << 6 | n  # game, then plies: never down
-        if order < prev:
-            raise PuzzleError("puzzles out of order at puzzle %d" % i)
-        prev = order
+        raise PuzzleError("corrupt: CRC-32 of records is %08x, header says %08x" % (got, crc))
+    from . import puzzlecheck  # (unloaded by load(): power-on needs it once)
+
+    puzzlecheck.records(data, count)
     return data

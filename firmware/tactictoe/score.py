@@ -55,9 +55,24 @@ FOLDER = "data/tactictoe"
 PATH = FOLDER + "/score.bin"
 OLD_PATH = "score.bin"
 
-_ENOENT = const(2)
-_EEXIST = const(17)
-_ENOSPC = const(28)
+
+
+def _missing(e, path):
+    """True if the OSError ``e`` (from ``path``) says there is no such file,
+    on every port (``oserrors.missing``: the WebAssembly port's numbers)."""
+    import errno
+
+    if e.args and e.args[0] == errno.ENOENT:
+        return True
+    from . import oserrors  # (loaded only when a file fails)
+
+    return oserrors.missing(e, path)
+
+
+def _words(e):
+    from .oserrors import words  # (loaded only to say one)
+
+    return words(e)
 
 
 def _nvm():
@@ -120,6 +135,7 @@ class Score:
         self._nvm = None
         self._picked = False
         self._free = -1  # nvm: the first slot of the erased run at its end (-1: not looked yet)
+        self.puzzles = 256  # the puzzles file's count: solved_count() counts no bit past it
         self._blank()
 
     def _blank(self):
@@ -184,9 +200,17 @@ class Score:
         return self._buf[_FAILS + i]
 
     def solved_count(self):
+        """How many of the file's puzzles (the first ``self.puzzles``) are
+        solved: a bit past them (a longer file's, once) is not counted."""
         n = 0
+        left = self.puzzles
         for k in range(_SOLVED, _FAILS):
+            if left <= 0:
+                break
             b = self._buf[k]
+            if left < 8:
+                b &= (1 << left) - 1
+            left -= 8
             while b:
                 b &= b - 1
                 n += 1
@@ -245,6 +269,10 @@ class Score:
         if error is None:
             return True
         where = "microcontroller.nvm" if self._nvm is not None else self.path
+        if isinstance(error, OSError):
+            from .oserrors import words  # (loaded only to say one)
+
+            error = words(error)
         self._log("score: %s not saved (%s); the score is kept until power-off" % (where, error))
         return False
 
@@ -258,7 +286,7 @@ class Score:
                 if n != SIZE or f.read(1):
                     return "not %d bytes" % SIZE
         except OSError as e:
-            return "" if e.args[0] == _ENOENT else "%s" % e
+            return "" if _missing(e, path) else _words(e)
         return self._check()
 
     def _load_file(self):
@@ -323,14 +351,16 @@ class Score:
             try:
                 os.remove(moved)
             except OSError as e:
-                if e.args[0] != _ENOENT:
+                if not _missing(e, moved):
                     self._remove(self._tmp)  # the old file stays, to be moved again
                     return e
             self._leftover = None
         try:
             os.rename(self._tmp, self.path)  # littlefs and POSIX replace the old file in one step
         except OSError as e:
-            if e.args[0] != _EEXIST:
+            import errno
+
+            if e.args[0] != errno.EEXIST:
                 if not moved:
                     self._remove(self._tmp)
                 return e
@@ -344,11 +374,13 @@ class Score:
     def _write_tmp(self):
         try:
             with open(self._tmp, "wb") as f:
-                if f.write(self._buf) != SIZE:
-                    raise OSError(_ENOSPC)
+                n = f.write(self._buf)
         except OSError as e:
             self._remove(self._tmp)
             return e
+        if n != SIZE:
+            self._remove(self._tmp)
+            return "the flash is full"
         return None
 
     # --- CircuitPython's nvm --------------------------------------------------

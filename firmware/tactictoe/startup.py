@@ -66,9 +66,16 @@ def load_tables(folder=""):
     return tables, problems
 
 
+# The score's own temporary file: a save cut between FAT's remove and its
+# rename leaves the only copy of the score in it, which ``Score.load``
+# takes (or removes, when it is not whole). Never removed here.
+_SCORE_TMP = "score.bin.tmp"
+
+
 def remove_stale(folder=""):
     """Remove the ``NAME.tmp`` files a flash cut short left (it writes each
-    file to a temporary name, then renames it): they only take up flash."""
+    file to a temporary name, then renames it): they only take up flash.
+    The score's (``_SCORE_TMP``) is left to ``score.Score.load``."""
     import os
 
     from .table import TABLES
@@ -81,11 +88,13 @@ def remove_stale(folder=""):
             continue
         try:
             for name in names:
-                if name.endswith(".tmp"):
+                if name.endswith(".tmp") and not (where == "" and name == _SCORE_TMP):
                     os.remove(root + where + name)
                     print("removed %s%s, left by an interrupted flash" % (where, name))
         except OSError as e:  # a read-only drive (CircuitPython's, while USB has it)
-            print("could not remove a stale .tmp file: %r" % (e,))
+            from .oserrors import words
+
+            print("could not remove a stale .tmp file (%s)" % words(e))
 
 
 def centre_held(hw, samples=5):

@@ -84,7 +84,7 @@ class Words:
         a = self.app
         i = a.picked()
         value = a.menu_options()[i][1]
-        name, meaning = OPTIONS[a.screen][i]
+        name, meaning = OPTIONS[a.screen][int(value)]  # (by value: the puzzles may be left out)
         last = "Turn dial, press" if a.dial else "Tap a lit key"
         if a.screen == 4:  # the score: all games against the board, and the puzzles
             return ["W%d D%d L%d" % totals(a.score), "Puzzles %d/%d" % (a.score.solved_count(), a.puzzle_count()),

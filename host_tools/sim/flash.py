@@ -57,7 +57,20 @@ def _files(folder, cfg, wiring_path, update, tables_dir):
         source = os.path.join(tables_dir, base)
         if not os.path.exists(os.path.join(folder, name)) and os.path.exists(source):
             with reported(SimError, "cannot read %s" % source):
-                inputs.check(source)
-                with open(source, "rb") as f:
-                    files.append((name, f.read()))
+                inputs.check(source)  # (a FIFO would never end)
+            files.append(proven(base, tables_dir))  # (SimError for a wrong one, as make flash refuses it)
     return files
+
+
+def proven(base, tables_dir):
+    """``(name on the board, bytes)`` of a table or the puzzles from
+    ``tables_dir``, proven right as ``make flash`` and ``make uf2`` prove
+    them (SimError, one line, for a wrong one)."""
+    from host_tools import flash
+
+    try:
+        if base == puzzles.NAME:
+            return flash.puzzle_file(tables_dir)
+        return flash.table_file(base[:-4], tables_dir)
+    except flash.FlashError as e:
+        raise SimError(str(e).replace("not flashed", "not put on the virtual board"))

@@ -31,6 +31,7 @@ from host_tools.drive import uf2
 from host_tools.sim import headless, terminal
 from host_tools.oserrors import reported
 from host_tools.sim.board import SimError, cells_of, cells_of_pixels, die_with_parent, wiring
+from host_tools.sim.flash import proven
 from tactictoe import puzzles, rules
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -116,8 +117,7 @@ def prepare_flash_file(path, cfg, wiring_path, update=True, tables_dir=os.path.j
         if name not in files and os.path.exists(source):
             with reported(SimError, "cannot read %s" % source):
                 inputs.check(source)  # (a FIFO would never end)
-                with open(source, "rb") as f:
-                    new.append((name, f.read()))
+            new.append(proven(base, tables_dir))  # (SimError for a wrong one, as make flash refuses it)
     changed = []
     for name, data in new:
         if files.get(name) != data:

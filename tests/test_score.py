@@ -580,9 +580,9 @@ def test_micropython_power_on_takes_the_whole_tmp_a_cut_fat_save_left(tmp_path, 
                            [DOUBLES, FW, FIRMWARE, ".frozen"])))
     assert r.returncode == 0 and r.stderr == "", r.stdout[-2000:] + r.stderr[-2000:]
     lines = r.stdout.splitlines()
-    assert lines[:3] == ["saved True", "cut", "files board.json,lib,score.bin.tmp"], lines
-    assert "removed score.bin.tmp" not in r.stdout
-    assert lines[-2:] == ["score 51", "files board.json,lib,score.bin"], lines
+    assert lines[:3] == ["saved True", "cut", "files board.json,data,lib score.bin.tmp"], lines
+    assert "removed" not in r.stdout
+    assert lines[-2:] == ["score 51", "files board.json,data,lib score.bin"], lines
 
 
 def test_power_ons_sweep_leaves_the_scores_tmp_and_says_a_refusal_in_words(tmp_path, monkeypatch, capsys):

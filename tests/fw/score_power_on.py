@@ -45,6 +45,9 @@ class Fat:
     def remove(self, path):
         self.fs.remove(path[1:])
 
+    def mkdir(self, path):
+        self.fs.mkdir(path[1:])
+
     def rename(self, old, new):
         try:
             self.fs.stat(new[1:])
@@ -57,7 +60,12 @@ class Fat:
 
 
 def files():
-    return ",".join(sorted(os.listdir("/flash")))
+    """The flash's root, then the score's folder (score.FOLDER)."""
+    try:
+        kept = sorted(os.listdir("/flash/data/tactictoe"))
+    except OSError:
+        kept = ["-"]
+    return ",".join(sorted(os.listdir("/flash"))) + " " + ",".join(kept)
 
 
 fat = Fat(sys.argv[1])

@@ -614,7 +614,7 @@ CONTRACT = {
                    "encoder": False, "screen": False,
                    "switches": [3, 7, 11, 15, 2, 6, 10, 14, 1, 5, 9, 13, 0, 4, 8, 12]},
 }
-LABELS = {"menu": "Menu", "hint": "Hint", "undo": "Take back"}
+LABELS = {"menu": "Menu", "hint": "Hint", "undo": "Undo"}
 
 
 def key_name(board, key):

@@ -116,7 +116,7 @@ def test_the_mx_kit_maps_its_keys_and_its_chain_entering_at_cell_8(page):
     b.wait_line("> Who plays?")
     b.tap(6)  # two players
     b.wait_line("> Play with help?")
-    start = b.wait_line("> Pulsing now: key 3")[0]
+    start = b.wait_line("> Pulsing now: cell 3")[0]
     b.tap(3)  # no help
     b.wait_line("> X to move", start)
     b.tap(8)

@@ -158,7 +158,7 @@ def test_the_glass_reader_reads_what_framebuf_writes(glyphs):
     assert read_glass(rendered(lines), glyphs) == lines
 
 
-@settings(max_examples=6, deadline=None)
+@settings(max_examples=3, deadline=None)  # (a boot each: the layout's every count is the test above's)
 @given(values=st.tuples(*[st.integers(0, 0xFFFF)] * 3))
 @example(values=(100, 10, 12))  # the issue's: "You: W100 D10 L1" on the glass
 @example(values=(0xFFFF, 0xFFFF, 0xFFFF))
@@ -365,3 +365,39 @@ def test_the_caption_shows_the_menu_s_question_and_no_stale_lines(width, rows):
     say("Cell 4 is not an option here: tap a lit cell.", at=12)  # a refusal joins the screen it refuses on
     shown = console.caption(width, rows)
     assert shown[0].startswith("Who plays?") and shown[-1].startswith("Cell 4 is not"), shown
+
+
+# --- the pictures: docs/web.png is what make web-picture would draw --------------------------------
+
+
+def test_docs_web_png_is_what_make_web_picture_would_draw_now(tmp_path, tables_dir):
+    """Cheaply, without Chromium (the picture takes a minute or more): the
+    digest of what made docs/web.png (the page's files and the generator's
+    steps, stamped in the PNG by make web-picture) is the digest of the site
+    make web builds now."""
+    import os
+
+    from host_tools import web
+    from host_tools.web import picture
+
+    site = str(tmp_path / "site")
+    web.build(site, tables_dir)
+    with open(os.path.join(web.ROOT, "docs", "web.png"), "rb") as f:
+        png = f.read()
+    assert png.startswith(b"\x89PNG\r\n\x1a\n")
+    assert picture.stamped(png) == picture.inputs(site), "docs/web.png is stale: run `make web-picture`"
+
+
+def test_a_stamp_is_read_back_and_tells_a_changed_site(tmp_path):
+    from host_tools.web import picture
+
+    png = b"\x89PNG\r\n\x1a\n" + b"\x00\x00\x00\x0dIHDR" + bytes(13) + b"\x00" * 4 + b"\x00\x00\x00\x00IEND\xaeB`\x82"
+    assert picture.stamped(png) is None and picture.stamped(picture.stamp(png, "ab12")) == "ab12"
+    site = tmp_path / "site"
+    (site / "hardware").mkdir(parents=True)
+    (site / "index.html").write_text("a")
+    before = picture.inputs(str(site))
+    (site / "hardware" / "README.html").write_text("the guide: not on the page")
+    assert picture.inputs(str(site)) == before
+    (site / "index.html").write_text("b")
+    assert picture.inputs(str(site)) != before

@@ -658,10 +658,10 @@ def test_the_macropad_shows_the_menu_in_words_on_its_screen(pad):
     st = pad.page.evaluate("board.sh1106.state()")
     assert st["on"] and (st["segmentRemap"], st["comReverse"]) == (True, True)
     # Drawn as the board: the screen and the dial above the Menu, Hint and
-    # Take back keys, and the grid's nine below them
+    # Undo keys, and the grid's nine below them
     for name in ("screen",):
         assert pad.page.get_by_role("img", name=name).is_visible()
-    boxes = [pad.key(n).bounding_box() for n in ("Menu", "Hint", "Take back")]
+    boxes = [pad.key(n).bounding_box() for n in ("Menu", "Hint", "Undo")]
     cells = [pad.b.cell(c).bounding_box() for c in range(3)]
     assert [b["x"] for b in boxes] == [c["x"] for c in cells] and all(b["y"] < c["y"] for b, c in zip(boxes, cells))
     assert pad.page.get_by_role("img", name="screen").bounding_box()["y"] < boxes[0]["y"]
@@ -704,12 +704,12 @@ def test_a_classic_game_on_the_macropad_is_played_by_clicking_its_keys(pad, tabl
     pad.b.tap(3)  # off
     lines = pad.wait_line(0, "Classic")
     assert lines[1] == "You X vs Perfect" and lines[2] == "Your move (X)", lines
-    # Take back: X's move and the board's reply undone
+    # Undo: X's move and the board's reply undone
     pad.b.tap(4)
     lines = pad.wait_screen(lambda lines: lines[2] == "Your move (X)" and lines[4].endswith("Undo"))  # O replied
     assert lines[4] == "Menu  Hint  Undo", lines  # the soft keys' labels, over their keys
     pad.b.wait_line("classic: O ")
-    pad.key("Take back").click()
+    pad.key("Undo").click()
     pad.b.wait_line("classic: take back 2")
     pad.wait_screen(lambda lines: lines[4] == "Menu  Hint" and lines[2] == "Your move (X)")
     pad.b.wait_lit(range(9))  # an empty board again

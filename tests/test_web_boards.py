@@ -75,7 +75,7 @@ def test_the_4x4_boards_are_drawn_as_they_are(page, name, silk):
     b.wait(MENU)
     p = b.page
     boxes = [b.cell(c).bounding_box() for c in range(9)]
-    fkeys = [p.get_by_role("button", name=n, exact=True).bounding_box() for n in ("Menu", "Hint", "Take back")]
+    fkeys = [p.get_by_role("button", name=n, exact=True).bounding_box() for n in ("Menu", "Hint", "Undo")]
     unused = p.locator(".cell.unused")
     assert unused.count() == 4
     spare = [unused.nth(i).bounding_box() for i in range(4)]

@@ -401,3 +401,20 @@ def test_a_stamp_is_read_back_and_tells_a_changed_site(tmp_path):
     assert picture.inputs(str(site)) == before
     (site / "index.html").write_text("b")
     assert picture.inputs(str(site)) != before
+
+
+@pytest.mark.parametrize("name, hardware", [("keypad", "pico-rgb-keypad"), ("keybow", "keybow2040"),
+                                            ("macropad", "macropad")])
+def test_only_the_macropad_s_sim_lists_a_dial(name, hardware):
+    """F19: make sim's drawing of a board without an encoder, full size and
+    compact, names no dial (nor its keys); the MacroPad's does."""
+    from host_tools.sim import terminal
+    from test_sim_terminal import _pad_board
+
+    board = _pad_board(name, hardware, [(0, 0, 0, 31)] * 16)
+    pad = terminal.pad_of(board)
+    for cols, rows in ((200, 50), (80, 24)):
+        pieces = terminal.pad_picture(board, pad, terminal.ConsoleLines(), cols, rows)
+        text = " ".join(re.sub("\x1b\\[[0-9;?]*[a-zA-Z]", "", piece) for piece in pieces.values())
+        dial = re.search(r"dial|encoder|Enter: push", text)
+        assert bool(dial) == (name == "macropad"), (cols, dial and dial.group())

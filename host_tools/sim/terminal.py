@@ -473,13 +473,20 @@ class ConsoleLines:
     def caption(self, width, rows):
         """The current screen's narration lines, wrapped to ``width``, in at
         most ``rows``: when they don't all fit, each keeps its first row at
-        least (the oldest, the screen's question, first to get more, then
-        the newest), and a line cut short ends with "…"."""
+        least, the shortest are shown whole, and the rows left go to the
+        oldest (the screen's question), then the newest; a line cut short
+        ends with "…"."""
         wrapped = [textwrap.wrap(line, width) or [""] for line in self.said][-rows:] if rows > 0 else []
-        give = [1] * len(wrapped)
-        left = rows - len(wrapped)
-        for i in ([0] + list(range(len(wrapped) - 1, 0, -1)) if wrapped else []):
-            more = min(left, len(wrapped[i]) - 1)
+        n = len(wrapped)
+        give = [1] * n
+        left = rows - n
+        first = [0] + list(range(n - 1, 0, -1)) if n else []  # the question, then the newest
+        for i in sorted(first, key=lambda i: len(wrapped[i])):  # (stable: ties in that order)
+            if len(wrapped[i]) - 1 <= left:
+                left -= len(wrapped[i]) - 1
+                give[i] = len(wrapped[i])
+        for i in first:
+            more = min(left, len(wrapped[i]) - give[i])
             give[i] += more
             left -= more
         out = []

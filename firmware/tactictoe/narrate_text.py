@@ -20,6 +20,7 @@ _DEMO = const(3)
 _MENU_KEY = const(0)  # panel's roles
 _HINT_KEY = const(1)
 _UNDO_KEY = const(2)
+_TRAINER = const(1)  # app's HELP_TRAINER
 _CHOICE = const(1)  # narrate's what
 _HINTS = const(2)
 _REFUSED = const(3)
@@ -122,16 +123,6 @@ def score_text(a, game):
         name, _low(LEVELS[a.level]), w, d, lost)
 
 
-def totals(s):
-    """``(won, drawn, lost)`` against the board, every game and level, of the ``score.Score`` ``s``."""
-    w = d = lost = 0
-    for game in (0, 1):
-        for level in range(3):
-            won, drawn, lo = s.games(game, level)
-            w, d, lost = w + won, d + drawn, lost + lo
-    return w, d, lost
-
-
 def _lesson(a):
     cell, value, best = a.caught
     return lesson(rules.PLAYERS[a.match.pos.turn ^ 1], cell, value, best, a.blunder)
@@ -194,7 +185,7 @@ def _who(a):
 
 def _help(a):
     # The help the game is played with: "no help", "hints on"...
-    if a.mode == _TWO and a.help == 1:  # (the trainer judges moves against the board only)
+    if a.mode == _TWO and a.help == _TRAINER:  # (the trainer judges moves against the board only)
         return "no help (the trainer is for games against the board)"
     return HELPS[a.help]
 

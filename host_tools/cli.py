@@ -17,7 +17,7 @@ from host_tools.oserrors import reported
 from tactictoe import ai
 from tactictoe import rules
 from tactictoe import table
-from tactictoe.tableverify import describe
+from tactictoe.tableverify import describe, moves
 
 
 class UserError(Exception):
@@ -128,7 +128,7 @@ def cmd_solve(args):
     print("positions:   %d reachable (%d non-terminal)" % (sol.positions, sol.nonterminal))
     print("records:     %d canonical non-terminal positions" % len(sol.records))
     print("bytes:       %d" % size)
-    print("empty board: X to move, %s" % describe(start))
+    print("empty board: X to move, %s" % describe(start, "O"))
     print("written:     %s" % out)
     return 0
 
@@ -192,9 +192,9 @@ def cmd_puzzles(args):
         size = puzzles.write(out, found)
     for game in (rules.CLASSIC, rules.TACTICTOE):
         mine = [p for p in found if p.game == game]
-        lengths = sorted({p.plies for p in mine})
+        lengths = sorted({p.plies + 1 >> 1 for p in mine})  # in moves, the winner's (docs/table-format.md)
         print("%-10s %d puzzles: %s" % (rules.GAMES[game] + ":", len(mine), ", ".join(
-            "%d in %d" % (sum(p.plies == n for p in mine), n) for n in lengths)))
+            "%d in %s" % (sum(p.plies + 1 >> 1 == n for p in mine), moves(n)) for n in lengths)))
     print("bytes:     %d" % size)
     print("written:   %s" % out)
     return 0
@@ -270,10 +270,11 @@ def cmd_inspect(args):
         result = "draw" if winner is None else "%s won" % rules.PLAYERS[winner]
         print("result:   game over, %s" % result)
         return 0
-    print("to move:  %s, %s" % (mover, describe(own)))
+    other = rules.PLAYERS[pos.turn ^ 1]
+    print("to move:  %s, %s" % (mover, describe(own, other)))
     print("moves for %s:" % mover)
     for cell, v in hints:
-        print("  %d: %s" % (cell, describe(v)))
+        print("  %d: %s" % (cell, describe(v, other)))
     return 0
 
 

@@ -139,6 +139,7 @@ def screens():
         d.tap(c)
     shot("play-vanishing", "X to move: its oldest mark blinks", d.frame(d.app.t0 + 700 * 40 + 500))
     d.run(10, PRESS | 4)
+    d.run(10, TAP | 4)  # an occupied cell, let go: refused (held, it would be the menu's long press)
     shot("refused", "occupied cell: refused", d.frame(d.app.refused_until - 10))
     d.run(500)
     d.tap(8)

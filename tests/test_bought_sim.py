@@ -127,10 +127,10 @@ def test_boots_to_its_menu_as_its_chips_decoded_it_the_same_every_run(board, tmp
 
 def test_the_dial_and_its_push_pick_options_on_the_macropad(tmp_path, tables):
     out = replay(tmp_path, tables, "macropad", "wait 1700\ntap select\nturn 1\nwait 300\n")
-    want = rendered(("Who plays?", "> You are O", "Board moves 1st", "Turn dial, press", "Back"))
+    want = rendered(("Who plays?", "> You are O", "Board goes first", "Turn dial, press", "Menu"))
     assert screens(out)[-1] == want, shown(screens(out)[-1])
     out = replay(tmp_path, tables, "macropad", "wait 1700\ntap select\nturn 1\nturn -1\nwait 300\n")
-    want = rendered(("Who plays?", "> You are X", "You move first", "Turn dial, press", "Back"))
+    want = rendered(("Who plays?", "> You are X", "You go first", "Turn dial, press", "Menu"))
     assert screens(out)[-1] == want, shown(screens(out)[-1])
 
 
@@ -371,15 +371,15 @@ def until(tmux, text):
 
 
 @pytest.mark.parametrize("board, keys, narrated", [
-    ("macropad", ["Enter", "]"], "Pulsing now: key 2, you are O."),  # the dial pushed, then turned
-    ("keypad", ["3"], "Pulsing now: key 0, you are X."),  # cell 3 through the TCA9555
-    ("keybow", ["d"], "Pulsing now: key 0, you are X."),  # tactic-toe, on GPIO
+    ("macropad", ["Enter", "]"], "Pulsing now: cell 2, you are O."),  # the dial pushed, then turned
+    ("keypad", ["3"], "Pulsing now: cell 0, you are X."),  # cell 3 through the TCA9555
+    ("keybow", ["d"], "Pulsing now: cell 0, you are X."),  # tactic-toe, on GPIO
 ])
 def test_the_terminal_draws_the_bought_board_and_its_keys_play(board, keys, narrated, tmp_path, tables):
     server, tmux = tmux_sim(tmp_path, tables, board)
     try:
-        until(tmux, "Pulsing now: key 5, tactic-toe.")
-        until(tmux, "- u Back")  # the function keys, labelled with their keys
+        until(tmux, "Pulsing now: cell 5, tactic-toe.")
+        until(tmux, "- u Undo")  # the function keys, labelled with their keys
         if board == "macropad":
             until(tmux, "screen (SH1106, 128x64)")
         for key in keys:  # played in order on the board's own clock, however fast they come
@@ -463,16 +463,16 @@ def test_the_macropad_plays_in_an_80x24_terminal(tmp_path, tables):
 
         text = until_glass(menu, "menu on the glass")
         lines = text.split("\n")
-        assert lines[1][:15] == " Menu Hint Back" and lines[2][:15] == " / m  * h  - u "
+        assert lines[1][:15] == " Menu Hint Undo" and lines[2][:15] == " / m  * h  - u "
         for words in ("0 q", "4 s", "8 c", "what the board shows", "console output", "Esc: quit",
                       "serial console: /dev/pts/", "turned +0"):
             assert words in text, text
-        until(tmux, "Pulsing now: key 5, tactic-toe.")
+        until(tmux, "Pulsing now: cell 5, tactic-toe.")
         tmux("send-keys", "-t", "sim", "Enter")  # the dial pushed: tactic-toe
         tmux("send-keys", "-t", "sim", "]")  # and turned
-        until(tmux, "Pulsing now: key 2, you are O.")
+        until(tmux, "Pulsing now: cell 2, you are O.")
         until(tmux, "turned +1")
-        until_glass(rendered(("Who plays?", "> You are O", "Board moves 1st", "Turn dial, press", "Back")),
+        until_glass(rendered(("Who plays?", "> You are O", "Board goes first", "Turn dial, press", "Menu")),
                     "'Who plays?' on the glass")
         tmux("send-keys", "-t", "sim", "Escape")
     finally:
@@ -484,11 +484,11 @@ def test_the_4x4_boards_play_in_an_80x24_terminal(board, tmp_path, tables):
     server, tmux = tmux_sim(tmp_path, tables, board, (80, 24))
     try:
         # the caption is 25 characters wide here: its lines wrap
-        for words in ("Pulsing now: key 5,", "tactic-toe.", "0 or q", "8 or c", "/ m Menu", "- u Back",
+        for words in ("Pulsing now: cell 5,", "tactic-toe.", "0 or q", "8 or c", "/ m Menu", "- u Undo",
                       "console output", "Esc: quit"):
             until(tmux, words)
         tmux("send-keys", "-t", "sim", "3")
-        until(tmux, "Pulsing now: key 0,")
+        until(tmux, "Pulsing now: cell 0,")
         tmux("send-keys", "-t", "sim", "Escape")
     finally:
         subprocess.run(["tmux", "-L", server, "kill-server"], capture_output=True, timeout=HANG_S)

@@ -23,7 +23,7 @@ def test_solve_tactictoe_prints_its_facts(tmp_path, solutions):
     assert "positions:   128170 reachable (116074 non-terminal)" in r.stdout
     assert "records:     14518" in r.stdout
     assert "bytes:       58088" in r.stdout
-    assert "empty board: X to move, wins in 13" in r.stdout
+    assert "empty board: X to move, wins in 7 moves" in r.stdout
     assert out.read_bytes() == solutions[rules.TACTICTOE].table_bytes()
     assert os.listdir(tmp_path) == ["tactictoe.tbl"]
 
@@ -41,9 +41,9 @@ def test_inspect_empty_tactictoe(table_files):
     r = run("inspect", table_files[rules.TACTICTOE])
     assert r.returncode == 0, r.stderr
     assert "TTTB version 1, tactictoe, 14518 records, 58088 bytes" in r.stdout
-    assert "to move:  X, wins in 13" in r.stdout
+    assert "to move:  X, wins in 7 moves" in r.stdout
     for cell in range(9):
-        want = "wins in 13" if cell in (1, 3, 5, 7) else "draw"
+        want = "wins in 7 moves" if cell in (1, 3, 5, 7) else "draw"
         assert "  %d: %s\n" % (cell, want) in r.stdout
 
 
@@ -52,8 +52,8 @@ def test_inspect_after_moves_shows_board_and_values(table_files):
     assert r.returncode == 0, r.stderr
     # X: 0 (leaves next), 5, 7; O: 4 (leaves next), 3, 2
     assert "board:    x 1 O\n          O o X\n          6 X 8\n" in r.stdout
-    assert "to move:  O, wins in 3" in r.stdout
-    assert "  1: wins in 3\n  6: loses in 8\n  8: loses in 6\n" in r.stdout
+    assert "to move:  O, wins in 2 moves" in r.stdout
+    assert "  1: wins in 2 moves\n  6: loses: X wins in 4 moves\n  8: loses: X wins in 3 moves\n" in r.stdout
 
 
 def test_inspect_json(table_files):
@@ -136,8 +136,8 @@ def test_solve_through_a_symlink_keeps_the_link(tmp_path):
 def test_describe():
     from host_tools.cli import describe
     from tactictoe import ai
-    assert describe(ai.WIN | 13) == "wins in 13"
-    assert describe(12) == "loses in 12"
+    assert describe(ai.WIN | 13) == "wins in 7 moves" and describe(ai.WIN | 1) == "wins in 1 move"
+    assert describe(12, "X") == "loses: X wins in 6 moves" and describe(0) == "draw"
     assert describe(0) == "draw"
 
 

@@ -614,7 +614,7 @@ CONTRACT = {
                    "encoder": False, "screen": False,
                    "switches": [3, 7, 11, 15, 2, 6, 10, 14, 1, 5, 9, 13, 0, 4, 8, 12]},
 }
-LABELS = {"menu": "Menu", "hint": "Hint", "undo": "Take back"}
+LABELS = {"menu": "Menu", "hint": "Hint", "undo": "Undo"}
 
 
 def key_name(board, key):
@@ -655,7 +655,7 @@ def _keys_drawn(svg_text):
 def test_key_map_picture_draws_every_key_where_it_is(board):
     """keymap.svg has one key per key of the board, in its row and column,
     each labelled with what it does: the grid's cell numbers inside the
-    grid's outline, Menu / Hint / Take back, unused keys dark; the encoder
+    grid's outline, Menu / Hint / Undo, unused keys dark; the encoder
     and the screen only on the board that has them."""
     want = CONTRACT[board]
     cols, rows = want["size"]
@@ -886,7 +886,7 @@ def test_a_config_that_disagrees_with_the_key_map_is_refused_in_one_line(board, 
 
 def test_make_hardware_refuses_a_shipped_config_that_disagrees(tmp_path, monkeypatch):
     """bought.files() (make hardware) checks the shipped configs first: a
-    MacroPad config with Hint and Take back swapped stops it, in one line."""
+    MacroPad config with Hint and Undo swapped stops it, in one line."""
     from host_tools import flash
 
     cfg = _contract_config("macropad", "micropython")

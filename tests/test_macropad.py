@@ -75,18 +75,18 @@ def test_boots_to_the_menu_with_its_words_on_the_screen(board):
 def test_the_encoder_picks_options_clockwise_forward(board):
     b = board
     b.press(SELECT)  # Tactic-toe
-    shows(b, ("Who plays?", "> You are X", "You move first", "Turn dial, press", "Back"))
+    shows(b, ("Who plays?", "> You are X", "You go first", "Turn dial, press", "Menu"))
     # A flick: a detent in 2 ms, faster than the 5 ms key scan (each edge
     # counted as it comes, by the pins' interrupts)
     turn(b, 1, edge_ms=0.5)  # one clockwise detent: the next option
-    shows(b, ("Who plays?", "> You are O", "Board moves 1st", "Turn dial, press", "Back"))
+    shows(b, ("Who plays?", "> You are O", "Board goes first", "Turn dial, press", "Menu"))
     turn(b, -1, edge_ms=0.5)
-    shows(b, ("Who plays?", "> You are X", "You move first", "Turn dial, press", "Back"))
+    shows(b, ("Who plays?", "> You are X", "You go first", "Turn dial, press", "Menu"))
     assert b.chip.turned == 0
     b.press(SELECT)  # you are X
-    shows(b, ("Board's level:", "> Perfect", "Never loses", "Turn dial, press", "Back"))
+    shows(b, ("Board's level:", "> Perfect", "Never loses", "Turn dial, press", "Menu"))
     b.press(SELECT)
-    shows(b, ("Play with help?", "> No help", "Just play", "Turn dial, press", "Back"))
+    shows(b, ("Play with help?", "> No help", "Just play", "Turn dial, press", "Menu"))
     b.press(SELECT)
 
 

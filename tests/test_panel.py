@@ -460,7 +460,7 @@ def test_the_screen_speaks_a_game_through(tables, shipped):
     b.turn(1)
     assert b.hw.lines[1] == "> Classic"
     b.press(3)
-    assert b.hw.lines[:2] == ("Who plays?", "> You are X") and b.hw.lines[4] == "Back"
+    assert b.hw.lines[:2] == ("Who plays?", "> You are X") and b.hw.lines[4] == "Menu"
     b.press(0)
     b.press(6)  # easy
     b.press(3)  # hints off
@@ -485,23 +485,25 @@ def test_the_console_narrates_the_dial_the_keys_and_the_score(tables, shipped):
     take back, a refused key, the result and the score."""
     b = Board(tables, puzzles=shipped)
     a = b.app
-    assert b.said[-3:] == ["Choose a game: key 3 classic (3 in a row wins), key 5 tactic-toe (old marks vanish),"
-                           " key 1 puzzles (win in N moves), key 7 score (see or reset it).",
-                           "Pulsing now: key 5, tactic-toe.",
-                           "Turn the dial and press it, or tap a lit key, to choose; hold any key 1.5 s to start over."]
+    assert b.said[-3:] == ["Choose a game: cell 3 classic (3 in a row wins), cell 5 tactic-toe (old marks vanish),"
+                           " cell 1 puzzles (win in N moves), cell 7 score (see or reset it).",
+                           "Pulsing now: cell 5, tactic-toe.",
+                           "Turn the dial and press it, or tap a lit cell, to choose;"
+                           " hold any cell 1.5 s to start over."]
     n = len(b.said)
     b.turn(-1)
     b.run(40)
-    assert b.said[n:] == ["Pulsing now: key 3, classic."]  # the pick alone: the rest is the same
+    assert b.said[n:] == ["Pulsing now: cell 3, classic."]  # the pick alone: the rest is the same
     b.press(SELECT_K)
-    assert b.said[-1] == ("Turn the dial and press it, or tap a lit key, to choose; the Menu key goes back;"
-                          " hold any key 1.5 s to start over.")
+    assert b.said[-1] == ("Turn the dial and press it, or tap a lit cell, to choose; the Menu key goes back;"
+                          " hold any cell 1.5 s to start over.")
     b.press(0)
     b.press(6)  # easy
     b.press(3)  # hints off
-    assert b.said[-2:] == ["New game of classic: you are X against the easy board.", "Your move (X): tap a free key."]
+    assert b.said[-2:] == ["New game of classic: you are X against the easy board; no help.",
+                           "Your move (X): tap a free cell."]
     b.press(UNDO_K)
-    assert b.said[-1] == "Nothing to take back."
+    assert b.said[-1] == "Nothing to undo."
     b.press(HINT_K)
     assert b.said[-1] == "Hints: a fast bright pulse wins, a slow dim breath draws, a faint steady glow loses."
     b.press(HINT_K)
@@ -509,10 +511,10 @@ def test_the_console_narrates_the_dial_the_keys_and_the_score(tables, shipped):
     b.press(4)
     b.wait_human()
     o = [c for c in range(9) if a.match.pos.piece_at(c) == rules.O][0]
-    assert b.said[-4:] == ["You (X) played key 4.", "The board (O) is thinking.", "The board (O) played key %d." % o,
-                           "Your move (X): tap a free key."]
+    assert b.said[-4:] == ["You (X) played on cell 4.", "The board (O) is thinking.",
+                           "The board (O) played on cell %d." % o, "Your move (X): tap a free cell."]
     b.press(UNDO_K)
-    assert b.said[-2:] == ["Took back 2 moves.", "Your move (X): tap a free key."]
+    assert b.said[-2:] == ["Undid 2 moves.", "Your move (X): tap a free cell."]
     while a.state == app.PLAY:
         b.wait_human()
         if a.state == app.PLAY:
@@ -521,21 +523,21 @@ def test_the_console_narrates_the_dial_the_keys_and_the_score(tables, shipped):
     result = {0: "you win", 1: "a draw", 2: "the board wins"}[score.index(1)]
     assert b.said[-3].endswith(": %s!" % result)
     assert b.said[-2:] == ["Score, classic against the easy board: you won %d, drew %d, lost %d." % score,
-                           "Press the dial or tap a key to play again; hold one 1.5 s for the menu."]
+                           "Press the dial or tap a cell to play again; hold one 1.5 s for the menu."]
 
 
 def test_the_console_narrates_which_mark_vanishes_in_tactic_toe(tables):
     b = Board(tables)
     for cell in (5, 6, 3):  # tactic-toe, two players, no hints
         b.press(cell)
-    assert b.said[-2:] == ["New game of tactic-toe: two players, X starts.", "X to move: tap a free key."]
+    assert b.said[-2:] == ["New game of tactic-toe: two players, X starts; no help.", "X to move: tap a free cell."]
     for cell in (0, 3, 2, 4, 7, 8):
         b.press(cell)
-    assert b.said[-3:] == ["O played key 8.", "X to move: tap a free key.",
-                           "X's mark on key 0 (blinking) vanishes when X plays."]
+    assert b.said[-3:] == ["O played on cell 8.", "X to move: tap a free cell.",
+                           "X's mark on cell 0 (blinking) vanishes when X plays."]
     b.press(6)
-    assert b.said[-3:] == ["X played key 6 and the mark on key 0 vanished.", "O to move: tap a free key.",
-                           "O's mark on key 3 (blinking) vanishes when O plays."]
+    assert b.said[-3:] == ["X played on cell 6 and the mark on cell 0 vanished.", "O to move: tap a free cell.",
+                           "O's mark on cell 3 (blinking) vanishes when O plays."]
 
 
 def test_a_narration_that_fails_never_stops_the_game(tables):
@@ -568,7 +570,7 @@ def test_a_refused_extra_key_shows_solid_red_for_at_least_400_ms(tables):
         b.run(10)
         run = run + 10 if b.cell(UNDO_K) == bytes(red) else 0
         best = max(best, run)
-    assert b.said[-1] == "Nothing to take back."
+    assert b.said[-1] == "Nothing to undo."
     assert 400 <= best <= 480, best
 
 
@@ -586,7 +588,7 @@ def test_a_screen_without_function_keys_has_no_soft_key_line(tables):
     cfg["extra"] = []
     cfg["encoder"] = None
     b = Board(tables, cfg)
-    assert b.hw.lines == ("Choose a game:", "> Tactic-toe", "Old marks vanish", "Tap a lit key")
+    assert b.hw.lines == ("Choose a game:", "> Tactic-toe", "Old marks vanish", "Tap a lit cell")
 
 
 def test_a_missing_table_is_said_in_words(tables):

@@ -82,27 +82,27 @@ def test_the_console_narrates_and_a_refused_cell_shows_solid_red(board, image, t
     least 400 ms of the chip's clock, on the frames decoded from the pin."""
     b = board(copy(image, tmp_path))
     for line in ("Testing the lights.",
-                 ("Choose a game: key 3 classic (3 in a row wins), key 5 tactic-toe (old marks vanish),"
-     " key 1 puzzles (win in N moves), key 7 score (see or reset it)."),
-                 "Pulsing now: key 5, tactic-toe.", "Tap a lit key to choose; hold any key 1.5 s to start over."):
+                 ("Choose a game: cell 3 classic (3 in a row wins), cell 5 tactic-toe (old marks vanish),"
+     " cell 1 puzzles (win in N moves), cell 7 score (see or reset it)."),
+                 "Pulsing now: cell 5, tactic-toe.", "Tap a lit cell to choose; hold any cell 1.5 s to start over."):
         b.serial("> " + line, 4000)
-    for cell, said in ((3, "Who plays? key 0 you are X (you move first), key 2 you are O"),
-                       (6, ("Play with help? key 3 no help (just play), key 4 trainer (shows blunders),"
-     " key 5 hints on (best moves glow).")),
-                       (3, "New game of classic: two players, X starts.")):
+    for cell, said in ((3, "Who plays? cell 0 you are X (you go first), cell 2 you are O"),
+                       (6, ("Play with help? cell 3 no help (just play), cell 4 trainer (shows blunders),"
+     " cell 5 hints on (best moves glow).")),
+                       (3, "New game of classic: two players, X starts; no help.")):
         b.tap(cell)
         b.serial("> " + said, 2000)
-    b.serial("> X to move: tap a free key.", 500)
+    b.serial("> X to move: tap a free cell.", 500)
     b.tap(4)
     b.serial("classic: X 4", 2000)
-    b.serial("> X played key 4.", 500)
-    b.serial("> O to move: tap a free key.", 500)
+    b.serial("> X played on cell 4.", 500)
+    b.serial("> O to move: tap a free cell.", 500)
     b.tap(0)
     b.serial("classic: O 0", 2000)
-    b.serial("> X to move: tap a free key.", 500)
+    b.serial("> X to move: tap a free cell.", 500)
     start = len(b.lines)
     b.tap(4)  # taken (not the newest mark, 0, which a double tap would take back): refused
-    b.serial("> Key 4 can't be played now: tap a free key.", 1000)
+    b.serial("> Cell 4 can't be played now: tap a free cell.", 1000)
     b.run(1000)
     frames = [line.split() for line in b.lines[start:] if line.startswith("frame ")]
     red = [i for i, f in enumerate(frames) if f[2].replace("/", "")[4] == "R"]

@@ -84,34 +84,35 @@ def test_the_console_narrates_every_screen_a_game_and_its_result(live, table_fil
         return sim.serial("> " + text)
 
     said("Testing the lights.")
-    said(("Choose a game: key 3 classic (3 in a row wins), key 5 tactic-toe (old marks vanish),"
-     " key 1 puzzles (win in N moves), key 7 score (see or reset it)."))
-    said("Pulsing now: key 5, tactic-toe.")
-    said("Tap a lit key to choose; hold any key 1.5 s to start over.")
+    said(("Choose a game: cell 3 classic (3 in a row wins), cell 5 tactic-toe (old marks vanish),"
+     " cell 1 puzzles (win in N moves), cell 7 score (see or reset it)."))
+    said("Pulsing now: cell 5, tactic-toe.")
+    said("Tap a lit cell to choose; hold any cell 1.5 s to start over.")
     sim.send("tap 4")  # not an option
-    said("Key 4 is not an option here: tap a lit key.")
+    said("Cell 4 is not an option here: tap a lit cell.")
     sim.send("tap 3")
-    said("Who plays? key 0 you are X (you move first), key 2 you are O (board moves 1st),"
-         " key 6 two players (take turns), key 8 demo (board vs board).")
-    said("Pulsing now: key 0, you are X.")
-    said("Tap a lit key to choose; hold any key 1.5 s to start over.")
+    said("Who plays? cell 0 you are X (you go first), cell 2 you are O (board goes first),"
+         " cell 6 two players (take turns), cell 8 demo (board vs board).")
+    said("Pulsing now: cell 0, you are X.")
+    said("Tap a lit cell to choose; hold any cell 1.5 s to start over.")
     sim.send("tap 0")
-    said("Board's level: key 6 easy (sees 1-move wins), key 7 medium (blocks your wins), key 8 perfect (never loses).")
-    said("Pulsing now: key 8, perfect.")
+    said("Board's level: cell 6 easy (sees 1-move wins), cell 7 medium (blocks your wins),"
+         " cell 8 perfect (never loses).")
+    said("Pulsing now: cell 8, perfect.")
     sim.send("tap 8")
-    said(("Play with help? key 3 no help (just play), key 4 trainer (shows blunders),"
-     " key 5 hints on (best moves glow)."))
-    said("Pulsing now: key 3, no help.")
+    said(("Play with help? cell 3 no help (just play), cell 4 trainer (shows blunders),"
+     " cell 5 hints on (best moves glow)."))
+    said("Pulsing now: cell 3, no help.")
     sim.send("tap 5")
-    said("New game of classic: you are X against the perfect board.")
-    said("Your move (X): tap a free key.")
+    said("New game of classic: you are X against the perfect board; hints on.")
+    said("Your move (X): tap a free cell.")
     hints = "Hints: a fast bright pulse wins, a slow dim breath draws, a faint steady glow loses."
     said(hints)
     start = len(sim.lines)
     with table.Table(table_files[rules.CLASSIC], rules.CLASSIC) as tbl:
         pos, result = play(sim, rules.CLASSIC, lambda pos: ai.best_moves(tbl, pos)[0])
     assert result == "serial classic: draw"
-    last = said("Tap any key to play again; hold one 1.5 s for the menu.")
+    last = said("Tap any cell to play again; hold one 1.5 s for the menu.")
     lines = sim.lines[start:sim.lines.index(last) + 1]
     # After each move on the console, the narration says it, then whose move it is.
     narration = [line[9:] for line in lines if line.startswith("serial > ")]
@@ -121,13 +122,13 @@ def test_the_console_narrates_every_screen_a_game_and_its_result(live, table_fil
     for n, (player, cell) in enumerate(moves):
         who = "You (X)" if player == "X" else "The board (O)"
         if n == 8:
-            expect += ["You (X) played key %s: a draw!" % cell]
+            expect += ["You (X) played on cell %s: a draw!" % cell]
         elif player == "X":
-            expect += ["%s played key %s." % (who, cell), "The board (O) is thinking."]
+            expect += ["%s played on cell %s." % (who, cell), "The board (O) is thinking."]
         else:
-            expect += ["%s played key %s." % (who, cell), "Your move (X): tap a free key.", hints]
+            expect += ["%s played on cell %s." % (who, cell), "Your move (X): tap a free cell.", hints]
     expect.append("Score, classic against the perfect board: you won 0, drew 1, lost 0.")  # kept on its flash
-    expect.append("Tap any key to play again; hold one 1.5 s for the menu.")
+    expect.append("Tap any cell to play again; hold one 1.5 s for the menu.")
     assert narration == expect
 
 

@@ -231,7 +231,7 @@ def test_plays_the_board_in_80x24(pane):
     rows = text.splitlines()
     assert st.CAPTION in rows[st.GRID_TOP] and "console output" in rows[st.CONSOLE_TOP]
     caption = "\n".join(r[st.PANEL_LEFT:] for r in rows[st.GRID_TOP + 1:st.CONSOLE_TOP])
-    assert "Choose a game: key 3 classic" in caption and "Pulsing now: key 5, tactic-toe." in caption
+    assert "Choose a game: cell 3 classic" in caption and "Pulsing now: cell 5, tactic-toe." in caption
 
     pane.keys("3")  # cell 3: classic; 2. who plays: cells 0, 2, 6, 8
     pane.wait("the second menu screen", lambda p: lit(p, {0, 2, 6, 8}))
@@ -241,7 +241,7 @@ def test_plays_the_board_in_80x24(pane):
 
     pane.keys("3")
     pane.wait("the second menu screen", lambda p: lit(p, {0, 2, 6, 8}))
-    pane.wait("its caption", lambda p: "Who plays? key 0 you are X" in p.text())
+    pane.wait("its caption", lambda p: "Who plays? cell 0 you are X" in p.text())
     pane.keys("Up", "z")  # an arrow key does nothing (it is no Esc); cell 6: two players
     pane.wait("4. help: none | trainer | hints", lambda p: lit(p, {3, 4, 5}))
     pane.keys("a")  # hints off: play, X to move, the empty cells glow orange
@@ -422,28 +422,33 @@ def test_console_lines_are_plain_text_wrapped_to_the_panel():
     assert c.last(60, 3) == [">>> caf\u00e9", "x" * 50, "--- power-cycled ---"]
 
 
-def test_the_caption_shows_the_last_narration_lines_whole_newest_at_the_bottom():
+def test_the_caption_shows_the_screen_s_narration_each_line_at_least_begun():
     board = types.SimpleNamespace(cfg={"name": "pico-buttons"}, port=None, tone=0, frame=[(0, 0, 0)] * 9, held=0)
-    c = st.ConsoleLines()
+    now = [0.0]
+    c = st.ConsoleLines(clock=lambda: now[0])
     c(b"> Testing the lights.\r\ntactictoe: X 4\r\n")
+    now[0] = 2.0  # a pause: the next lines are the next screen's
     said = ["Line %d %s." % (n, "word " * 12) for n in range(6)]
     c("".join("> %s\r\n" % line for line in said).encode())
-    assert list(c.said) == ["Testing the lights."][1:] + said[1:]  # the last 5, without "> "
+    assert c.said == said[1:]  # the screen's last 5, without "> "; the self-test's line is gone
     pieces = st.picture(board, c, 80)
     rows = [pieces[(st.GRID_TOP + 1 + r, st.PANEL_LEFT)] for r in range(st.CAPTION_ROWS - 1)]
     assert all(r.startswith(st._bg(st.CAPTION_BG)) for r in rows)
     text = [re.sub("\x1b\\[[0-9;?]*[a-zA-Z]", "", r).strip() for r in rows]
-    # each line wraps to 2 rows in the 37 columns: the last 4 fill the 8 rows, newest at the bottom
-    assert text[0].startswith("Line 2 ") and text[-2].startswith("Line 5 ")
-    assert " ".join(text).split() == " ".join(said[2:]).split()
+    # each line wraps to 2 rows in the 37 columns, 10 in all for 8: each keeps its first row, the
+    # first (the screen's question) and then the newest get their second
+    assert [t.split()[:2] for t in text if t.startswith("Line")] == [["Line", str(n)] for n in range(1, 6)]
+    assert text[0].startswith("Line 1 ") and text[3].startswith("Line 3 ") and text[4].startswith("Line 4 ")
+    assert text[2].endswith("…") and text[3].endswith("…") and text[-2].startswith("Line 5 ")
     assert "tactictoe: X 4" not in " ".join(text)
     # the console panel has the other lines; the narration is the caption's
     assert c.last(39, 6) == ["tactictoe: X 4"]
+    now[0] = 4.0
     c(b"> A short one.\r\n")
     text = [re.sub("\x1b\\[[0-9;?]*[a-zA-Z]", "", pieces).strip()
             for pieces in (st.picture(board, c, 80)[(st.GRID_TOP + 1 + r, st.PANEL_LEFT)]
                            for r in range(st.CAPTION_ROWS - 1))]
-    assert text[0] == "" and text[1].startswith("Line 3 ") and text[-1] == "A short one."
+    assert text[0] == "A short one." and not "".join(text[1:])  # a new screen: nothing left of the last
     assert pieces[(st.CONSOLE_TOP, st.PANEL_LEFT)].startswith(st.DIM + "console output")
 
 
@@ -561,7 +566,7 @@ def test_the_macropad_is_drawn_with_its_keys_leds_and_screen():
         return pieces[(st.GRID_TOP + key // 3 * (st.CELL_H + st.GAP_H) + st.CELL_H // 2,
                        st.GRID_LEFT + key % 3 * (st.CELL_W + st.GAP_W))]
 
-    assert "/ m Menu" in middle(0) and "* h Hint" in middle(1) and "- u Back" in middle(2)
+    assert "/ m Menu" in middle(0) and "* h Hint" in middle(1) and "- u Undo" in middle(2)
     assert middle(2).startswith("\x1b[48;2;%d;%d;%dm" % as_seen((40, 0, 0)))  # its LED's colour
     assert "0 or q" in middle(3) and "8 or c" in middle(11) and st.BOLD in middle(7)
     top, left = full.glass[:2]
@@ -601,7 +606,7 @@ def test_each_bought_board_fits_80x24_with_its_leds_keys_caption_and_console(nam
     pixels[undo] = (40, 0, 0, 31)  # the take-back key lit red
     board.held = 1 << pad.keymap["s"]
     console = st.ConsoleLines()
-    console(b"> Your move (X): tap a free key.\r\nclassic: X 4\r\nclassic: O 6\r\n")
+    console(b"> Your move (X): tap a free cell.\r\nclassic: X 4\r\nclassic: O 6\r\n")
     pieces = st.pad_picture(board, pad, console, 80, 24)
     assert_fits(pieces, 80, 24)
     labels = pad.short if view.short else pad.labels
@@ -664,7 +669,7 @@ def test_the_keybow_is_drawn_usb_at_the_top_each_key_over_its_led():
                        st.GRID_LEFT + col * (st.CELL_W + st.GAP_W))]
 
     assert "0 or q" in middle(0, 0) and "8 or c" in middle(2, 2) and "/ m Menu" in middle(0, 3)
-    assert "- u Back" in middle(2, 3) and middle(2, 3).startswith("\x1b[48;2;%d;%d;%dm" % as_seen((40, 0, 0)))
+    assert "- u Undo" in middle(2, 3) and middle(2, 3).startswith("\x1b[48;2;%d;%d;%dm" % as_seen((40, 0, 0)))
 
 
 @pytest.mark.parametrize("name, hardware", [("pico-buttons", "pico"), ("macropad", "macropad"),

@@ -110,7 +110,7 @@ def test_a_blunder_is_shown_at_once_and_taken_back_by_a_double_tap(tables):
     value, best, mask = ai.verdict(a.tables[a.game], rules.Position(a.game, *before[0], turn=rules.O), cell)
     assert a.blunder == mask
     assert b.said[-2].startswith("O on %d lets X win in " % cell) and b.said[-2].endswith("kept the draw.")
-    assert b.said[-1] == "Tap %d twice to take it back, or any other key to play on." % cell
+    assert b.said[-1] == "Tap cell %d twice to undo it, or any other cell to play on." % cell
     o = a.colours["o"]
     for c in range(9):  # the moves that kept the draw glow in O's colour, now and then
         if mask >> c & 1:
@@ -121,7 +121,7 @@ def test_a_blunder_is_shown_at_once_and_taken_back_by_a_double_tap(tables):
             assert any(rgb != (0, 0, 0) and max(rgb) == rgb[2] for rgb in seen) and o[2] == max(o)
     b.double_tap(cell)
     assert (list(a.match.pos.sides), a.match.plies) == before and not a.blunder
-    assert "classic: take back 1" in b.log and "Took back 1 move." in b.said
+    assert "classic: take back 1" in b.log and "Undid 1 move." in b.said
 
 
 def test_after_a_blunder_any_other_key_plays_on(tables):
@@ -165,7 +165,7 @@ def test_double_taps_take_back_to_the_start(tables, seed, moves):
         b.double_tap(cell)
         assert a.match.plies == plies - 2
     assert a.match.plies == 0 and a.match.pos.code() == rules.Position(rules.TACTICTOE).code()
-    assert b.said[-1] == "Your move (X): tap a free key."
+    assert b.said[-1] == "Your move (X): tap a free cell."
 
 
 def _puzzles(table_files):
@@ -223,7 +223,8 @@ def test_the_score_is_kept_shown_and_reset(tables, tmp_path):
     b2.app.score.load()
     assert b2.app.score.two(rules.CLASSIC) == (1, 0, 0)
     b2.press(7)  # the score screen
-    assert b2.said[-4].startswith("Your score against the board: won 0, drew 0, lost 0; puzzles solved: 0")
+    assert b2.said[-4] == ("Your score: classic for two: X won 1, O won 0, 0 drawn; puzzles solved: 0 of %d."
+                          % b2.app.puzzle_count())
     b2.press(5)  # reset
     assert b2.app.screen == app.PICK_GAME and b2.app.score.two(rules.CLASSIC) == (0, 0, 0)
     fresh = score.Score(path)

@@ -102,9 +102,9 @@ def test_a_blunder_is_caught_shown_and_taken_back_by_a_double_tap(board, tables)
     b = board
     t = tables[rules.CLASSIC]
     menu(b, 3, 2, 8, 4)  # classic, you are O, perfect, trainer
-    said(b, "New game of classic: you are O against the perfect board.")
+    said(b, "New game of classic: you are O against the perfect board; the trainer on.")
     x = board_reply(b, rules.CLASSIC, "X")
-    said(b, "Your move (O): tap a free key.")
+    said(b, "Your move (O): tap a free cell.")
     pos = rules.Position(rules.CLASSIC)
     pos.push(x)
     before = now_showing(b)
@@ -115,9 +115,9 @@ def test_a_blunder_is_caught_shown_and_taken_back_by_a_double_tap(board, tables)
     assert mask and not mask >> cell & 1
     b.tap(cell)
     b.serial("classic: O %d" % cell, 1000)
-    said(b, "You (O) played key %d." % cell)
+    said(b, "You (O) played on cell %d." % cell)
     said(b, narrate_text.lesson("O", cell, value, best, mask))
-    said(b, "Tap %d twice to take it back, or any other key to play on." % cell)
+    said(b, "Tap cell %d twice to undo it, or any other cell to play on." % cell)
     start = len(b.lines)
     b.run(1600)  # two periods of the pulse, four of the blink
     shown = frames_since(b, start)
@@ -133,11 +133,11 @@ def test_a_blunder_is_caught_shown_and_taken_back_by_a_double_tap(board, tables)
         assert len({hexes[c] for _, hexes in shown}) > 3
     # The double tap on the blunder: the first arms, the second takes back.
     b.tap(cell)
-    said(b, "Tap %d again to take back that move." % cell)
+    said(b, "Tap cell %d again to undo that move." % cell)
     b.tap(cell)
     b.serial("classic: take back 1", 1000)
-    said(b, "Took back 1 move.")
-    said(b, "Your move (O): tap a free key.")
+    said(b, "Undid 1 move.")
+    said(b, "Your move (O): tap a free cell.")
     after = now_showing(b)
     assert after[2] == before[2] and after[3] == before[3]  # X's mark alone, O's free cells glowing
     assert after[2][x] == "X" and after[2].count("o") == 8
@@ -156,8 +156,8 @@ def test_take_backs_chain_to_the_empty_board_in_tactictoe(board, tables):
     b = board
     t = tables[rules.TACTICTOE]
     menu(b, 5, 0, 8, 3)  # tactic-toe, you are X, perfect, no help
-    said(b, "New game of tactic-toe: you are X against the perfect board.")
-    said(b, "Your move (X): tap a free key.")
+    said(b, "New game of tactic-toe: you are X against the perfect board; no help.")
+    said(b, "Your move (X): tap a free cell.")
     empty = now_showing(b)
     assert empty[2] == "xxxxxxxxx" and len(set(empty[3])) == 1
     faint = empty[3][0]
@@ -175,15 +175,15 @@ def test_take_backs_chain_to_the_empty_board_in_tactictoe(board, tables):
         assert not pos.is_over()
         seen.append((pos.sides[0], pos.sides[1]))
         last_o.append(o)
-    said(b, "Your move (X): tap a free key.")
+    said(b, "Your move (X): tap a free cell.")
     while len(seen) > 1:
         newest = last_o.pop()
         b.tap(newest)
-        said(b, "Tap %d again to take back your move and the board's reply." % newest)
+        said(b, "Tap cell %d again to undo your move and the board's reply." % newest)
         b.tap(newest)
         b.serial("tactictoe: take back 2", 1000)
-        said(b, "Took back 2 moves.")
-        said(b, "Your move (X): tap a free key.")
+        said(b, "Undid 2 moves.")
+        said(b, "Your move (X): tap a free cell.")
         seen.pop()
         expect = rules.Position(rules.TACTICTOE)
         expect.sides[0], expect.sides[1] = seen[-1]
@@ -209,7 +209,7 @@ def _pose(b, book, n):
     moves = (plies + 1) // 2
     said(b, "Puzzle %d of %d, classic: you are %s; win in %d move%s. The board defends as well as it can."
          % (n, len(book), rules.PLAYERS[want.turn], moves, "" if moves == 1 else "s"), 5000)
-    said(b, "Your move (%s): tap a free key." % rules.PLAYERS[want.turn])
+    said(b, "Your move (%s): tap a free cell." % rules.PLAYERS[want.turn])
     shown = now_showing(b)
     pos = classic_position(shown[2], want.turn)
     turns = {(rules.transform(rules.CLASSIC, want.sides[0], k), rules.transform(rules.CLASSIC, want.sides[1], k))
@@ -239,7 +239,7 @@ def _solve(b, tables, pos):
 def _score_screen(b):
     """From the first menu screen: the score screen's narration of it."""
     b.tap(7)
-    line = b.wait(lambda got: got.startswith("serial > Your score against the board: "), 3000, "the score")
+    line = b.wait(lambda got: got.startswith("serial > Your score: "), 3000, "the score")
     return line[len("serial > "):]
 
 
@@ -255,7 +255,7 @@ def test_puzzles_solved_and_failed_and_the_score_kept_on_the_flash(board, tables
     _solve(b, tables, pos)
     said(b, "Puzzle 1 solved!")
     said(b, "Puzzles solved: 1 of %d." % n)
-    said(b, "Tap any key for the next puzzle; hold one 1.5 s for the menu.")
+    said(b, "Tap any cell for the next puzzle; hold one 1.5 s for the menu.")
     b.run(800)
     b.tap(4)
     pos, plies = _pose(b, book, 2)
@@ -264,20 +264,20 @@ def test_puzzles_solved_and_failed_and_the_score_kept_on_the_flash(board, tables
     me = rules.PLAYERS[pos.turn]
     b.tap(bad[0])
     b.serial("classic: %s %d" % (me, bad[0]), 1000)
-    said(b, "You (%s) played key %d." % (me, bad[0]))
+    said(b, "You (%s) played on cell %d." % (me, bad[0]))
     value, best, mask = ai.verdict(tables[rules.CLASSIC], pos, bad[0])
     said(b, narrate_text.lesson(me, bad[0], value, best, mask))
     said(b, "Puzzle 2 failed.")
     said(b, "Puzzles solved: 1 of %d." % n)
-    said(b, "Tap any key for another try; hold one 1.5 s for the menu.")
+    said(b, "Tap any cell for another try; hold one 1.5 s for the menu.")
     # Power-cycled: the score read back from its file on the flash.
     b.chip.power_cycle()
     b.wait(is_self_test, 3000, "the self-test again")
     menu(b)
-    assert _score_screen(b) == "Your score against the board: won 0, drew 0, lost 0; puzzles solved: 1 of %d." % n
+    assert _score_screen(b) == "Your score: no games yet; puzzles solved: 1 of %d." % n
     b.tap(3)  # keep it
-    said(b, "Choose a game: key 3 classic (3 in a row wins), key 5 tactic-toe (old marks vanish),"
-         " key 1 puzzles (win in N moves), key 7 score (see or reset it).")
+    said(b, "Choose a game: cell 3 classic (3 in a row wins), cell 5 tactic-toe (old marks vanish),"
+         " cell 1 puzzles (win in N moves), cell 7 score (see or reset it).")
     # Puzzle 2 again (the easiest unsolved), solved, but the power cut before
     # the first erase or program of the save that would remember it.
     b.tap(1)
@@ -289,7 +289,7 @@ def test_puzzles_solved_and_failed_and_the_score_kept_on_the_flash(board, tables
     b.chip.cut_power(0)
     b.wait(is_self_test, 3000, "the power back on")
     menu(b)
-    assert _score_screen(b) == "Your score against the board: won 0, drew 0, lost 0; puzzles solved: 1 of %d." % n
+    assert _score_screen(b) == "Your score: no games yet; puzzles solved: 1 of %d." % n
     # Back on the menu and the same puzzle solved, the save let through.
     b.tap(3)
     b.tap(1)
@@ -300,7 +300,7 @@ def test_puzzles_solved_and_failed_and_the_score_kept_on_the_flash(board, tables
     b.chip.power_cycle()
     b.wait(is_self_test, 3000, "the self-test again")
     menu(b)
-    assert _score_screen(b) == "Your score against the board: won 0, drew 0, lost 0; puzzles solved: 2 of %d." % n
+    assert _score_screen(b) == "Your score: no games yet; puzzles solved: 2 of %d." % n
     assert not [line for line in b.lines if "unreadable" in line or line.startswith("fault")]
 
 
@@ -314,11 +314,11 @@ def test_played_on_after_a_blunder_the_loss_is_scored_and_kept(board, tables, bo
     menu(b, 3, 2, 8, 4)  # classic, you are O, perfect, trainer
     pos = rules.Position(rules.CLASSIC)
     pos.push(board_reply(b, rules.CLASSIC, "X"))
-    said(b, "Your move (O): tap a free key.")
+    said(b, "Your move (O): tap a free cell.")
     cell = [c for c in pos.legal_moves() if ai.verdict(t, pos, c)][0]
     b.tap(cell)
     pos.push(cell)
-    said(b, "Tap %d twice to take it back, or any other key to play on." % cell)
+    said(b, "Tap cell %d twice to undo it, or any other cell to play on." % cell)
     other = [c for c in pos.legal_moves()][0]
     start = len(b.lines)
     b.tap(other)  # plays on: not a move of O's
@@ -334,13 +334,13 @@ def test_played_on_after_a_blunder_the_loss_is_scored_and_kept(board, tables, bo
     assert pos.winner() == rules.X
     b.serial("classic: X wins", 2000)
     said(b, "Score, classic against the perfect board: you won 0, drew 0, lost 1.")
-    said(b, "Tap any key to play again; hold one 1.5 s for the menu.")
-    assert len([line for line in b.lines if line.startswith("serial > Tap %d twice" % cell)]) == 1
+    said(b, "Tap any cell to play again; hold one 1.5 s for the menu.")
+    assert len([line for line in b.lines if line.startswith("serial > Tap cell %d twice" % cell)]) == 1
     b.chip.power_cycle()
     b.wait(is_self_test, 3000, "the self-test again")
     menu(b)
     assert _score_screen(b) == (
-        "Your score against the board: won 0, drew 0, lost 1; puzzles solved: 0 of %d." % len(book))
+        "Your score: classic against the perfect board: won 0, drew 0, lost 1; puzzles solved: 0 of %d." % len(book))
 
 
 def test_a_puzzle_save_cut_before_each_of_its_flash_writes(board, tables, book, tmp_path):

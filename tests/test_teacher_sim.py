@@ -80,7 +80,7 @@ def test_a_puzzle_solved_on_the_unix_port_is_kept_across_a_power_cycle(tmp_path,
             sim.wait(is_self_test, 30, "the self-test again")
             sim.wait(is_menu, 30, "the menu")
             sim.send("tap 7")
-            _said(sim, "Your score against the board: won 0, drew 0, lost 0; puzzles solved: 1 of %d." % n)
+            _said(sim, "Your score: no games yet; puzzles solved: 1 of %d." % n)
             # And the next puzzle posed is the second: the first is solved.
             sim.send("tap 3", "tap 1")
             sim.serial("> Puzzle 2 of %d, " % n)

@@ -57,7 +57,7 @@ def double_tap(board, cell, tries=5):
     run past that window (on its own clock, ``board.progress``), two taps
     again, ``tries`` times at most. Returns the number of the console's
     take-back line."""
-    armed = "> Tap %d again to take back " % cell
+    armed = "> Tap cell %d again to undo " % cell
     at = board.end()
     for _ in range(tries):
         board.page.evaluate(TAP_TWICE, cell)
@@ -88,7 +88,7 @@ def test_a_blunder_is_caught_and_taken_back_on_the_page(board, tables):  # noqa:
     board.tap(4)  # the trainer
     at, line = board.wait_line("classic: X ")
     x = int(line.split()[-1])
-    said(board, "Your move (O): tap a free key.")
+    said(board, "Your move (O): tap a free cell.")
     board.wait_lit(range(9))  # X's mark, O's free cells glowing
     before = leds(board)
     pos = rules.Position(rules.CLASSIC)
@@ -99,8 +99,8 @@ def test_a_blunder_is_caught_and_taken_back_on_the_page(board, tables):  # noqa:
     board.tap(cell)
     at, _ = board.wait_line("classic: O %d" % cell, at)
     lesson = narrate_text.lesson("O", cell, value, best, mask)
-    said(board, "Tap %d twice to take it back, or any other key to play on." % cell)
-    assert caption(board)[-2:] == [lesson, "Tap %d twice to take it back, or any other key to play on." % cell]
+    said(board, "Tap cell %d twice to undo it, or any other cell to play on." % cell)
+    assert caption(board)[-2:] == [lesson, "Tap cell %d twice to undo it, or any other cell to play on." % cell]
     # While the board waits: the blunder blinks red, the better cells glow
     # in O's colour (blue), X's mark stays, the other cells are dark.
     board.wait("""([cell, better, x]) => {
@@ -111,10 +111,10 @@ def test_a_blunder_is_caught_and_taken_back_on_the_page(board, tables):  # noqa:
     }""", [cell, better, x])
     at, line = board.wait_line("classic: take back ", double_tap(board, cell))
     assert line == "classic: take back 1"
-    said(board, "Took back 1 move.")
-    board.wait("(t) => board.caption.at(-1) === t", "Your move (O): tap a free key.")
-    assert caption(board)[-3:] == ["Tap %d again to take back that move." % cell, "Took back 1 move.",
-                                   "Your move (O): tap a free key."]
+    said(board, "Undid 1 move.")
+    board.wait("(t) => board.caption.at(-1) === t", "Your move (O): tap a free cell.")
+    assert caption(board)[-3:] == ["Tap cell %d again to undo that move." % cell, "Undid 1 move.",
+                                   "Your move (O): tap a free cell."]
     board.wait_lit(range(9))
     assert leds(board) == before  # X's mark alone, O's free cells glowing as before the move
     # The board never moved while it waited.
@@ -149,7 +149,7 @@ def test_a_puzzle_solved_and_the_score_screen_in_the_caption(board, tables, book
     moves = (plies + 1) // 2
     said(board, "Puzzle 1 of %d, classic: you are %s; win in %d move%s. The board defends as well as it can."
          % (n, me, moves, "" if moves == 1 else "s"))
-    said(board, "Your move (%s): tap a free key." % me)
+    said(board, "Your move (%s): tap a free cell." % me)
     turns = {(rules.transform(rules.CLASSIC, want.sides[0], k), rules.transform(rules.CLASSIC, want.sides[1], k))
              for k in range(8)}
     marks = bin(want.sides[0] | want.sides[1]).count("1")
@@ -181,15 +181,16 @@ def test_a_puzzle_solved_and_the_score_screen_in_the_caption(board, tables, book
     board.wait_lit(MENU)
     board.tap(7)
     board.wait_lit(SCORE)
-    text = "Your score against the board: won 0, drew 0, lost 0; puzzles solved: 1 of %d." % n
-    board.wait("(t) => board.caption.includes(t) && board.caption.at(-1).startsWith('Tap a lit key')", text)
+    text = "Your score: no games yet; puzzles solved: 1 of %d." % n
+    board.wait("(t) => board.caption.includes(t) && board.caption.at(-1).startsWith('Tap a lit cell')", text)
     shown = caption(board)
-    assert shown[-4:] == [text, "Your score: key 3 keep it (back to the menu), key 5 reset it (every count to 0).",
-                          "Pulsing now: key 3, keep it.", "Tap a lit key to choose; hold any key 1.5 s to start over."]
+    assert shown[-4:] == [text, "Your score: cell 3 keep it (back to the menu), cell 5 reset it (every count to 0).",
+                          "Pulsing now: cell 3, keep it.",
+                          "Tap a lit cell to choose; hold any cell 1.5 s to start over."]
     board.tap(5)  # reset it
     board.wait("(t) => board.caption.includes(t)", "The score is reset: every count is back to 0.")
     board.wait_lit(MENU)
     board.tap(7)
     board.wait("(t) => board.caption.includes(t)",
-               "Your score against the board: won 0, drew 0, lost 0; puzzles solved: 0 of %d." % n)
+               "Your score: no games yet; puzzles solved: 0 of %d." % n)
     assert board.errors == []

@@ -395,16 +395,16 @@ def test_a_corrupt_table_gives_the_red_x_and_the_game_still_plays(board, tables)
 
 def test_a_wait_fails_with_what_it_waited_for_and_the_board_s_last_lines(board):
     board.wait_lit(GAME_SCREEN, GAME_EXTRA)
-    board.wait("board.caption.at(-1) === 'Tap a lit key to choose; hold any key 1.5 s to start over.'")
+    board.wait("board.caption.at(-1) === 'Tap a lit cell to choose; hold any cell 1.5 s to start over.'")
     start = board.page.evaluate("board.progress")
     with pytest.raises(AssertionError) as e:
         board.wait("board.lines.includes('no such line')", what="a line the board never says", progress_ms=500)
     assert str(e.value).startswith("waited for a line the board never says: the board ran 0.5 s of its own time "
                                    "without it; the board's last lines:\n")
-    assert str(e.value).endswith("\n> Tap a lit key to choose; hold any key 1.5 s to start over.")
+    assert str(e.value).endswith("\n> Tap a lit cell to choose; hold any cell 1.5 s to start over.")
     assert board.page.evaluate("board.progress") - start > 500
     # Console lines by number: the next one's is past every line so far.
-    assert board.end() == len(board.lines()) and board.wait_line("> Tap a lit key")[0] < board.end()
+    assert board.end() == len(board.lines()) and board.wait_line("> Tap a lit cell")[0] < board.end()
 
 
 def test_the_caption_beside_the_board_says_what_it_shows(board):
@@ -418,31 +418,32 @@ def test_the_caption_beside_the_board_says_what_it_shows(board):
         return caption.locator("li").all_inner_texts()
 
     board.wait_lit(GAME_SCREEN, GAME_EXTRA)
-    board.wait("board.caption.at(-1) === 'Tap a lit key to choose; hold any key 1.5 s to start over.'")
+    board.wait("board.caption.at(-1) === 'Tap a lit cell to choose; hold any cell 1.5 s to start over.'")
     assert shown() == board.page.evaluate("board.caption")
-    assert shown()[-3:] == [("Choose a game: key 3 classic (3 in a row wins), key 5 tactic-toe (old marks vanish),"
-     " key 1 puzzles (win in N moves), key 7 score (see or reset it)."),
-                            "Pulsing now: key 5, tactic-toe.",
-                            "Tap a lit key to choose; hold any key 1.5 s to start over."]
+    assert shown()[-3:] == [("Choose a game: cell 3 classic (3 in a row wins), cell 5 tactic-toe (old marks vanish),"
+     " cell 1 puzzles (win in N moves), cell 7 score (see or reset it)."),
+                            "Pulsing now: cell 5, tactic-toe.",
+                            "Tap a lit cell to choose; hold any cell 1.5 s to start over."]
     assert caption.get_attribute("aria-live") == "polite"
     assert [board.cell(n).inner_text() for n in range(9)] == [str(n) for n in range(9)]
     b, c = board.cell(2).bounding_box(), caption.bounding_box()
     assert c["x"] >= b["x"] + b["width"] and c["y"] < b["y"] + b["height"]  # beside the board (a wide window)
     board.tap(5)  # tactic-toe
-    board.wait("board.caption.some(l => l.startsWith('Who plays? key 0 you are X'))")
+    board.wait("board.caption.some(l => l.startsWith('Who plays? cell 0 you are X'))")
     board.tap(2)  # you are O: the board moves first
     board.wait_lit(LEVEL_SCREEN)
     board.tap(6)  # easy
     board.wait_lit(HELP_SCREEN, HINTS_EXTRA)
     board.tap(3)  # no hints
     at, line = board.wait_line("tactictoe: X ")
-    board.wait("board.caption.at(-1) === 'Your move (O): tap a free key.'")
+    board.wait("board.caption.at(-1) === 'Your move (O): tap a free cell.'")
     cell = int(line.split()[-1])
-    assert shown()[-4:] == ["New game of tactic-toe: you are O against the easy board.", "The board (X) is thinking.",
-                            "The board (X) played key %d." % cell, "Your move (O): tap a free key."]
+    assert shown()[-4:] == ["New game of tactic-toe: you are O against the easy board; no help.",
+                            "The board (X) is thinking.", "The board (X) played on cell %d." % cell,
+                            "Your move (O): tap a free cell."]
     board.tap(cell)  # taken: refused
-    board.wait("board.caption.at(-1) === \"Key %d can't be played now: tap a free key.\"" % cell)
-    assert shown()[-1] == "Key %d can't be played now: tap a free key." % cell and len(shown()) == 5
+    board.wait("board.caption.at(-1) === \"Cell %d can't be played now: tap a free cell.\"" % cell)
+    assert shown()[-1] == "Cell %d can't be played now: tap a free cell." % cell and len(shown()) == 5
     assert board.errors == []
 
 
@@ -660,10 +661,10 @@ def test_the_macropad_shows_the_menu_in_words_on_its_screen(pad):
     st = pad.page.evaluate("board.sh1106.state()")
     assert st["on"] and (st["segmentRemap"], st["comReverse"]) == (True, True)
     # Drawn as the board: the screen and the dial above the Menu, Hint and
-    # Take back keys, and the grid's nine below them
+    # Undo keys, and the grid's nine below them
     for name in ("screen",):
         assert pad.page.get_by_role("img", name=name).is_visible()
-    boxes = [pad.key(n).bounding_box() for n in ("Menu", "Hint", "Take back")]
+    boxes = [pad.key(n).bounding_box() for n in ("Menu", "Hint", "Undo")]
     cells = [pad.b.cell(c).bounding_box() for c in range(3)]
     assert [b["x"] for b in boxes] == [c["x"] for c in cells] and all(b["y"] < c["y"] for b, c in zip(boxes, cells))
     assert pad.page.get_by_role("img", name="screen").bounding_box()["y"] < boxes[0]["y"]
@@ -687,7 +688,7 @@ def test_the_dial_turns_through_the_menu_options(pad):
     pad.wait_line(1, "> Two players")
     pad.key("push the dial").click()  # choose it: two players need no level
     lines = pad.wait_screen(lambda lines: lines[0] != "Who plays?")
-    assert lines[0] == "Play with help?" and lines[4] == "Back", lines
+    assert lines[0] == "Play with help?" and lines[4] == "Menu", lines
     assert pad.b.errors == []
 
 
@@ -706,12 +707,12 @@ def test_a_classic_game_on_the_macropad_is_played_by_clicking_its_keys(pad, tabl
     pad.b.tap(3)  # off
     lines = pad.wait_line(0, "Classic")
     assert lines[1] == "You X vs Perfect" and lines[2] == "Your move (X)", lines
-    # Take back: X's move and the board's reply undone
+    # Undo: X's move and the board's reply undone
     pad.b.tap(4)
     lines = pad.wait_screen(lambda lines: lines[2] == "Your move (X)" and lines[4].endswith("Undo"))  # O replied
     assert lines[4] == "Menu  Hint  Undo", lines  # the soft keys' labels, over their keys
     pad.b.wait_line("classic: O ")
-    pad.key("Take back").click()
+    pad.key("Undo").click()
     pad.b.wait_line("classic: take back 2")
     pad.wait_screen(lambda lines: lines[4] == "Menu  Hint" and lines[2] == "Your move (X)")
     pad.b.wait_lit(range(9))  # an empty board again

@@ -75,7 +75,7 @@ def test_the_4x4_boards_are_drawn_as_they_are(page, name, silk):
     b.wait(MENU)
     p = b.page
     boxes = [b.cell(c).bounding_box() for c in range(9)]
-    fkeys = [p.get_by_role("button", name=n, exact=True).bounding_box() for n in ("Menu", "Hint", "Take back")]
+    fkeys = [p.get_by_role("button", name=n, exact=True).bounding_box() for n in ("Menu", "Hint", "Undo")]
     unused = p.locator(".cell.unused")
     assert unused.count() == 4
     spare = [unused.nth(i).bounding_box() for i in range(4)]
@@ -116,7 +116,7 @@ def test_the_mx_kit_maps_its_keys_and_its_chain_entering_at_cell_8(page):
     b.wait_line("> Who plays?")
     b.tap(6)  # two players
     b.wait_line("> Play with help?")
-    start = b.wait_line("> Pulsing now: key 3")[0]
+    start = b.wait_line("> Pulsing now: cell 3")[0]
     b.tap(3)  # no help
     b.wait_line("> X to move", start)
     b.tap(8)

@@ -114,7 +114,7 @@ function caption(text) {
 // --- fingers: the cells held -----------------------------------------------
 
 // Keys by their bit in held()'s mask: 0-8 the cells, 9 + j the config's
-// extra key j (the MacroPad's Menu, Hint and Take back keys and the dial's
+// extra key j (the MacroPad's Menu, Hint and Undo keys and the dial's
 // push switch), set for each board as it boots.
 const keyEls = new Map(cells.map((el, cell) => [cell, el]));
 

@@ -56,12 +56,19 @@ _DRAW_HINT_LOW = const(32)  # ...between these levels (a losing one: 22, steady)
 _DRAW_HINT_HIGH = const(128)
 OVER_GUARD_MS = const(800)  # a tap this soon after the end (which came as the key went down) does not skip it
 _DEMO_PAUSE_MS = const(2500)
-UNDO_TAP_MS = const(700)  # the second tap of a double tap on the newest mark comes within this
+UNDO_TAP_MS = const(2000)  # the second tap of a double tap on the newest mark comes within this
+# (a player who stops to look at what the first tap showed still makes it)
 
 
 WHITE = (255, 255, 255)
 _RGB = ((255, 0, 0), (0, 255, 0), (0, 0, 255))
 _GREY = (70, 70, 70)
+
+
+def _tint(colour):
+    # ``colour`` lightened 3/8 of the way to white.
+    return (colour[0] + ((255 - colour[0]) * 3 >> 3), colour[1] + ((255 - colour[1]) * 3 >> 3),
+            colour[2] + ((255 - colour[2]) * 3 >> 3))
 
 
 class App:
@@ -92,6 +99,11 @@ class App:
         self.caught = None  # ...and (the move, its value, the best value)
         self._armed = -1  # a mark tapped once: a second tap within UNDO_TAP_MS takes back
         self._armed_until = 0
+        # The hints' colours: each mark's lightened towards white, so that a
+        # hint (or the trainer's better moves) at any point of its pulse never
+        # has a mark's colour, in a still picture too.
+        self._tints = (_tint(self.colours["x"]), _tint(self.colours["o"]))  # by rules.X, rules.O
+        self._held = -1  # a cell that can't be played, pressed: refused when let go (a tap), not if held
         self.state = _SELFTEST
         self.t0 = 0  # when the current state began
         self._lit = -1  # the self-test's step last drawn (see _selftest)
@@ -164,6 +176,7 @@ class App:
         self.refused = -1
         self.blunder = 0
         self._armed = -1
+        self._held = -1
         if self.puzzle >= 0:  # the menu's own game and mode again
             self.puzzle = -1
             self.game, self.mode = self._before
@@ -314,6 +327,7 @@ class App:
         self.refused = -1
         self.blunder = 0
         self._armed = -1
+        self._held = -1
         if self.match.ai_turn():
             self.ai_at = now + self.think_ms
 
@@ -338,15 +352,19 @@ class App:
                 self._move(now, self._ai_move())
             return
         if event & PRESS:  # a move as the cell goes down: lit a frame later
+            self._held = -1
             if cell == m.newest() and self.undo_plies():  # (the newest mark is always on the board)
                 self._tap_back(now, cell)  # the newest mark, tapped twice: take back
                 return
             try:
                 m.pos.check_move(cell)
             except rules.IllegalMove:
-                self._refuse(now, cell)
+                self._held = cell  # refused if it is let go as a tap: held, it is the menu's
                 return
             self._move(now, cell)
+        elif event & TAP and cell == self._held:
+            self._held = -1
+            self._refuse(now, cell)
 
     def _tap_back(self, now, cell):
         # A tap on the newest mark: the first arms, a second soon after takes back.
@@ -355,7 +373,7 @@ class App:
             return
         self._armed, self._armed_until = cell, now + UNDO_TAP_MS
         self.sounds.append("move")
-        self.log("> Tap %d again to take back %s." % (cell, "that move" if self.undo_plies() == 1 else
+        self.log("> Tap cell %d again to undo %s." % (cell, "that move" if self.undo_plies() == 1 else
                                                        "your move and the board's reply"))
 
     def undo_plies(self):
@@ -588,6 +606,7 @@ class App:
     def _mark_colour(self, player):
         return self.colours["x" if player == rules.X else "o"]
 
+
     def _draw_board(self, now, t):
         cv = self.canvas
         m = self.match
@@ -626,7 +645,7 @@ class App:
                 if blink(now - self._armed_until, 120):
                     cv.set(m.newest(ago), WHITE)
         if self.blunder:  # the trainer caught one: the move blinks red, the better ones glow
-            mine = self._mark_colour(mover ^ 1)
+            mine = self._tints[mover ^ 1]
             if not blink(t, 400):
                 cv.set(m.newest(), self.colours["error"])
             for c in range(9):
@@ -650,14 +669,18 @@ class App:
         if hints is None:  # the mover's colour glows faintly where it may play
             cv.fill(free, colour, 22)
             return
-        # Hints, in the mover's colour so the turn stays clear, told apart by
-        # brightness and motion rather than hue: wins pulse fast and bright,
-        # draws breathe slowly and dimly, losses glow faintly and steadily
-        # (as with hints off). Marks never move: a mark and a hint of the
-        # same colour don't look alike.
+        # Hints, in the mover's colour lightened (so the turn stays clear,
+        # and a hint never has a mark's colour), told apart by brightness and
+        # motion: wins pulse fast and bright, draws breathe slowly and dimly,
+        # losses glow faintly and steadily (as with hints off, in the mark's
+        # own colour). Marks never move.
+        colour = self._tints[mover]
         win = pulse(t, _WIN_HINT_MS, 64)
         draw = _DRAW_HINT_LOW + (pulse(t, _DRAW_HINT_MS, 0) * (_DRAW_HINT_HIGH - _DRAW_HINT_LOW) >> 8)
         for c in range(9):
             h = hints[c]
             if h < 3:
-                cv.set(c, colour, win if h == 2 else (draw if h == 1 else 22))
+                if h:
+                    cv.set(c, colour, win if h == 2 else draw)
+                else:
+                    cv.set(c, self._mark_colour(mover), 22)

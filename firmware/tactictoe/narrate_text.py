@@ -20,6 +20,7 @@ _DEMO = const(3)
 _MENU_KEY = const(0)  # panel's roles
 _HINT_KEY = const(1)
 _UNDO_KEY = const(2)
+_TRAINER = const(1)  # app's HELP_TRAINER
 _CHOICE = const(1)  # narrate's what
 _HINTS = const(2)
 _REFUSED = const(3)
@@ -31,12 +32,14 @@ QUESTIONS = ("Choose a game:", "Who plays?", "Board's level:", "Play with help?"
 OPTIONS = (
     (("Classic", "3 in a row wins"), ("Tactic-toe", "Old marks vanish"), ("Puzzles", "Win in N moves"),
      ("Score", "See or reset it")),
-    (("You are X", "You move first"), ("You are O", "Board moves 1st"), ("Two players", "Take turns"),
+    (("You are X", "You go first"), ("You are O", "Board goes first"), ("Two players", "Take turns"),
      ("Demo", "Board vs board")),
     (("Easy", "Sees 1-move wins"), ("Medium", "Blocks your wins"), ("Perfect", "Never loses")),
     (("No help", "Just play"), ("Trainer", "Shows blunders"), ("Hints on", "Best moves glow")),
     (("Keep it", "Back to the menu"), ("Reset it", "Every count to 0")),
 )
+# The help a game is played with (app.HELP_OFF, HELP_TRAINER, HELP_HINTS), as a new game says it.
+HELPS = ("no help", "the trainer on", "hints on")
 # What hints look like (app.App._draw_board), in the mover's colour.
 HINTS = "Hints: a fast bright pulse wins, a slow dim breath draws, a faint steady glow loses."
 
@@ -98,10 +101,19 @@ def score_text(a, game):
     """The score in words: for ``game`` as it was just played (its
     level, or two players), or (-1) all of it."""
     s = a.score
-    if game < 0:
-        w, d, lost = totals(s)
-        return "Your score against the board: won %d, drew %d, lost %d; puzzles solved: %d of %d." % (
-            w, d, lost, s.solved_count(), a.puzzle_count())
+    if game < 0:  # each game and level played, as the score keeps them
+        parts = []
+        for g in (0, 1):
+            for level in range(3):
+                w, d, lost = s.games(g, level)
+                if w or d or lost:
+                    parts.append("%s against the %s board: won %d, drew %d, lost %d" % (
+                        _low(GAMES[g]), _low(LEVELS[level]), w, d, lost))
+            x, o, d = s.two(g)
+            if x or o or d:
+                parts.append("%s for two: X won %d, O won %d, %d drawn" % (_low(GAMES[g]), x, o, d))
+        parts.append("puzzles solved: %d of %d" % (s.solved_count(), a.puzzle_count()))
+        return "Your score: %s." % ("; ".join(parts) if len(parts) > 1 else "no games yet; " + parts[0])
     name = _low(GAMES[game])
     if a.mode == _TWO:
         x, o, d = s.two(game)
@@ -109,16 +121,6 @@ def score_text(a, game):
     w, d, lost = s.games(game, a.level)
     return "Score, %s against the %s board: you won %d, drew %d, lost %d." % (
         name, _low(LEVELS[a.level]), w, d, lost)
-
-
-def totals(s):
-    """``(won, drawn, lost)`` against the board, every game and level, of the ``score.Score`` ``s``."""
-    w = d = lost = 0
-    for game in (0, 1):
-        for level in range(3):
-            won, drawn, lo = s.games(game, level)
-            w, d, lost = w + won, d + drawn, lost + lo
-    return w, d, lost
 
 
 def _lesson(a):
@@ -148,14 +150,14 @@ def _menu(n):
     parts = []
     for cell, value, _, _ in a.menu_options():
         name, meaning = OPTIONS[s][int(value)]
-        parts.append("key %d %s (%s)" % (cell, _low(name), _low(meaning)))
+        parts.append("cell %d %s (%s)" % (cell, _low(name), _low(meaning)))
     _say(a, "%s %s." % (QUESTIONS[s], ", ".join(parts)))
     _say(a, _choice(n))
-    how = "Turn the dial and press it, or tap a lit key, to choose" if getattr(a, "dial", False) \
-        else "Tap a lit key to choose"
+    how = "Turn the dial and press it, or tap a lit cell, to choose" if getattr(a, "dial", False) \
+        else "Tap a lit cell to choose"
     if s > 0 and n.panel and _MENU_KEY in a.roles:
         how += "; the Menu key goes back"
-    _say(a, "%s; hold any key %s to start over." % (how, _hold(a)))
+    _say(a, "%s; hold any cell %s to start over." % (how, _hold(a)))
 
 
 def _choice(n):
@@ -169,7 +171,7 @@ def _choice(n):
     elif s < 4 and a.tables.get(value if s == 0 else a.game) is None and (
             s == 0 and value < 2 or s == 2 and value == 2 or s == 3 and value):
         note = " (no table: a weaker board, no hints)"
-    return "Pulsing now: key %d, %s%s." % (cell, _low(OPTIONS[s][int(value)][0]), note)
+    return "Pulsing now: cell %d, %s%s." % (cell, _low(OPTIONS[s][int(value)][0]), note)
 
 
 def _who(a):
@@ -179,6 +181,13 @@ def _who(a):
     if a.mode == _DEMO:
         return "the board plays itself (%s)" % level
     return "you are %s against the %s board" % ("X" if a.mode == _YOU_X else "O", level)
+
+
+def _help(a):
+    # The help the game is played with: "no help", "hints on"...
+    if a.mode == _TWO and a.help == _TRAINER:  # (the trainer judges moves against the board only)
+        return "no help (the trainer is for games against the board)"
+    return HELPS[a.help]
 
 
 def _game(n, m):
@@ -193,20 +202,21 @@ def _game(n, m):
                 a.puzzle + 1, len(a.puzzles), _low(GAMES[m.game]), rules.PLAYERS[pos.turn], moves,
                 "" if moves == 1 else "s"))
         else:
-            _say(a, "New game of %s: %s." % (_low(GAMES[m.game]), _who(a)))
+            _say(a, "New game of %s: %s%s." % (_low(GAMES[m.game]), _who(a),
+                                                "" if a.mode == _DEMO else "; " + _help(a)))
     elif m.plies == n.plies + 1:  # one move since the last narration: whose, where
         player = 1 - pos.turn
         before = n.masks >> 9 * (1 - player) & 0x1FF
         new, gone = pos.mask(player) & ~before, before & ~pos.mask(player)
         for c in range(9):
             if new >> c & 1:
-                moved = "%s played key %d" % (_name(a, player), c)
+                moved = "%s played on cell %d" % (_name(a, player), c)
         for c in range(9):
             if gone >> c & 1:  # tactic-toe: the oldest mark left
-                moved += " and the mark on key %d vanished" % c
+                moved += " and the mark on cell %d vanished" % c
     elif m.plies < n.plies and not over:
         back = n.plies - m.plies
-        _say(a, "Took back %d move%s." % (back, "s" if back > 1 else ""))
+        _say(a, "Undid %d move%s." % (back, "s" if back > 1 else ""))
     if over:
         _over(a, m, moved)
         return
@@ -214,7 +224,7 @@ def _game(n, m):
         _say(a, moved + ".")
     if a.blunder:  # the trainer caught the move
         _say(a, _lesson(a))
-        _say(a, "Tap %d twice to take it back, or any other key to play on." % a.caught[0])
+        _say(a, "Tap cell %d twice to undo it, or any other cell to play on." % a.caught[0])
         return
     mover = rules.PLAYERS[pos.turn]
     if a.mode == _DEMO:
@@ -223,13 +233,13 @@ def _game(n, m):
     if m.ai_turn():
         _say(a, "The board (%s) is thinking." % mover)
         return
-    _say(a, ("%s to move" % mover if a.mode == _TWO else "Your move (%s)" % mover) + ": tap a free key.")
+    _say(a, ("%s to move" % mover if a.mode == _TWO else "Your move (%s)" % mover) + ": tap a free cell.")
     old = pos.vanishing()
     if old is not None:
         if a.mode == _TWO:
-            _say(a, "%s's mark on key %d (blinking) vanishes when %s plays." % (mover, old, mover))
+            _say(a, "%s's mark on cell %d (blinking) vanishes when %s plays." % (mover, old, mover))
         else:
-            _say(a, "Your %s on key %d (blinking) vanishes when you play." % (mover, old))
+            _say(a, "Your %s on cell %d (blinking) vanishes when you play." % (mover, old))
     if a.hint_outcomes() is not None:
         _say(a, HINTS)
 
@@ -253,7 +263,7 @@ def _over(a, m, moved):
                 _say(a, _lesson(a))
             _say(a, "Puzzle %d failed." % (a.puzzle + 1))
         _say(a, "Puzzles solved: %d of %d." % (a.score.solved_count(), len(a.puzzles)))
-        _say(a, "Tap any key for %s; hold one %s for the menu." % (
+        _say(a, "Tap any cell for %s; hold one %s for the menu." % (
             "the next puzzle" if a.solved else "another try", _hold(a)))
         return
     if m.result < 0:
@@ -269,9 +279,9 @@ def _over(a, m, moved):
     if score:
         _say(a, score)
     if a.mode == _DEMO:
-        _say(a, "The next game starts soon; hold any key %s for the menu." % _hold(a))
+        _say(a, "The next game starts soon; hold any cell %s for the menu." % _hold(a))
     else:
-        again = "Press the dial or tap a key" if getattr(a, "dial", False) else "Tap any key"
+        again = "Press the dial or tap a cell" if getattr(a, "dial", False) else "Tap any cell"
         _say(a, "%s to play again; hold one %s for the menu." % (again, _hold(a)))
 
 
@@ -288,10 +298,10 @@ def _refusal(a, key):
         if role == _HINT_KEY:
             return "No hints now (only on your move, with the game's table)."
         if role == _UNDO_KEY:
-            return "Nothing to take back."
+            return "Nothing to undo."
         return "That key does nothing now."
     if a.state == _MENU:
         if a.screen == 0 and key == 1:
             return "No puzzles here: they need puzzles.bin and a table on the board (make flash)."
-        return "Key %d is not an option here: tap a lit key." % key
-    return "Key %d can't be played now: tap a free key." % key
+        return "Cell %d is not an option here: tap a lit cell." % key
+    return "Cell %d can't be played now: tap a free cell." % key

@@ -236,4 +236,4 @@ class PanelApp(App):
             from .words import Words  # only a board with a screen loads it
 
             self._words = Words(self)
-        return self._words.lines()
+        return self._words.lines(now)

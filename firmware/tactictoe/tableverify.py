@@ -17,11 +17,19 @@ from . import table
 from . import table_extra
 
 
-def describe(value):
-    """'wins in 13', 'draw' or 'loses in 12' (value7, for its owner)."""
+def describe(value, other="the other side"):
+    """value7, for its owner, in moves as the board counts them (the
+    winner's own, docs/table-format.md): 'wins in 7 moves' (13 plies),
+    'draw' or 'loses: X wins in 6 moves' (12 plies; ``other`` names the
+    winner)."""
     if value & ai.WIN:
-        return "wins in %d" % (value & 0x3F)
-    return "loses in %d" % value if value else "draw"
+        return "wins in %s" % moves((value & 0x3F) + 1 >> 1)
+    return "loses: %s wins in %s" % (other, moves(value >> 1)) if value else "draw"
+
+
+def moves(n):
+    """'1 move', '7 moves'."""
+    return "%d move%s" % (n, "" if n == 1 else "s")
 
 
 def first_wrong(t, progress=None):

@@ -15,7 +15,7 @@ from . import rules
 from .app import MENU, NOTICE, OVER, PICK_GAME, PLAY
 from .frames import CORNERS
 from .match import DEMO, TWO, YOU_X
-from .narrate_text import GAMES, LEVELS, OPTIONS, QUESTIONS, totals
+from .narrate_text import GAMES, LEVELS, OPTIONS, QUESTIONS
 from .panel import HINT_KEY, MENU_KEY, SELECT_KEY, UNDO_KEY
 
 WIDTH = const(16)  # characters a line holds
@@ -23,6 +23,39 @@ LINES = const(5)
 
 _PICK_LEVEL = const(2)  # app's menu screens
 _PICK_HINTS = const(3)
+_PICK_SCORE = const(4)
+_HELP_OFF = const(0)  # app's help settings
+_HELP_TRAINER = const(1)
+_PAGE_MS = const(2000)  # a screen with more than fits shows it a page at a time, this long each
+_HELPS = ("", "With the trainer", "With hints")  # by app.HELP_OFF, HELP_TRAINER, HELP_HINTS
+
+
+def count(n, exact=10000):
+    """A count in few characters: as it is below ``exact``, else in
+    thousands ("12k", rounded down) or millions ("3M")."""
+    if n < exact:
+        return "%d" % n
+    if n < 1000000:
+        return "%dk" % (n // 1000)
+    return "%dM" % (n // 1000000)
+
+
+def counts(prefix, labels, values):
+    """``values`` (3 counts) after their one-letter ``labels``, as
+    "You: W12 D3 L0", in at most WIDTH characters: as long as it doesn't
+    fit, without ``prefix``, then with counts from 10000 in thousands
+    ("12k"), then from 1000 ("1k"), then without spaces."""
+    a, b, c = values
+    line = "%s%s%d %s%d %s%d" % (prefix, labels[0], a, labels[1], b, labels[2], c)
+    if len(line) > WIDTH:
+        line = line[len(prefix):]
+    for exact in (10000, 1000):
+        if len(line) > WIDTH:
+            line = "%s%s %s%s %s%s" % (labels[0], count(a, exact), labels[1], count(b, exact),
+                                       labels[2], count(c, exact))
+    if len(line) > WIDTH:
+        line = line.replace(" ", "")
+    return line
 
 
 class Words:
@@ -33,16 +66,35 @@ class Words:
         self.app = app
         self._key = -1  # what the lines were made from (``_state()``)
         self._lines = ()
+        self._now = 0
+        self._key2 = -1  # the game's other page (its help), made with it
+        self._lines2 = ()
         # The labelled keys: the extra keys but the encoder's switch, 3 at most.
         self._soft = bytes(r for r in app.roles if r != SELECT_KEY)[:3]
 
-    def lines(self):
-        """The screen's lines now: a tuple of up to 5 str of at most 16 characters."""
+    def lines(self, now=0):
+        """The screen's lines at ``now`` (ms): a tuple of up to 5 str of at
+        most 16 characters."""
+        self._now = now
         key = self._state()
         if key != self._key:
+            if key == self._key2:  # the other page, made with this one
+                self._key, self._key2 = key, self._key
+                self._lines, self._lines2 = self._lines2, self._lines
+                return self._lines
             self._lines = self._make()
             self._key = key
+            if self._paged():  # the game's other page too, so turning pages allocates nothing
+                self._now = now + _PAGE_MS
+                self._lines2, self._key2 = self._make(), self._state()
+                self._now = now
         return self._lines
+
+    def _paged(self):
+        # True while the game's line turns between its name and its help.
+        a = self.app
+        return (a.state == PLAY and a.help != _HELP_OFF and a.mode != DEMO and not a.blunder and a.puzzle < 0
+                and a.hint_outcomes() is None and not (a.help == _HELP_TRAINER and a.mode == TWO))
 
     def _state(self):
         # Everything the lines depend on, in one small int (no allocation).
@@ -52,6 +104,8 @@ class Words:
         key |= (a.tables.get(0) is None) << 13 | (a.tables.get(1) is None) << 14
         if a.state == MENU:
             key |= a.picked() << 15 | (a.score.saves() & 0xFF) << 17  # (the score screen: a reset)
+            if a.screen == _PICK_SCORE:
+                key |= (self._now // _PAGE_MS % 9) << 25  # its pages
         elif a.state == NOTICE:
             key |= (a.notices[0][0] == CORNERS) << 15
         elif m is not None:
@@ -59,6 +113,8 @@ class Words:
             key |= (3 if result is None else result + 1) << 15 | m.pos.turn << 17 | m.ai_turn() << 18
             key |= (a.hint_outcomes() is not None) << 19 | a.hints_possible() << 20 | (a.undo_plies() > 0) << 21
             key |= (a.blunder != 0) << 22 | (a.puzzle >= 0) << 23 | a.solved << 24
+            if self._paged():  # the game's line: its name, then its help
+                key |= (self._now // _PAGE_MS & 1) << 25
         return key
 
     def _make(self):
@@ -85,10 +141,9 @@ class Words:
         i = a.picked()
         value = a.menu_options()[i][1]
         name, meaning = OPTIONS[a.screen][int(value)]  # (by value: the puzzles may be left out)
-        last = "Turn dial, press" if a.dial else "Tap a lit key"
-        if a.screen == 4:  # the score: all games against the board, and the puzzles
-            return ["W%d D%d L%d" % totals(a.score), "Puzzles %d/%d" % (a.score.solved_count(), a.puzzle_count()),
-                    "> " + name, meaning]
+        last = "Turn dial, press" if a.dial else "Tap a lit cell"
+        if a.screen == _PICK_SCORE:  # the score, a game and level a page, then the puzzles
+            return self._score_page() + ["> " + name]
         if a.screen == PICK_GAME:
             if value == 2 and not a.puzzles_ready():
                 last = "None here"
@@ -122,8 +177,30 @@ class Words:
         if a.mode == DEMO:
             return ""
         if a.mode == TWO:
-            return "X%d O%d Draw%d" % a.score.two(a.game)
-        return "You: W%d D%d L%d" % a.score.games(a.game, a.level)
+            return counts("", "XOD", a.score.two(a.game))
+        return counts("You: ", "WDL", a.score.games(a.game, a.level))
+
+    def _score_page(self):
+        # The score screen's first three lines: each game and level played
+        # (a page each, _PAGE_MS long), then the puzzles solved.
+        s = self.app.score
+        pages = []
+        for game in (0, 1):
+            for level in range(3):
+                wdl = s.games(game, level)
+                if wdl[0] or wdl[1] or wdl[2]:
+                    pages.append((game, level, wdl))
+            two = s.two(game)
+            if two[0] or two[1] or two[2]:
+                pages.append((game, 3, two))
+        page = self._now // _PAGE_MS % (len(pages) + 1)
+        if page == len(pages):
+            return ["Puzzles solved:", "%d of %d" % (s.solved_count(), self.app.puzzle_count()),
+                    "" if pages else "No games yet"]
+        game, level, values = pages[page]
+        if level == 3:
+            return [GAMES[game], "Two players", counts("", "XOD", values)]
+        return [GAMES[game], "You vs " + LEVELS[level], counts("", "WDL", values)]
 
     def _play(self):
         a = self.app
@@ -151,7 +228,14 @@ class Words:
             turn = "Your move (%s)" % mover
         if a.hint_outcomes() is not None:
             return [turn, "Fast: %s wins" % mover, "Slow: draw", "Faint: %s loses" % mover]
-        return [GAMES[a.game], self._who(), turn, self._score()]
+        return [self._game(), self._who(), turn, self._score()]
+
+    def _game(self):
+        # The game's line: its name, every other page its help ("With hints").
+        a = self.app
+        if self._paged() and self._now // _PAGE_MS & 1:
+            return _HELPS[a.help]
+        return GAMES[a.game]
 
     def _over(self):
         a = self.app
@@ -191,7 +275,7 @@ class Words:
             label = ""
             if role == MENU_KEY:
                 if state == MENU:
-                    label = "Back" if a.screen > PICK_GAME else ""
+                    label = "Menu" if a.screen > PICK_GAME else ""  # (back one screen)
                 elif state >= PLAY:
                     label = "Menu"
             elif role == HINT_KEY:

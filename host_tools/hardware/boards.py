@@ -223,7 +223,7 @@ def sorted_signals(cfg):
 ROLES = {
     "menu": ("Menu", "leave the game; in the menu, go back"),
     "hint": ("Hint", "show the hints for this move; press again to hide them"),
-    "undo": ("Take back", "take back your last move and the board's reply"),
+    "undo": ("Undo", "undo your last move and the board's reply"),
     "select": ("Select", "choose the option the encoder picked"),
 }
 

@@ -189,7 +189,7 @@ def _keys(board):
     else:
         out.append("There is no screen: the menu is in colours, as on the boards you solder yourself"
                    " ([the README](../../README.md#the-menu) shows every screen), and each function key's light"
-                   " says whether it can do something now (Take back only when there is a move to take back).")
+                   " says whether it can do something now (Undo only when there is a move to undo).")
     return out
 
 

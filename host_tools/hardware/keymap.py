@@ -1,6 +1,6 @@
 """The key map of a bought board (``hardware/<board>/keymap.svg``): the
 board from the front, each key labelled with what it does (a grid cell's
-number, or Menu, Hint, Take back; unused keys dark), the encoder and the
+number, or Menu, Hint, Undo; unused keys dark), the encoder and the
 screen where the board has them, and a legend. Drawn from
 ``boards.BOUGHT``, the table the shipped configs are checked against."""
 

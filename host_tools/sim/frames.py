@@ -3,20 +3,26 @@ letter per cell naming the colour it shows."""
 
 # The names the headless output gives colours, by hue; X and O first.
 _NAMES = (("X", "x"), ("O", "o"), ("W", "win"), ("D", "draw"), ("R", "error"), ("M", "menu"),
-          ("N", "notice"))
+          ("N", "notice"), ("H", "x"), ("J", "o"))
+_HINTS = "HJ"  # X's and O's hints: their marks' colours lightened (app.App's tints)
+
+
+def _tint(colour):
+    return [v + ((255 - v) * 3 >> 3) for v in colour]
 
 
 def letter(rgb, cfg):
     """One character for a cell: "." off, else the nearest of the config's
-    colours by hue (X, O, W win/white, D draw, R error, M menu, N notice),
-    lower case when lit at under half the brightness cap."""
+    colours by hue (X, O, W win/white, D draw, R error, M menu, N notice,
+    H and J X's and O's hints), lower case when lit at under half the
+    brightness cap."""
     top = max(rgb)
     if not top:
         return "."
     unit = [v / top for v in rgb]
     best, dist = "?", 9.0
     for ch, name in _NAMES:
-        ref = cfg["colours"][name]
+        ref = _tint(cfg["colours"][name]) if ch in _HINTS else cfg["colours"][name]
         m = max(ref)
         d = sum((u - v / m) ** 2 for u, v in zip(unit, ref))
         if d < dist:

@@ -54,10 +54,10 @@ CENTRE = 4
 # The bought boards' extra keys on the keyboard: the top row of a numeric
 # keypad (/ * -) or a letter, and the encoder on [ ] and Enter.
 ROLE_KEYS = {"menu": ("/", "m"), "hint": ("*", "h"), "undo": ("-", "u"), "select": ("\r", "\n")}
-ROLE_LABELS = {"menu": "/ m Menu", "hint": "* h Hint", "undo": "- u Back"}
-ROLE_SHORT = {"menu": ("Menu", "/ m"), "hint": ("Hint", "* h"), "undo": ("Back", "- u")}  # on 4x2 keys
+ROLE_LABELS = {"menu": "/ m Menu", "hint": "* h Hint", "undo": "- u Undo"}
+ROLE_SHORT = {"menu": ("Menu", "/ m"), "hint": ("Hint", "* h"), "undo": ("Undo", "- u")}  # on 4x2 keys
 TURN_KEYS = {"[": -1, "]": 1}
-PAD_LEGEND = ("grid: keys 0-8 or q-c   / m: Menu   * h: Hint   - u: Take back",
+PAD_LEGEND = ("grid: keys 0-8 or q-c   / m: Menu   * h: Hint   - u: Undo",
               "encoder: [ turn left  ] turn right  Enter: push   Space: long press  r: power-cycle  Esc: quit")
 PAD_LEGEND_KEYS = (PAD_LEGEND[0], "Space: long press   r: power-cycle   Esc: quit")  # no encoder
 PAD_LEGEND_COMPACT = "grid: 0-8 or q-c   Space: long press   r: power-cycle   Esc: quit"
@@ -344,6 +344,14 @@ def _printable(line):
 
 NARRATION = "> "  # the firmware's narration lines start so (narrate.py)
 CAPTION_KEPT = 5
+# A narration line this long after the one before starts the next screen's
+# caption (a screen's lines come together, in one step of the game).
+SCREEN_GAP_S = 0.25
+# The narration's one-line updates of a screen (firmware/tactictoe/narrate_text.py):
+# the menu's pick, hints shown or hidden, a refusal, a double tap's first tap.
+# Each kind, by how it starts: the caption shows the newest in place of the last.
+UPDATES = (re.compile(r"Pulsing now: "), re.compile(r"Hints[ :]"), re.compile(r"Cell \d (is not|can't)|Nothing to undo"
+           r"|No hints now|That key does nothing|No puzzles here"), re.compile(r"Tap cell \d again "))
 
 
 class ConsoleLines:
@@ -355,9 +363,11 @@ class ConsoleLines:
     instead, counting the pieces of code run, until the board leaves the
     raw REPL (its friendly banner, or a reset into anything else)."""
 
-    def __init__(self, keep=100):
+    def __init__(self, keep=100, clock=time.monotonic):
         self.lines = collections.deque(maxlen=keep)
-        self.said = collections.deque(maxlen=CAPTION_KEPT)  # the narration's lines, without "> "
+        self.said = []  # the current screen's narration lines, without "> " (``_say``)
+        self._clock = clock
+        self._said_at = -math.inf  # when the last one came
         self.partial = ""  # the line being printed (a prompt, say)
         self._decode = codecs.getincrementaldecoder("utf-8")("replace").decode
         self.raw = False  # in the raw REPL: a tool has the board
@@ -384,10 +394,27 @@ class ConsoleLines:
             if line.rstrip() == ">>>" and self.lines and self.lines[-1].rstrip() == ">>>":
                 continue  # one bare prompt is enough (mpremote sends two Ctrl-Cs)
             if line.startswith(NARRATION):  # the caption's, not the panel's
-                self.said.append(line[len(NARRATION):].strip())
+                self._say(line[len(NARRATION):].strip())
                 continue
             self.lines.append(line)
         return ""
+
+    def _say(self, line):
+        """A narration line for the caption, which shows the screen's: lines
+        that come together (one step of the game) after a pause start a new
+        screen, but an update (the pick, hints, a refusal: narrate_text.UPDATES)
+        joins the screen it changes, in place of the update of its kind."""
+        now = self._clock()
+        kind = next((k for k in UPDATES if k.match(line)), None)
+        self._said_at, before = now, self._said_at
+        if kind is not None:
+            for i, said in enumerate(self.said):
+                if kind.match(said):
+                    self.said[i] = line
+                    return
+        elif now - before > SCREEN_GAP_S:
+            self.said = []
+        self.said = (self.said + [line])[-CAPTION_KEPT:]
 
     def _raw(self, text):
         """The raw REPL's traffic: counted, not shown. Returns the text after
@@ -446,14 +473,30 @@ class ConsoleLines:
         return self.partial.startswith(">>>")
 
     def caption(self, width, rows):
-        """The last narration lines (at most ``CAPTION_KEPT``, as many as
-        fit whole in ``rows``), wrapped to ``width``, newest at the bottom."""
+        """The current screen's narration lines, wrapped to ``width``, in at
+        most ``rows``: when they don't all fit, each keeps its first row at
+        least, the shortest are shown whole, and the rows left go to the
+        oldest (the screen's question), then the newest; a line cut short
+        ends with "…"."""
+        wrapped = [textwrap.wrap(line, width) or [""] for line in self.said][-rows:] if rows > 0 else []
+        n = len(wrapped)
+        give = [1] * n
+        left = rows - n
+        first = [0] + list(range(n - 1, 0, -1)) if n else []  # the question, then the newest
+        for i in sorted(first, key=lambda i: len(wrapped[i])):  # (stable: ties in that order)
+            if len(wrapped[i]) - 1 <= left:
+                left -= len(wrapped[i]) - 1
+                give[i] = len(wrapped[i])
+        for i in first:
+            more = min(left, len(wrapped[i]) - give[i])
+            give[i] += more
+            left -= more
         out = []
-        for line in reversed(self.said):
-            wrapped = textwrap.wrap(line, width) or [""]
-            if len(out) + len(wrapped) > rows:
-                break
-            out[:0] = wrapped
+        for rows_of, n in zip(wrapped, give):
+            part = rows_of[:n]
+            if n < len(rows_of):
+                part[-1] = part[-1][:width - 1].rstrip() + "…"
+            out += part
         return out
 
     def last(self, width, rows):
@@ -562,12 +605,12 @@ def _panel(pieces, console, top, left, width, height, caption_rows):
 
 
 def _caption(pieces, console, top, left, width, rows):
-    """What the board's narration said last, on a tinted box: its heading,
-    then ``rows`` - 1 rows."""
+    """The current screen's narration, on a tinted box: its heading, then
+    ``rows`` - 1 rows, read from the top."""
     pieces[(top, left)] = BOLD + CAPTION.ljust(width) + RESET
     rows -= 1
     lines = console.caption(width - 2, rows)
-    for r, line in enumerate([""] * (rows - len(lines)) + lines):
+    for r, line in enumerate(lines + [""] * (rows - len(lines))):
         pieces[(top + 1 + r, left)] = _bg(CAPTION_BG) + " " + line.ljust(width - 1) + RESET
 
 

@@ -8,12 +8,21 @@ all follow it), plays a tactic-toe game for two with hints by clicking
 cells, and takes the picture at a set time. The same steps at the same fake
 times give the same frames, so the same picture on every run with the same
 Chromium.
+
+The PNG carries, in a ``tEXt`` chunk (``STAMP``), the sha256 of what made it
+(``inputs``: the site's files but the build guide, which the page never
+loads, and these steps), so a test can tell a stale picture in a second,
+without Chromium: the picture is stale when the site ``make web`` builds now
+would give another digest.
 """
 
+import hashlib
 import os
 import shutil
+import struct
 import tempfile
 import threading
+import zlib
 
 from host_tools import web
 
@@ -26,6 +35,43 @@ PRESSES = [(5, 300), (6, 300), (5, 400), (1, 300), (4, 300), (0, 300), (3, 300),
 HINT_CELL = 1
 PULSE_MS = 2000  # longer than a hint's pulse
 BOOT_MS = 2500  # the self-test, then the menu
+
+
+STAMP = b"tactictoe-inputs"  # the tEXt chunk's keyword
+
+
+def inputs(site):
+    """The sha256 (hex) of what the picture is made of: every file of the
+    built ``site`` but the build guide (``hardware/``), and the steps."""
+    h = hashlib.sha256(repr((VIEWPORT, STEP_MS, PRESSES, HINT_CELL, PULSE_MS, BOOT_MS)).encode())
+    for root, dirs, files in os.walk(site):
+        dirs[:] = sorted(d for d in dirs if root != site or d != "hardware")
+        for name in sorted(files):
+            path = os.path.join(root, name)
+            h.update(os.path.relpath(path, site).replace(os.sep, "/").encode() + b"\0")
+            with open(path, "rb") as f:
+                h.update(hashlib.sha256(f.read()).digest())
+    return h.hexdigest()
+
+
+def stamp(png, digest):
+    """``png`` with a tEXt chunk ``STAMP``: ``digest``, after its header."""
+    body = STAMP + b"\0" + digest.encode()
+    chunk = struct.pack(">I", len(body)) + b"tEXt" + body + struct.pack(">I", zlib.crc32(b"tEXt" + body))
+    end = 8 + 25  # the signature, then IHDR (13 bytes of data)
+    return png[:end] + chunk + png[end:]
+
+
+def stamped(png):
+    """The digest ``stamp`` put in ``png``, or None."""
+    at = 8
+    while at + 8 <= len(png):
+        size, kind = struct.unpack(">I4s", png[at:at + 8])
+        data = png[at + 8:at + 8 + size]
+        if kind == b"tEXt" and data.startswith(STAMP + b"\0"):
+            return data[len(STAMP) + 1:].decode()
+        at += 12 + size
+    return None
 
 
 class PictureError(Exception):
@@ -42,6 +88,7 @@ def take(tables_dir=os.path.join(web.ROOT, "build")):
     with tempfile.TemporaryDirectory() as tmp:
         site = os.path.join(tmp, "site")
         web.build(site, tables_dir)
+        digest = inputs(site)
         httpd = web.server(site, 0)
         threading.Thread(target=httpd.serve_forever, daemon=True).start()
         try:
@@ -80,4 +127,4 @@ def take(tables_dir=os.path.join(web.ROOT, "build")):
         finally:
             httpd.shutdown()
             httpd.server_close()
-    return png
+    return stamp(png, digest)

@@ -358,9 +358,12 @@ def check_hints(b, mover_char):
     marks = [c for c in range(9) if pos.piece_at(c) is not None and c not in (pos.vanishing(0), pos.vanishing(1))]
     lo, hi, turns = _hint_levels(b, list(values) + marks)
     p = b.picture()
+    tint = "H" if mover_char == "X" else "J"
     for c, v in values.items():
-        check(p[c] in mover_char + mover_char.lower(), "hints are in the mover's colour: " + p)
         o = ai.outcome(v)
+        # wins and draws in the mover's colour lightened, never a mark's; losses faint in the mover's own
+        check(p[c] in (tint + tint.lower() if o >= 0 else mover_char.lower()),
+              "hints are in the mover's colour, lightened: " + p)
         if o > 0:
             check(hi[c] > 200 and lo[c] < 100 and turns[c] >= 1,
                   "a winning move pulses fast and bright: %d..%d, %d peaks a second" % (lo[c], hi[c], turns[c]))

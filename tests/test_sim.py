@@ -651,7 +651,7 @@ def test_a_config_for_another_wiring_stays_said_and_make_sims_own_flash_names_ma
         assert ("flash a config for its wiring (pico-buttons), start the simulator with BOARD=pico-matrix or wipe the"
                 " virtual boards' flashes (build/sim/) with make clean-sim]") in out
         # one tap of cell 3 (GP5, the matrix's first column): cells 0, 3 and 6
-        assert "Key 0 is not an option here" in out and "Who plays?" in out and "Play with help?" in out
+        assert "Cell 0 is not an option here" in out and "Who plays?" in out and "Play with help?" in out
         assert b.mismatch == "board.json is for pico-matrix, not pico-buttons: make clean-sim fixes it"
         console = terminal.ConsoleLines()
         for _ in range(40):  # the console's line has long scrolled away

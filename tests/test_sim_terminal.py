@@ -14,7 +14,7 @@ import uuid
 
 import pytest
 
-from conftest import HANG_S, FIRMWARE, PACKAGE, ROOT, TABLES
+from conftest import HANG_S, FIRMWARE, PACKAGE, ROOT, TABLES, put_tables
 from host_tools import flash as flash_tool
 from host_tools.sim import board as sim_board, terminal as st
 from host_tools.screens import as_seen
@@ -58,7 +58,8 @@ time.sleep(3600)  # keep the pane for the test to read
 
 @pytest.fixture
 def flash(tmp_path, table_files):
-    """A flash folder with the firmware, the pico-buttons wiring and both tables."""
+    """A flash folder with the firmware, the pico-buttons wiring, both tables
+    and the puzzles (conftest.put_tables)."""
     d = tmp_path / "flash"
     d.mkdir()
     package = d / TABLES  # the package and its tables: lib/tactictoe
@@ -68,8 +69,7 @@ def flash(tmp_path, table_files):
             shutil.copy(os.path.join(PACKAGE, name), package)
     shutil.copy(os.path.join(FIRMWARE, "main.py"), d)
     shutil.copy(os.path.join(FIRMWARE, "boards", "pico-buttons.json"), d / "board.json")
-    for game, path in table_files.items():
-        shutil.copy(path, package / (rules.GAMES[game] + ".tbl"))
+    put_tables(d, [table_files[rules.CLASSIC], table_files[rules.TACTICTOE]])
     return str(d)
 
 

@@ -161,7 +161,7 @@ class App:
         t.close()
         self.problems[game] = problem
         if self.state != MENU:  # the next menu is built again: its puzzles may have gone with the table
-            self._options_of = -1  # (a menu on show keeps its options, so a dial's pick stays one; key 1 is refused)
+            self._options_of = -1  # (a menu on show keeps its options, so a dial's pick stays one; cell 1 is refused)
         self._no_table(game)
         if game == self.game and (self.state in (PLAY, OVER) or self.state == NOTICE and self._after_notice == PLAY):
             self.notices.append((CROSS, self.colours["error"]))

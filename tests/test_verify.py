@@ -179,13 +179,18 @@ def test_uf2_and_inspect_and_now_puzzles_and_sim_refuse_the_same_wrong_table(wro
     line = _refused(_cli("uf2", "--tables", str(wrong_folder), "-o", str(tmp_path / "x.uf2")), path)
     assert line.endswith("; not flashed (make table writes a right one)")
     _refused(_cli("puzzles", "--tables", str(wrong_folder), "-o", str(tmp_path / "p.bin")), path)
-    _refused(_cli("fallback-book", "--tables", str(wrong_folder), "--module", str(tmp_path / "book.py")), path)
+    (tmp_path / "module").mkdir()
+    book = tmp_path / "module" / "book.py"  # (a module it can rewrite: the tool checks that first)
+    book.write_bytes(open(os.path.join(ROOT, "firmware", "tactictoe", "fallback.py"), "rb").read())
+    _refused(_cli("fallback-book", "--tables", str(wrong_folder), "--module", str(book)), path)
+    assert book.read_bytes() == open(os.path.join(ROOT, "firmware", "tactictoe", "fallback.py"), "rb").read()
+    assert os.listdir(tmp_path / "module") == ["book.py"]
     script = tmp_path / "script.txt"
     script.write_text("wait 100\n")
     flash = tmp_path / "flash"
     line = _refused(_cli("sim", "--replay", str(script), "--flash", str(flash), "--tables", str(wrong_folder)), path)
     assert line.endswith("; not put on the virtual board (make table writes a right one)"), line
-    assert sorted(os.listdir(tmp_path)) == ["script.txt"]  # nothing written: no flash, no uf2, no puzzles
+    assert sorted(os.listdir(tmp_path)) == ["module", "script.txt"]  # nothing written: no flash, no uf2, no puzzles
 
 
 def test_the_rp2040_sims_flash_image_proves_its_tables_too(wrong_folder, tmp_path):

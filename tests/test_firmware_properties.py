@@ -39,6 +39,10 @@ menu = st.tuples(st.sampled_from([3, 5]), st.sampled_from([0, 2, 6, 8]), st.samp
 # The trainer catches X's move: the moves that kept the better outcome pulse in X's colour while O is to move.
 @example(start=[(c, 90, 100) for c in (3, 0, 6, 3)], presses=[(0, 1700, 0), (5, 30, 0), (0, 30, 0), (6, 30, 0),
                                                                (4, 30, 26), (0, 30, 0)], seed=0)
+# A long press plays its move as the key goes down (a puzzle's, caught and failed), then goes to the menu:
+# the next game (two players, no trainer) must not still hold that caught move.
+@example(start=[(c, 90, 100) for c in (3, 0, 6, 3)], presses=[(0, 1700, 0), (1, 30, 26), (1, 1700, 0), (5, 30, 0),
+                                                               (6, 30, 0), (3, 30, 0), (0, 30, 0)], seed=0)
 def test_random_presses(board_folder, start, presses, seed):
     b = sim.Board(board_folder, seed)
     b.run(app.SELFTEST_MS + 20)

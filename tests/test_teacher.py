@@ -106,7 +106,7 @@ def test_a_blunder_is_shown_at_once_and_taken_back_by_a_double_tap(tables):
     cell = _blunder(b)
     b.press(cell)
     b.run(3000)  # the board waits: it does not reply
-    assert a.match.plies == before[1] + 1 and a.blunder and not a.busy()
+    assert a.match.plies == before[1] + 1 and a.blunder and not a.busy() and a.caught[0] == cell
     value, best, mask = ai.verdict(a.tables[a.game], rules.Position(a.game, *before[0], turn=rules.O), cell)
     assert a.blunder == mask
     assert b.said[-2].startswith("O on %d lets X win in " % cell) and b.said[-2].endswith("kept the draw.")
@@ -120,7 +120,7 @@ def test_a_blunder_is_shown_at_once_and_taken_back_by_a_double_tap(tables):
                 seen.add(_colour(b, c))
             assert any(rgb != (0, 0, 0) and max(rgb) == rgb[2] for rgb in seen) and o[2] == max(o)
     b.double_tap(cell)
-    assert (list(a.match.pos.sides), a.match.plies) == before and not a.blunder
+    assert (list(a.match.pos.sides), a.match.plies) == before and not a.blunder and a.caught is None
     assert "classic: take back 1" in b.log and "Undid 1 move." in b.said
 
 
@@ -135,7 +135,7 @@ def test_after_a_blunder_any_other_key_plays_on(tables):
     b.press(other)  # not a move: the board replies now
     b.wait_human()
     assert b.app.match.plies == plies + 1 or b.app.state == app.OVER
-    assert not b.app.blunder
+    assert not b.app.blunder and b.app.caught is None  # (no stale move)
 
 
 @settings(max_examples=8, deadline=None)

@@ -96,7 +96,7 @@ class App:
         self.hints = False  # every move's outcome glows (HELP_HINTS)
         self.trainer = False  # a blunder is shown at once, and can be taken back (HELP_TRAINER)
         self.blunder = 0  # the trainer caught one: the mask of the moves that kept the better outcome
-        self.caught = None  # ...and (the move, its value, the best value)
+        self.caught = None  # ...and (the move, its value, the best value); None with blunder 0
         self._armed = -1  # a mark tapped once: a second tap within UNDO_TAP_MS takes back
         self._armed_until = 0
         # The hints' colours: each mark's lightened towards white, so that a
@@ -174,7 +174,7 @@ class App:
         self.match = None
         self.notices = []
         self.refused = -1
-        self.blunder = 0
+        self.blunder, self.caught = 0, None
         self._armed = -1
         self._held = -1
         if self.puzzle >= 0:  # the menu's own game and mode again
@@ -325,7 +325,7 @@ class App:
         start = self._pose() if self.puzzle >= 0 else None
         self.match = Match(self.game, self.mode, self._ring, start)
         self.refused = -1
-        self.blunder = 0
+        self.blunder, self.caught = 0, None
         self._armed = -1
         self._held = -1
         if self.match.ai_turn():
@@ -343,7 +343,7 @@ class App:
                 if cell == m.newest():
                     self._tap_back(now, cell)
                 else:
-                    self.blunder = 0
+                    self.blunder, self.caught = 0, None
                     self._armed = -1
                     self.ai_at = now + self.think_ms
             return
@@ -390,7 +390,7 @@ class App:
     def _take_back(self, now, plies):
         m = self.match
         m.undo(plies)
-        self.blunder = 0
+        self.blunder, self.caught = 0, None
         self._armed = -1
         self.refused = -1
         self.sounds.append("move")

@@ -121,6 +121,37 @@ def mpremote(port, *args, timeout=HANG_S):  # a guard against a hang, not a dead
                           timeout=timeout, cwd=ROOT)
 
 
+# A loaded host reads the board's lines late: when a wait begins, frames of
+# boots before the last reset may still be unread, and a self-test or menu
+# frame of one of those was taken for the new boot's (the taps then went to
+# a board still in its self-test, and were lost). So a wait after a reset
+# first finds a line that only the resetting session prints.
+_marks = iter(range(1, 1 << 30))
+
+
+def reset(sim, *said):
+    """``mpremote reset``, then the self-test of the boot it started: the
+    session prints a mark of its own first (a serial line after every frame
+    of the boots before), and the waits start from it; ``said``: console
+    lines the new boot prints before its self-test, waited for in order."""
+    mark = "reset mark %d.%d" % (os.getpid(), next(_marks))
+    r = mpremote(sim.port, "exec", "print(%r)" % mark, "+", "reset")
+    assert r.returncode == 0, r.stderr
+    sim.serial(mark)
+    for line in said:
+        sim.serial(line)
+    sim.wait(is_self_test, 30, "the self-test after the reset")
+
+
+def rebooted(sim):
+    """The self-test of the boot a tool's mpremote session (make flash,
+    make flash-table, flash) reset the board to: its "MPY: soft reboot"
+    (every session prints one as it takes the raw REPL), then the
+    self-test. Call once for each such session, in order."""
+    sim.serial("MPY: soft reboot")
+    sim.wait(is_self_test, 30, "the self-test after the flash's reset")
+
+
 def is_menu(line):
     """A frame of the first menu screen: X's colour on cell 3, O's on 5."""
     if not line.startswith("frame "):

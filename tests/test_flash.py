@@ -12,7 +12,7 @@ import zlib
 
 import pytest
 
-from live_sim import ROOT, LiveSim, is_menu, is_self_test, mpremote, next_game, play, start_game
+from live_sim import ROOT, LiveSim, is_menu, next_game, play, rebooted, reset, start_game
 from host_tools import flash as flash_tool, verify
 from tactictoe import ai
 from tactictoe import rules
@@ -68,11 +68,10 @@ def test_flash_tables_then_play_win_draw_and_refuse_a_corrupt_one(bare_board, tm
         open(os.path.join(ROOT, "build", "classic.tbl"), "rb").read())
     # The restart flash-table asked for, to its menu; then mpremote's reset,
     # to its self-test: start_game must not take a menu frame from before a
-    # reset for the menu it taps (under load that lost the taps).
+    # reset for the menu it taps (under load that lost the taps: live_sim.reset).
+    rebooted(b)
     b.wait(is_menu, 30, "the menu after the flash's restart")
-    r = mpremote(b.port, "reset")
-    assert r.returncode == 0, r.stderr
-    b.wait(is_self_test, 30, "the self-test")
+    reset(b)
     start_game(b, rules.CLASSIC)
     # A careless X: the board wins.
     pos, result = play(b, rules.CLASSIC, lambda p: p.legal_moves()[0])
@@ -87,6 +86,7 @@ def test_flash_tables_then_play_win_draw_and_refuse_a_corrupt_one(bare_board, tm
     # Tactic-toe back on: a perfect X wins in 13 plies against the board's best defence.
     r = make("flash-table", "GAME=tactictoe", "PORT=" + b.port)
     assert r.returncode == 0, r.stdout + r.stderr
+    rebooted(b)
     start_game(b, rules.TACTICTOE)
     tt = table.Table(os.path.join(ROOT, "build", "tactictoe.tbl"), rules.TACTICTOE)
     pos, result = play(b, rules.TACTICTOE, perfect(tt))
@@ -113,9 +113,7 @@ def test_flash_tables_then_play_win_draw_and_refuse_a_corrupt_one(bare_board, tm
                              say=lambda line: None)
     assert (flash / TABLES / "classic.tbl").read_bytes() == classic_bytes()
     assert not (flash / TABLES / "classic.tbl.tmp").exists()
-    r = mpremote(b.port, "reset")
-    assert r.returncode == 0, r.stderr
-    b.wait(is_self_test, 30, "the self-test")
+    reset(b)
     start_game(b, rules.CLASSIC)
     pos, result = play(b, rules.CLASSIC, perfect(classic))
     assert result == "serial classic: draw"
@@ -153,10 +151,11 @@ def test_make_flash_installs_firmware_config_and_tables(bare_board, tmp_path):
     assert (flash / "board.json").read_bytes() == open(os.path.join(ROOT, "firmware", "boards", "pico-matrix.json"),
                                                        "rb").read()
     # Back to the config that matches the virtual board's wiring.
+    rebooted(b)  # (make flash's)
     n = len(b.lines)
     r = flash_cli("--port", b.port, "--board", "pico-buttons", "--games", "")
     assert r.returncode == 0, r.stderr
-    b.wait(is_self_test, 30, "the self-test")
+    rebooted(b)
     assert not any("not found" in line for line in b.lines[n:])
     start_game(b, rules.CLASSIC)
     b.send("tap 4")

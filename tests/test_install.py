@@ -11,7 +11,7 @@ import threading
 import pytest
 
 from conftest import HANG_S, FIRMWARE, PACKAGE
-from live_sim import ROOT, LiveSim, is_self_test, mpremote, play, start_game
+from live_sim import ROOT, LiveSim, mpremote, play, reset, start_game
 from tactictoe import ai, rules, table
 
 
@@ -72,9 +72,7 @@ def test_mip_installs_a_board_that_plays(tmp_path, web_server):
                 assert (flash / table.TABLES / name).read_bytes() == f.read(), name
         with open(os.path.join(FIRMWARE, "main.py"), "rb") as f:
             assert (flash / "main.py").read_bytes() == f.read()
-        r = mpremote(b.port, "reset")
-        assert r.returncode == 0, r.stderr
-        b.wait(is_self_test, 30, "the self-test")
+        reset(b)
         # It plays, from the tables mip put there: perfect play draws.
         start_game(b, rules.CLASSIC)
         assert not any("not found" in line for line in b.lines)

@@ -12,7 +12,7 @@ import time
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from live_sim import ROOT, Console, LiveSim, is_menu, is_self_test, mpremote, play, start_game
+from live_sim import ROOT, Console, LiveSim, is_menu, is_self_test, mpremote, play, reset, start_game
 from host_tools.sim import script as sim_script
 from tactictoe import ai, rules, table
 from conftest import HANG_S
@@ -233,9 +233,7 @@ def test_mpremote_lists_copies_runs_and_resets(live, tmp_path):
     assert r.returncode == 1 and "ZeroDivisionError" in r.stdout + r.stderr
     # Reset: the firmware starts again from power-on (its self-test).
     n = len(b.lines)
-    r = mpremote(b.port, "reset")
-    assert r.returncode == 0, r.stderr
-    b.wait(is_self_test, 30, "the self-test")
+    reset(b)
     assert len(b.lines) > n
 
 
@@ -248,9 +246,7 @@ def test_console_repl_interrupts_and_soft_resets(live):
     # Files written on the board live in the flash folder; soft reset keeps them.
     r = mpremote(b.port, "exec", "open('boot.py','w').write('print(\"boot.py ran\")')", "+", "soft-reset")
     assert r.returncode == 0, r.stderr
-    r = mpremote(b.port, "reset")
-    b.serial("boot.py ran")
-    b.wait(is_self_test, 30, "the self-test")
+    reset(b, "boot.py ran")
 
 
 def test_holding_the_centre_at_power_on_is_safe_mode(live):

@@ -77,6 +77,14 @@ def table_files(solutions, tmp_path_factory):
 SKIP = "needs the official image %s (%s): run `make firmware`, then `make test`"
 
 
+@pytest.fixture(scope="session")
+def shipped(table_files):
+    """The puzzles mined beside the tables (without them the menu offers none)."""
+    from tactictoe import puzzles
+
+    return puzzles.Puzzles(os.path.join(os.path.dirname(table_files[rules.CLASSIC]), puzzles.NAME))
+
+
 def skip_for(image):
     """Skip the test for want of an official image (``images.Image``): one
     line naming it, the same for every test."""

@@ -122,14 +122,6 @@ def tables(table_files):
     return {g: table.Table(path, g) for g, path in table_files.items()}
 
 
-@pytest.fixture(scope="module")
-def shipped(table_files):
-    """The puzzles mined beside the tables (without them the menu offers none)."""
-    from tactictoe import puzzles
-
-    return puzzles.Puzzles(os.path.join(os.path.dirname(table_files[rules.CLASSIC]), puzzles.NAME))
-
-
 def position(m):
     return list(m.pos.sides), m.pos.turn
 

@@ -31,16 +31,6 @@ def tables(table_files):
     return {g: table.Table(path, g) for g, path in table_files.items()}
 
 
-@pytest.fixture(scope="module")
-def shipped(table_files):
-    """The puzzles mined beside the tables (without them the menu offers none)."""
-    import os
-
-    from tactictoe import puzzles
-
-    return puzzles.Puzzles(os.path.join(os.path.dirname(table_files[rules.CLASSIC]), puzzles.NAME))
-
-
 def grid_board(tables):
     return Board(tables, config.validate(config.DEFAULT), FakeHw(screen=False))
 

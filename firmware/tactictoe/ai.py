@@ -140,7 +140,8 @@ def verdict(table, pos, cell):
     return value, best, mask
 
 
-def _bits(m):
+def bits(m):
+    """How many bits of ``m`` are set (cells in a mask)."""
     n = 0
     while m:
         m &= m - 1
@@ -153,7 +154,7 @@ def _traps(table, game, me, side, other, goal, most):
     ``goal`` (+1 win, 0 draw), after ``me`` moved to ``side`` (``other``:
     the opponent's marks); -1 as soon as that can no longer reach ``most``."""
     free = ~(rules.side_mask(game, side) | rules.side_mask(game, other)) & 0x1FF
-    left = _bits(free)
+    left = bits(free)
     n = 0
     for reply in range(9):
         if free >> reply & 1:
@@ -196,7 +197,7 @@ def best_moves(table, pos):
         if best & WIN:
             # The move wins: the opponent is lost after it, so every reply
             # loses. The count is its number of replies, no lookups.
-            n = _bits(~(rules.side_mask(g, side) | rules.side_mask(g, other)) & 0x1FF)
+            n = bits(~(rules.side_mask(g, side) | rules.side_mask(g, other)) & 0x1FF)
         else:
             # Symmetric moves lead to the same canonical position and set
             # as many traps: each is counted once. A move that can no

@@ -6,6 +6,7 @@ afterwards: its code and messages are not needed again.
 """
 
 from . import rules
+from .ai import bits
 from .puzzles import RECORD_SIZE, PuzzleError
 from .table import LONGEST
 
@@ -97,14 +98,6 @@ def _marks(game, code, turn):
     return no << 4 | nx
 
 
-def _count(mask):
-    k = 0
-    while mask:
-        mask &= mask - 1
-        k += 1
-    return k
-
-
 def position(game, code, turn):
     """``(X's marks, O's marks)`` of ``game``'s position24 ``code`` with
     ``turn`` to move, or a string saying why play never reaches it or
@@ -133,7 +126,7 @@ def position(game, code, turn):
                 return "cell %d is coded 3 (0 empty, 1 X, 2 O)" % c
             x |= (v & 1) << c
             o |= (v >> 1) << c
-        nx, no = _count(x), _count(o)
+        nx, no = bits(x), bits(o)
     if nx != no + turn and not (game == rules.TACTICTOE and nx == no == 3):
         return "X has %d marks and O %d, so %s can't be to move" % (nx, no, rules.PLAYERS[turn])
     if rules.has_line(x) or rules.has_line(o):

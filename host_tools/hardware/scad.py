@@ -8,8 +8,8 @@ import os
 import shutil
 import struct
 import subprocess
-import zlib
 
+from host_tools import pngtext
 from host_tools.hardware.boards import HardwareError
 
 
@@ -55,27 +55,15 @@ def run(args, pictures=False):
 PNG_KEY = b"tactictoe-source"
 
 
-def _chunk(kind, data):
-    return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
-
-
 def tag_png(data, digest):
     """The PNG ``data`` with a tEXt chunk ``tactictoe-source: digest`` after
     its header."""
-    end = 8 + 8 + struct.unpack(">I", data[8:12])[0] + 4  # signature, then IHDR
-    return data[:end] + _chunk(b"tEXt", PNG_KEY + b"\0" + digest.encode()) + data[end:]
+    return pngtext.add(data, PNG_KEY, digest)
 
 
 def png_tag(data):
     """The digest a PNG was tagged with, or None."""
-    at = 8
-    while at + 8 <= len(data):
-        size, kind = struct.unpack(">I4s", data[at:at + 8])
-        body = data[at + 8:at + 8 + size]
-        if kind == b"tEXt" and body.startswith(PNG_KEY + b"\0"):
-            return body[len(PNG_KEY) + 1:].decode()
-        at += 12 + size
-    return None
+    return pngtext.read(data, PNG_KEY)
 
 
 def tagged(path, digest):

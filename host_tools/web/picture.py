@@ -19,12 +19,10 @@ would give another digest.
 import hashlib
 import os
 import shutil
-import struct
 import tempfile
 import threading
-import zlib
 
-from host_tools import web
+from host_tools import pngtext, web
 
 VIEWPORT = {"width": 480, "height": 900}
 STEP_MS = 20  # the fake clock moves in steps of one LED frame
@@ -56,22 +54,12 @@ def inputs(site):
 
 def stamp(png, digest):
     """``png`` with a tEXt chunk ``STAMP``: ``digest``, after its header."""
-    body = STAMP + b"\0" + digest.encode()
-    chunk = struct.pack(">I", len(body)) + b"tEXt" + body + struct.pack(">I", zlib.crc32(b"tEXt" + body))
-    end = 8 + 25  # the signature, then IHDR (13 bytes of data)
-    return png[:end] + chunk + png[end:]
+    return pngtext.add(png, STAMP, digest)
 
 
 def stamped(png):
     """The digest ``stamp`` put in ``png``, or None."""
-    at = 8
-    while at + 8 <= len(png):
-        size, kind = struct.unpack(">I4s", png[at:at + 8])
-        data = png[at + 8:at + 8 + size]
-        if kind == b"tEXt" and data.startswith(STAMP + b"\0"):
-            return data[len(STAMP) + 1:].decode()
-        at += 12 + size
-    return None
+    return pngtext.read(png, STAMP)
 
 
 class PictureError(Exception):

@@ -120,16 +120,56 @@ def test_the_file_format(tmp_path):
     s.record_two(rules.CLASSIC, rules.O)
     s.solve(9)
     s.fail(200)
+    s.record(rules.CLASSIC, 3, score.DRAWN)  # level 3 (matched): index 0 * 3 + 1 = 1 at 344
+    s.review(rules.TACTICTOE, 7, 11)
+    s.set_recent(rules.CLASSIC, 64)
+    s.set_setting(rules.TACTICTOE, 30)
     s.save()
     s.save()
     data = (tmp_path / "score.bin").read_bytes()
-    assert len(data) == score.SIZE == 348
-    assert data[:6] == b"TTSC\x01\x00" and int.from_bytes(data[6:8], "little") == 2  # two saves
+    assert len(data) == score.SIZE == 380
+    assert data[:6] == b"TTSC\x02\x00" and int.from_bytes(data[6:8], "little") == 2  # two saves
     assert int.from_bytes(data[8 + 2 * 14:10 + 2 * 14], "little") == 1 and sum(data[8:44]) == 1
     assert data[44:56] == bytes([0, 0, 1] + [0] * 9)
     assert data[56:88] == bytes([0, 2] + [0] * 30)
     assert data[88 + 200] == 1 and sum(data[88:344]) == 1
-    assert int.from_bytes(data[344:], "little") == zlib.crc32(data[:344])
+    assert data[344:356] == bytes([0, 0, 1] + [0] * 9)
+    assert data[356:372] == bytes(4) + (7).to_bytes(4, "little") + bytes(4) + (11).to_bytes(4, "little")
+    assert data[372:376] == bytes([65, 0, 0, 31])
+    assert int.from_bytes(data[376:], "little") == zlib.crc32(data[:376])
+    assert s.accuracy(rules.TACTICTOE) == 11 * 50 // 7 and s.accuracy(rules.CLASSIC) == -1
+    assert s.recent(rules.CLASSIC) == 64 and s.recent(rules.TACTICTOE) == -1
+    assert s.setting(rules.TACTICTOE) == 30 and s.setting(rules.CLASSIC) == -1
+
+
+def _version1(body):
+    """A version 1 record (348 bytes) with ``body``'s bytes 8-343."""
+    rec = bytearray(b"TTSC\x01\x00\x05\x00") + bytearray(body[8:344])
+    return bytes(rec) + zlib.crc32(rec).to_bytes(4, "little")
+
+
+def test_an_older_firmware_s_version_1_record_is_taken_over(tmp_path):
+    """A 348-byte version 1 file: its counts kept, the new ones 0, and the
+    next save writes version 2 (380 bytes) over it."""
+    body = bytearray(344)
+    body[8 + 2 * 14] = 3  # tactic-toe, medium, lost: 3
+    body[56] = 0b100  # puzzle 2 solved
+    (tmp_path / "score.bin").write_bytes(_version1(body))
+    s, log = fresh(tmp_path / "score.bin")
+    assert log == [] and s.games(rules.TACTICTOE, ai.MEDIUM) == (0, 0, 3) and s.solved(2)
+    assert s.games(rules.TACTICTOE, 3) == (0, 0, 0) and s.accuracy(rules.TACTICTOE) == -1
+    assert s.setting(rules.CLASSIC) == -1 and s.recent(rules.TACTICTOE) == -1
+    s.record(rules.CLASSIC, 3, score.WON)
+    assert s.save() and os.listdir(tmp_path) == ["score.bin"]
+    data = (tmp_path / "score.bin").read_bytes()
+    assert len(data) == 380 and data[4] == 2
+    t, log = fresh(tmp_path / "score.bin")
+    assert log == [] and t.games(rules.TACTICTOE, ai.MEDIUM) == (0, 0, 3) and t.games(rules.CLASSIC, 3) == (1, 0, 0)
+    bad = bytearray(_version1(body))
+    bad[100] ^= 1
+    (tmp_path / "score.bin").write_bytes(bytes(bad))
+    s, log = fresh(tmp_path / "score.bin")
+    assert counts(s) == ZERO and len(log) == 1 and "CRC-32 mismatch" in log[0]
 
 
 def _valid(tmp_path):
@@ -358,7 +398,7 @@ def test_circuitpython_keeps_the_score_in_nvm_unless_the_drive_is_writable(circu
     nvm, drive = circuitpython
     s, log = fresh(tmp_path / "score.bin")
     s.record(rules.TACTICTOE, ai.EASY, score.WON)
-    assert s.save() and os.listdir(tmp_path) == [] and nvm.ops == ["program"] * 2  # 348 bytes: pages 0 and 1
+    assert s.save() and os.listdir(tmp_path) == [] and nvm.ops == ["program"] * 2  # 380 bytes: pages 0 and 1
     assert fresh(tmp_path / "score.bin")[0].games(rules.TACTICTOE, ai.EASY) == (1, 0, 0)
     drive.readonly = False  # boot.py remounted it: the file
     s, log = fresh(tmp_path / "score.bin")
@@ -376,7 +416,24 @@ def test_nvm_saves_program_erased_slots_and_erase_once_the_slots_are_used(circui
         s.record(rules.CLASSIC, ai.PERFECT, score.DRAWN)
         assert s.save()
         assert nvm.ops.count("erase") == (n - 1) // slots
-    assert slots == 11
+    assert slots == 10
+
+
+def test_nvm_with_an_older_firmware_s_version_1_slots_is_taken_over(circuitpython, tmp_path):
+    """Three version 1 records in 348-byte slots: the newest is the score,
+    and the next save rewrites the nvm whole in 380-byte slots."""
+    nvm, _ = circuitpython
+    for n in range(3):
+        body = bytearray(344)
+        body[8] = n + 1  # classic, easy, won: 1, 2, 3
+        nvm.flash[n * 348:(n + 1) * 348] = _version1(body)
+    s, log = fresh(tmp_path / "score.bin")
+    assert log == [] and s.games(rules.CLASSIC, ai.EASY) == (3, 0, 0)
+    s.record(rules.CLASSIC, ai.EASY, score.WON)
+    assert s.save() and "erase" in nvm.ops
+    assert bytes(nvm.flash[380:]) == b"\xff" * (4096 - 380)
+    t, log = fresh(tmp_path / "score.bin")
+    assert log == [] and t.games(rules.CLASSIC, ai.EASY) == (4, 0, 0)
 
 
 def test_nvm_save_before_any_load_goes_after_the_newest_record(circuitpython, tmp_path):
@@ -398,7 +455,7 @@ def _nvm_state(s):
 def test_nvm_power_cut_at_every_flash_operation(circuitpython, tmp_path):
     """For saves 1-24 and every erase or program each does, the power cut
     just before it: the next load has the old score or the new one, except
-    a cut inside the save that erases the full nvm (one save in 11) after
+    a cut inside the save that erases the full nvm (one save in 10) after
     the erase and before the new record's two pages are programmed, which
     loses the score: that is CircuitPython's nvm (docs/firmware.md)."""
     nvm, _ = circuitpython
@@ -525,7 +582,7 @@ def test_webassembly_a_missing_score_says_nothing(tmp_path):
 
 @pytest.mark.parametrize("mode", ["oserror", "kill", "fat-oserror", "fat-kill"])
 def test_micropython_a_save_failing_or_cut_at_every_step_keeps_a_whole_score(tmp_path, mode):
-    """Every step of a save (opening the .tmp, each of its 348 bytes, the
+    """Every step of a save (opening the .tmp, each of its 380 bytes, the
     close, the rename; on FAT, the refused rename, the remove, the rename) failing with
     OSError, or the power cut just before it: the next load has the old
     score, or the new one once the new file is whole and named, and leaves
@@ -560,7 +617,7 @@ def test_over_the_circuitpython_doubles_the_score_goes_to_their_nvm(tmp_path):
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=str(tmp_path),
                        env=dict(os.environ, PYTHONPATH=path), timeout=HANG_S)
     assert r.returncode == 0, r.stderr
-    assert r.stdout.split() == ["True", "True", repr(b"TTSC\x01\x00")] and os.listdir(tmp_path) == []
+    assert r.stdout.split() == ["True", "True", repr(b"TTSC\x02\x00")] and os.listdir(tmp_path) == []
 
 
 def test_micropython_power_on_takes_the_whole_tmp_a_cut_fat_save_left(tmp_path, table_files):

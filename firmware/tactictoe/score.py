@@ -1,6 +1,8 @@
 """The score the board keeps: won, drawn and lost for each game and level,
-the two-player games' results, and the puzzles solved, in one 348-byte
-record with a CRC-32 (docs/firmware.md, "The score on the flash").
+the two-player games' results, the puzzles solved, your accuracy in each
+game and the matched level's setting, in one 380-byte record with a CRC-32
+(docs/firmware.md, "The score on the flash"; an older firmware's 348-byte
+record, version 1, is taken over at load).
 
 Where it lives: on MicroPython, a file on the board's flash,
 ``data/tactictoe/score.bin``, written to ``score.bin.tmp`` beside it and
@@ -36,15 +38,22 @@ DRAWN = const(1)
 LOST = const(2)
 
 _MAGIC = b"TTSC"
-_VERSION = const(1)
+_VERSION = const(2)
 # The record, little-endian (docs/firmware.md):
 _SAVES = const(6)  # u16: saves so far (wraps)
-_GAMES = const(8)  # u16 [game][level][result]: 2 x 3 x 3
+_GAMES = const(8)  # u16 [game][level][result]: 2 x 3 x 3 (levels 0-2)
 _TWO = const(44)  # u16 [game][X wins, O wins, draws]: 2 x 3
 _SOLVED = const(56)  # 256 bits: puzzle i is bit i & 7 of byte i >> 3
 _FAILS = const(88)  # u8 per puzzle: its failures, saturating at 255
-_CRC = const(344)  # u32: CRC-32 of bytes 0-343
-SIZE = const(348)
+_MATCHED = const(344)  # u16 [game][result]: 2 x 3, against level 3 (version 2 on)
+_MOVES = const(356)  # u32 [game]: your moves the review judged
+_POINTS = const(364)  # u32 [game]: their points, 2 a best move, 1 a slower one
+_RECENT = const(372)  # u8 [game]: your recent accuracy + 1 (0: none yet)
+_SETTING = const(374)  # u8 [game]: the matched level's setting + 1 (0: none yet)
+_CRC = const(376)  # u32: CRC-32 of bytes 0-375
+SIZE = const(380)
+OLD_SIZE = const(348)  # version 1: bytes 0-343 as now, its CRC-32 at 344
+LEVELS = const(4)  # the levels counted: ai.EASY, MEDIUM, PERFECT and level 3
 
 # Where the board keeps it, from the flash's root: in a folder whose parent
 # is not the root either, since littlefs moves a folder's log to fresh
@@ -163,9 +172,15 @@ class Score:
             self._buf[at] = v & 0xFF
             self._buf[at + 1] = v >> 8
 
+    def _at(self, game, level):
+        # Where a level's three results start (level 3 came in version 2: after the rest).
+        if level == 3:
+            return _MATCHED + 6 * game
+        return _GAMES + 6 * (game * 3 + level)
+
     def record(self, game, level, result):
         """One game against the board: ``result`` WON, DRAWN or LOST."""
-        self._bump(_GAMES + 2 * ((game * 3 + level) * 3 + result))
+        self._bump(self._at(game, level) + 2 * result)
 
     def record_two(self, game, winner):
         """One two-player game: ``winner`` rules.X, rules.O, or -1 (draw)."""
@@ -173,13 +188,55 @@ class Score:
 
     def games(self, game, level):
         """``(won, drawn, lost)`` against the board at ``level``."""
-        at = _GAMES + 6 * (game * 3 + level)
+        at = self._at(game, level)
         return self._get(at), self._get(at + 2), self._get(at + 4)
 
     def two(self, game):
         """``(x_wins, o_wins, draws)`` of the two-player games."""
         at = _TWO + 6 * game
         return self._get(at), self._get(at + 2), self._get(at + 4)
+
+    def _get32(self, at):
+        b = self._buf
+        return b[at] | b[at + 1] << 8 | b[at + 2] << 16 | b[at + 3] << 24
+
+    def _put32(self, at, v):
+        for k in range(4):
+            self._buf[at + k] = v >> 8 * k & 0xFF
+
+    def review(self, game, moves, points):
+        """Add a game's review of your moves: ``moves`` judged, ``points``
+        (2 for each best move, 1 for each that kept the outcome slower)."""
+        m = self._get32(_MOVES + 4 * game) + moves
+        p = self._get32(_POINTS + 4 * game) + points
+        if m > 0xFFFFFFFF:  # (never, at a move a second: halved, the ratio kept)
+            m, p = m >> 1, p >> 1
+        self._put32(_MOVES + 4 * game, m)
+        self._put32(_POINTS + 4 * game, p)
+
+    def reviewed(self, game):
+        """``(moves, points)`` of your reviewed moves in ``game``, all told."""
+        return self._get32(_MOVES + 4 * game), self._get32(_POINTS + 4 * game)
+
+    def accuracy(self, game):
+        """Your accuracy in ``game`` over every reviewed move, in percent
+        (``100 * points / (2 * moves)``, rounded down), or -1 if none."""
+        m, p = self.reviewed(game)
+        return p * 50 // m if m else -1
+
+    def recent(self, game):
+        """Your recent accuracy in ``game`` (0-100), or -1 before any."""
+        return self._buf[_RECENT + game] - 1
+
+    def set_recent(self, game, value):
+        self._buf[_RECENT + game] = max(0, min(100, value)) + 1
+
+    def setting(self, game):
+        """The matched level's setting for ``game`` (0-254), or -1 before any."""
+        return self._buf[_SETTING + game] - 1
+
+    def set_setting(self, game, value):
+        self._buf[_SETTING + game] = max(0, min(254, value)) + 1
 
     def saves(self):
         """How many times it was saved (wrapping at 65536): a change says the score changed."""
@@ -224,16 +281,24 @@ class Score:
 
     # --- the record ---------------------------------------------------------
 
-    def _check(self):
-        """Why the buffer is not a score record, or None."""
+    def _check(self, size=SIZE):
+        """Why the buffer's first ``size`` bytes are not a score record
+        (``OLD_SIZE``: a version 1 record), or None; a version 1 record is
+        made a version 2 one, its new counts 0."""
         b = self._buf
         if b[0:4] != _MAGIC:
             return "not a score record"
-        if b[4] != _VERSION or b[5]:
-            return "version %d.%d, not %d.0" % (b[4], b[5], _VERSION)
-        c = crc32(self._body) & 0xFFFFFFFF
-        if c != b[_CRC] | b[_CRC + 1] << 8 | b[_CRC + 2] << 16 | b[_CRC + 3] << 24:
+        version = _VERSION if size == SIZE else 1
+        if b[4] != version or b[5]:
+            return "version %d.%d, not %d.0" % (b[4], b[5], version)
+        at = size - 4
+        c = crc32(self._body[:at]) & 0xFFFFFFFF
+        if c != b[at] | b[at + 1] << 8 | b[at + 2] << 16 | b[at + 3] << 24:
             return "CRC-32 mismatch"
+        if size != SIZE:  # version 1: taken over
+            for i in range(OLD_SIZE - 4, SIZE):
+                b[i] = 0
+            b[4] = _VERSION
         return None
 
     def load(self):
@@ -283,11 +348,11 @@ class Score:
         try:
             with open(path, "rb") as f:
                 n = f.readinto(self._buf)
-                if n != SIZE or f.read(1):
+                if n not in (SIZE, OLD_SIZE) or f.read(1):
                     return "not %d bytes" % SIZE
         except OSError as e:
             return "" if _missing(e, path) else _words(e)
-        return self._check()
+        return self._check(n)
 
     def _load_file(self):
         self._where = self.path
@@ -386,23 +451,39 @@ class Score:
     # --- CircuitPython's nvm --------------------------------------------------
 
     def _load_nvm(self, nvm):
+        why = self._scan(nvm, SIZE)
+        if why is None or not self._free:
+            return why
+        free = self._free
+        if self._scan(nvm, OLD_SIZE) is None:
+            # An older firmware's version 1 slots: taken over, and the next
+            # save rewrites the nvm whole in this version's slots.
+            self._free = len(nvm) // SIZE
+            return None
+        self._free = free
+        return why
+
+    def _scan(self, nvm, size):
+        # The newest whole record in the nvm's slots of ``size`` bytes: None
+        # and the record in the buffer, else why (None for an empty nvm too).
         bad = None
         found = False
         self._free = 0
-        for k in range(len(nvm) // SIZE):
-            slot = nvm[k * SIZE:(k + 1) * SIZE]
+        for k in range(len(nvm) // size):
+            slot = nvm[k * size:(k + 1) * size]
             if min(slot) == 0xFF:
                 continue  # erased
             self._free = k + 1
-            self._buf[:] = slot
-            why = self._check()
+            self._buf[:size] = slot
+            why = self._check(size)
             if why is None:
                 found = True
                 good = slot  # the newest whole record: slots are written in order
             else:
                 bad = why  # a save cut mid-write, or flash gone bad
         if found:
-            self._buf[:] = good
+            self._buf[:size] = good
+            self._check(size)  # (a version 1 record made a version 2 one)
             return None
         self._blank()
         return bad

@@ -30,6 +30,7 @@ Records are canonical (one per position up to the 8 symmetries) and every
 record is a position play reaches from the empty board (``inspect
 --verify`` proves it), so the puzzles are too.
 """
+
 import struct
 import zlib
 

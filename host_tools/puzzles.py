@@ -12,12 +12,17 @@ The choice, all of it deterministic (the same tables give the same bytes):
 - every record of a table whose side to move wins in ``SHORTEST`` (3) plies
   or more (a win in 1 is no puzzle: the mover only completes a line);
 - with at most ``MOST_WINS`` (2) first moves that win, at any length;
+- one per class of the same puzzle (``same``): the 8 symmetries and the
+  colour swap (X's marks for O's, each keeping its age, and the other side
+  to move), the first of the class in grade order;
 - in grade order (``grade``): fewer plies first; then more winning first
   moves first (two ways to win are easier to find than one); then fewer
   losing first moves first (a wrong first move that loses is a trap; one
   that only draws forgives the miss, so a position where every other move
   loses is the hardest of its kind); then by the record's key;
-- up to ``PER_PLIES`` (6) a game and a length, taken evenly from that grade
+- up to ``PER_PLIES`` (6) a game and a length, by preference (``rank``):
+  a single winning first move, then a fastest one that is unique (the other
+  slower), then two as fast; within a rank taken evenly from that grade
   order (the easiest, the hardest and the ones between), all of them when
   there are fewer.
 
@@ -37,16 +42,24 @@ SHORTEST = 3  # plies: the shortest win a puzzle asks for
 MOST_WINS = 2  # winning first moves a puzzle may have
 PER_PLIES = 6  # puzzles a game and a length
 
+# rank: how much a puzzle is preferred, best first
+ONE_WIN = 0  # a single winning first move
+ONE_FASTEST = 1  # the fastest winning first move is unique: the other is slower
+TIED = 2  # two winning first moves, as fast as each other
+
 
 class Puzzle:
     """One puzzle: the canonical position24 ``code`` of ``game`` with
     ``turn`` to move, who wins in ``plies``; ``wins`` and ``losses`` of its
-    first moves win (at any length) and lose."""
+    first moves win (at any length) and lose. ``rank`` (``ONE_WIN``,
+    ``ONE_FASTEST`` or ``TIED``) is the miner's, not the file's: a Puzzle
+    read back has None."""
 
-    __slots__ = ("game", "code", "turn", "plies", "wins", "losses")
+    __slots__ = ("game", "code", "turn", "plies", "wins", "losses", "rank")
 
-    def __init__(self, game, code, turn, plies, wins, losses):
+    def __init__(self, game, code, turn, plies, wins, losses, rank=None):
         self.game, self.code, self.turn, self.plies, self.wins, self.losses = game, code, turn, plies, wins, losses
+        self.rank = rank
 
     def __eq__(self, other):
         return isinstance(other, Puzzle) and self.fields() == other.fields()
@@ -68,8 +81,21 @@ def grade(p):
     return p.plies, -p.wins, p.losses, p.code << 1 | p.turn
 
 
+def same(p):
+    """The key shared by every puzzle that is the same as ``p``: the
+    smallest ``code << 1 | turn`` among the 16 images of its position (the 8
+    symmetries, each with the colours kept or swapped: X's marks become O's
+    and O's X's, each mark keeping its age, and the other side is to move).
+    A swapped image is a win in as many plies, with as many winning and
+    losing first moves, as the rules treat X and O alike after the first
+    move."""
+    xside, oside = rules_extra.decode(p.game, p.code)
+    return min(p.code << 1 | p.turn, rules.canonical(p.game, oside, xside) << 1 | p.turn ^ 1)
+
+
 def candidates(t):
-    """Every Puzzle the open ``table.Table`` ``t`` offers, in record order."""
+    """Every Puzzle the open ``table.Table`` ``t`` offers, in record order,
+    each with its ``rank``."""
     out = []
     for i in range(t.count):
         key, value = table_extra.record(t, i)
@@ -77,10 +103,13 @@ def candidates(t):
         if not value & ai.WIN or plies < SHORTEST:
             continue
         pos = rules_extra.from_code(t.game, key >> 1, key & 1)
-        moves = [ai.outcome(v) for _, v in ai.move_values(t, pos)]
-        wins = moves.count(1)
-        if wins <= MOST_WINS:
-            out.append(Puzzle(t.game, key >> 1, key & 1, plies, wins, moves.count(-1)))
+        values = [v for _, v in ai.move_values(t, pos)]
+        wins = sorted(v & 0x3F for v in values if v & ai.WIN)  # plies of each winning first move, fastest first
+        if len(wins) > MOST_WINS:
+            continue
+        rank = ONE_WIN if len(wins) == 1 else ONE_FASTEST if wins[1] > wins[0] else TIED
+        losses = sum(ai.outcome(v) < 0 for v in values)
+        out.append(Puzzle(t.game, key >> 1, key & 1, plies, len(wins), losses, rank))
     return out
 
 
@@ -92,16 +121,30 @@ def spread(items, k):
     return [items[(i * (n - 1) + (k - 1) // 2) // (k - 1)] for i in range(k)]
 
 
+def choose(items, k):
+    """At most ``k`` of ``items`` (in grade order), the best rank first:
+    ``spread`` over each rank in turn while places are left; in grade order."""
+    out = []
+    for rank in (ONE_WIN, ONE_FASTEST, TIED):
+        out += spread([p for p in items if p.rank == rank], k - len(out))
+    return sorted(out, key=grade)
+
+
 def mine(tables):
     """The puzzles in file order: classic's then tactic-toe's, each easiest
-    first. ``tables``: ``{game: open table.Table}``."""
+    first, no two the same (``same``). ``tables``: ``{game: open
+    table.Table}``."""
     out = []
     for game in sorted(tables):
         by_plies = {}
+        seen = set()
         for p in sorted(candidates(tables[game]), key=grade):
-            by_plies.setdefault(p.plies, []).append(p)
+            k = same(p)
+            if k not in seen:  # (the first of its class in grade order: the smallest key)
+                seen.add(k)
+                by_plies.setdefault(p.plies, []).append(p)
         for plies in sorted(by_plies):
-            out += spread(by_plies[plies], PER_PLIES)
+            out += choose(by_plies[plies], PER_PLIES)
     return out
 
 

@@ -11,7 +11,7 @@ import zlib
 import pytest
 from hypothesis import given, strategies as st
 
-from conftest import PACKAGE, run_cli
+from conftest import PACKAGE, ROOT, run_cli
 from host_tools import puzzles
 from tactictoe import ai, rules
 from tactictoe import puzzles as reader
@@ -45,9 +45,30 @@ def _outcomes(sol, pos):
     return out
 
 
+def _winning_plies(sol, pos):
+    """The plies of each winning first move, fastest first, from the solver."""
+    out = []
+    for cell in pos.legal_moves():
+        pos.push(cell)
+        if pos.winner() is not None:
+            out.append(1)
+        elif not pos.is_over():
+            v = sol.value_of(pos)
+            if v and not v & ai.WIN:  # the opponent loses in v plies
+                out.append(v + 1)
+        pos.pop()
+    return sorted(out)
+
+
+def _rank(wins):
+    """The miner's preference, from the plies of the winning first moves: 0
+    one winning move, 1 the fastest unique, 2 two as fast."""
+    return 0 if len(wins) == 1 else 1 if wins[1] > wins[0] else 2
+
+
 def _all_candidates(sol):
     """Every position the miner may choose from, straight from the solver:
-    (game, code, turn) -> (plies, wins, losses)."""
+    (game, code, turn) -> (plies, wins, losses, rank)."""
     out = {}
     for rec in sol.records.tolist():
         value = rec & 0x7F
@@ -57,8 +78,50 @@ def _all_candidates(sol):
             pos = rules_extra.from_code(sol.game, rec >> 8, rec >> 7 & 1)
             o = _outcomes(sol, pos)
             if o.count(1) <= puzzles.MOST_WINS:
-                out[sol.game, rec >> 8, rec >> 7 & 1] = (value & 0x3F, o.count(1), o.count(-1))
+                out[sol.game, rec >> 8, rec >> 7 & 1] = (value & 0x3F, o.count(1), o.count(-1),
+                                                          _rank(_winning_plies(sol, pos)))
     return out
+
+
+# The 8 symmetries as docs/table-format.md lists them: the image of cells 0-8.
+SYMMETRIES = ((0, 1, 2, 3, 4, 5, 6, 7, 8), (2, 5, 8, 1, 4, 7, 0, 3, 6), (8, 7, 6, 5, 4, 3, 2, 1, 0),
+              (6, 3, 0, 7, 4, 1, 8, 5, 2), (2, 1, 0, 5, 4, 3, 8, 7, 6), (6, 7, 8, 3, 4, 5, 0, 1, 2),
+              (0, 3, 6, 1, 4, 7, 2, 5, 8), (8, 5, 2, 7, 4, 1, 6, 3, 0))
+
+
+def _marks(game, code):
+    """X's marks and O's, read off position24 by hand (docs/table-format.md):
+    tactic-toe's oldest first, classic's in cell order."""
+    if game == TACTICTOE:
+        return [tuple(c for c in (code >> s & 0xF for s in shifts) if c != 0xF)
+                for shifts in ((20, 16, 12), (8, 4, 0))]
+    return [tuple(c for c in range(9) if code >> 16 - 2 * c & 3 == who) for who in (1, 2)]
+
+
+def _same(game, code, turn):
+    """What a puzzle is, whatever its colours and however it is turned: the
+    mover's marks and the other side's (so swapping X and O, marks, ages and
+    the side to move, changes nothing), under the smallest of the 8
+    symmetries. Not the miner's ``puzzles.same``: an independent check."""
+    sides = _marks(game, code)
+
+    def image(marks, sym):
+        moved = tuple(sym[c] for c in marks)
+        return moved if game == TACTICTOE else tuple(sorted(moved))  # ages kept; a classic mark has none
+
+    return game, min((image(sides[turn], sym), image(sides[turn ^ 1], sym)) for sym in SYMMETRIES)
+
+
+def test_same_sees_the_issues_pair_and_no_more():
+    """Issue 33: the two wins in 17, O to move on 054132 and X on 132054,
+    are one puzzle with the colours swapped; a mark's age tells puzzles
+    apart, and so does the side to move."""
+    assert _same(TACTICTOE, 0x054132, 1) == _same(TACTICTOE, 0x132054, 0)
+    assert _same(TACTICTOE, 0x054132, 1) != _same(TACTICTOE, 0x132054, 1)
+    assert _same(TACTICTOE, 0x054132, 1) != _same(TACTICTOE, 0x450132, 1)  # X's marks in another age order
+    assert _same(TACTICTOE, 0x054132, 1) == _same(TACTICTOE, 0x234150, 1)  # mirrored left-right
+    for p in (puzzles.Puzzle(TACTICTOE, 0x054132, 1, 17, 1, 0), puzzles.Puzzle(TACTICTOE, 0x132054, 0, 17, 1, 0)):
+        assert puzzles.same(p) == 0x054132 << 1 | 1  # and so does the miner
 
 
 def test_every_puzzle_is_what_the_solver_says(solutions, mined):
@@ -74,11 +137,26 @@ def test_every_puzzle_is_what_the_solver_says(solutions, mined):
         o = _outcomes(sol, pos)
         assert (o.count(1), o.count(-1)) == (p.wins, p.losses)
         assert 1 <= p.wins <= puzzles.MOST_WINS
+        wins = _winning_plies(sol, pos)
+        assert wins[0] == p.plies and _rank(wins) == p.rank  # its fastest answer wins in N
     keys = [(p.game, p.code, p.turn) for p in mined]
     assert len(set(keys)) == len(keys)  # distinct under the 8 symmetries
 
 
-def test_the_choice_spans_every_length_and_is_in_grade_order(solutions, mined):
+def test_no_two_puzzles_are_the_same(blob):
+    """Under the 8 symmetries and the colour swap, in the file as shipped
+    and as mined."""
+    for data in (blob, open(os.path.join(PACKAGE, "puzzles.bin"), "rb").read()):
+        r = reader.Puzzles(io.BytesIO(data))
+        seen = {}
+        for i in range(len(r)):
+            pos, _ = r.get(i)
+            k = _same(pos.game, pos.code(), pos.turn)
+            assert k not in seen, "puzzles %d and %d are the same" % (seen[k] + 1, i + 1)
+            seen[k] = i
+
+
+def test_the_choice_spans_every_length_prefers_one_winning_move_and_is_in_grade_order(solutions, mined):
     for game in (CLASSIC, TACTICTOE):
         cands = _all_candidates(solutions[game])
         mine = [p for p in mined if p.game == game]
@@ -86,12 +164,22 @@ def test_the_choice_spans_every_length_and_is_in_grade_order(solutions, mined):
         # every length from 3 to the longest win the game has
         longest = max(r & 0x3F for r in solutions[game].records.tolist() if r & ai.WIN)
         assert lengths == list(range(3, longest + 1, 2)) == sorted({p.plies for p in mine})
+        rank = {}  # grade -> rank, for one of each class of the same puzzle: the first in grade order
+        classes = set()
+        for g, k in sorted(((v[0], -v[1], v[2], k[1] << 1 | k[2]), k) for k, v in cands.items()):
+            if _same(*k) not in classes:
+                classes.add(_same(*k))
+                rank[g] = cands[k][3]
         for n in lengths:
-            of_n = sorted([(v[0], -v[1], v[2], k[1] << 1 | k[2]) for k, v in cands.items() if v[0] == n])
+            of_n = sorted(g for g in rank if g[0] == n)
             chosen = [puzzles.grade(p) for p in mine if p.plies == n]
             assert len(chosen) == min(puzzles.PER_PLIES, len(of_n))
             assert chosen == sorted(chosen) and set(chosen) <= set(of_n)
-            assert chosen[0] == of_n[0] and chosen[-1] == of_n[-1]  # the easiest and the hardest
+            # the best ranks there are: one winning first move before a unique fastest, before two as fast
+            assert sorted(rank[g] for g in chosen) == sorted(rank[g] for g in of_n)[:len(chosen)]
+            top = min(rank[g] for g in of_n)
+            best = [g for g in of_n if rank[g] == top]
+            assert best[0] in chosen and best[-1] in chosen  # that rank's easiest and hardest
     # classic's first, then tactic-toe's, each easiest first
     assert [p.game for p in mined] == sorted(p.game for p in mined)
     assert [puzzles.grade(p) for p in mined if p.game == TACTICTOE] == sorted(
@@ -107,8 +195,8 @@ def test_the_file_regenerates_byte_for_byte(table_files, blob, tmp_path):
         assert out.read_bytes() == blob
     assert r.stdout.splitlines() == [
         "classic:   12 puzzles: 6 in 2 moves, 6 in 3 moves",
-        "tactictoe: 44 puzzles: 6 in 2 moves, 6 in 3 moves, 6 in 4 moves, 6 in 5 moves, 6 in 6 moves,"
-        " 6 in 7 moves, 6 in 8 moves, 2 in 9 moves",
+        "tactictoe: 43 puzzles: 6 in 2 moves, 6 in 3 moves, 6 in 4 moves, 6 in 5 moves, 6 in 6 moves,"
+        " 6 in 7 moves, 6 in 8 moves, 1 in 9 moves",
         "bytes:     %d" % len(blob), "written:   %s" % out]
     with open(os.path.join(folder, "puzzles.bin"), "rb") as f:
         assert f.read() == blob  # what the tests' table folder ships
@@ -589,3 +677,28 @@ def test_a_table_found_wrong_takes_its_puzzles_off_the_next_menu(blob, table_fil
         for t in tables.values():
             if t is not None:
                 t.close()
+
+
+def test_the_docs_say_what_the_shipped_file_has():
+    """docs/puzzles.md's, the README's and the reader's counts are the file's:
+    its puzzles, bytes, each game's, and how many have a single winning
+    first move."""
+    import re
+
+    with open(os.path.join(PACKAGE, "puzzles.bin"), "rb") as f:
+        data = f.read()
+    r = reader.Puzzles(io.BytesIO(data))
+    n, games = len(r), [r.span(g)[1] - r.span(g)[0] for g in (CLASSIC, TACTICTOE)]
+    single = sum(r.grade(i)[0] == 1 for i in range(n))
+    with open(os.path.join(ROOT, "docs", "puzzles.md")) as f:
+        doc = " ".join(f.read().split())
+    said = re.search(r"The shipped file holds \*\*(\d+) puzzles, (\d+) bytes\*\*: classic (\d+) .*?, tactic-toe (\d+) "
+                     r".*?\*\*(\d+) of them have a single winning first move\*\*", doc)
+    assert said and [int(v) for v in said.groups()] == [n, len(data)] + games + [single], said and said.groups()
+    assert "It reads the file whole (%d bytes)" % len(data) in doc
+    with open(os.path.join(ROOT, "README.md")) as f:
+        readme = " ".join(f.read().split())
+    assert "(%d puzzles, %d bytes)" % (n, len(data)) in readme and "bytes: %d" % len(data) in readme
+    assert "`Puzzle 3/%d`" % n in readme  # the screen's line
+    with open(os.path.join(PACKAGE, "puzzles.py")) as f:
+        assert "%d bytes for the %d shipped" % (len(data), n) in " ".join(f.read().split())

@@ -2,7 +2,7 @@
 the side to move wins in N plies, easiest first, mined from the tables by
 ``python -m host_tools puzzles``.
 
-The file is small (12 bytes of header and 5 a puzzle: 292 bytes for the 56
+The file is small (12 bytes of header and 5 a puzzle: 287 bytes for the 55
 shipped), so opening it reads it whole, checks it (a ``PuzzleError`` says
 what is wrong) and closes it: holding its bytes costs less RAM than an open
 file's cache. ``get`` then allocates only the Position it returns.

@@ -10,11 +10,12 @@ draw, the slowest loss). A position is in it when:
 - classic: it has one or two marks (``CLASSIC_MARKS``): the search is
   exact, but there it looks at the most positions (up to 545, about 200 ms
   on a Pico), and there are only 15 such positions;
-- either game: it is drawn or won, and a move the search alone
-  (``fallback.move(..., use_book=False)``) may pick loses or fails to win,
-  or wins slower than the fastest; in tactic-toe those are the traps and
-  wins longer than its position budget sees (none in classic, whose search
-  is exact).
+- either game: a move the search alone (``fallback.move(...,
+  use_book=False)``) may pick is worse than the best: from a draw it loses,
+  from a win it fails to win or wins slower than the fastest, from a loss
+  it loses faster than the slowest; in tactic-toe those are the traps,
+  wins and defences longer than its position budget sees (none in classic,
+  whose search is exact).
 
 The book lives in fallback.py itself, not in a module of its own: a module
 costs the board about 300 bytes of RAM more. It can't drift from the
@@ -72,8 +73,6 @@ def entries(t):
         if game == rules.CLASSIC and marks <= CLASSIC_MARKS:
             out.append((code, turn, best))
             continue
-        if ai.outcome(value) < 0:
-            continue  # a lost position: any move loses, and the search knows it
         picks = _Picks()
         fallback.move(pos, picks, use_book=False)  # pos is canonical: its cells are the image's
         if _mask(picks.seen) & ~best:

@@ -136,15 +136,20 @@ def _canonical_frame(pos):
 def test_tactictoe_fallback_in_every_reachable_position(solutions):
     """Every tactic-toe position with a move to make, against the solver's
     values: mirror images may pick the same moves (up to the symmetry);
-    from a drawn position it never picks a losing move, and from a won one
-    only the fastest winning moves (the search within its budget, the book
-    beyond it). Without the book, what the search alone gets wrong is
-    exactly the book's tactic-toe positions: losses of 12 plies or more from
-    a draw, wins of 11 plies or more."""
+    from a drawn position it never picks a losing move, from a won one only
+    the fastest winning moves, from a lost one only the slowest losses (the
+    search within its budget, the book beyond it). Without the book, what
+    the search alone gets wrong is exactly the book's tactic-toe positions:
+    losses of 12 plies or more from a draw, wins of 11 plies or more, and
+    from a loss of 10 to 14 plies a faster one; and even alone, from a lost
+    position it never leaves the opponent a line to complete at once when
+    a move blocks it."""
     oracle = Oracle(solutions[TACTICTOE])
     kinds = {}
     bad = []
-    in_book = set()
+    in_book = {}
+    lost_kinds = set()
+    lost_book = 0  # reachable lost positions the book answers
     for i, pos in oracle.positions():
         got = picks(pos)
         sym = _canonical_frame(pos)
@@ -158,18 +163,47 @@ def test_tactictoe_fallback_in_every_reachable_position(solutions):
             bad.append(("drawn, may lose", pos.sides, pos.turn))
         elif ai.outcome(value) == 1 and any(ai.score(vals[c]) != top for c in got):
             bad.append(("won, may not win fastest", pos.sides, pos.turn))
-        if fallback.book(TACTICTOE, *key):
-            in_book.add(key)
+        elif ai.outcome(value) < 0 and any(ai.score(vals[c]) != top for c in got):
+            bad.append(("lost, may lose faster", pos.sides, pos.turn))
+        if ai.outcome(value) < 0 and key not in lost_kinds:  # the search alone, once a kind
+            lost_kinds.add(key)
             rng = AllPicks()
             fallback.move(pos, rng, use_book=False)
-            alone = [sym[c] for c in rng.seen]
+            if top > ai.score(2):  # a move holds past the opponent's next: a block
+                assert 2 not in [vals[c] for c in rng.seen], str(pos.sides)
+        booked = fallback.book(TACTICTOE, *key)
+        lost_book += booked and ai.outcome(value) < 0
+        if booked and key not in in_book:  # the search alone, once a kind
+            rng = AllPicks()
+            fallback.move(pos, rng, use_book=False)
+            alone = [vals[c] for c in rng.seen]
+            in_book[key] = ai.outcome(value)
             if ai.outcome(value) == 0:
-                assert min(vals[sym.index(c)] for c in alone if ai.outcome(vals[sym.index(c)]) < 0) >= 12
-            else:
-                assert ai.outcome(value) == 1 and value & 63 >= 11
+                assert min(v for v in alone if ai.outcome(v) < 0) >= 12
+            elif ai.outcome(value) == 1:
+                assert value & 63 >= 11
+            else:  # a loss of 10 to 14 plies, where the search may pick one of 4 to 10
+                assert 10 <= max(vals.values()) <= 14 and 4 <= min(alone) < max(vals.values()), str(pos.sides)
     assert bad == []
     assert len(kinds) == 14518
-    assert len(in_book) == 129  # 73 drawn, 56 won (docs/firmware.md)
+    assert len(lost_kinds) == 3034
+    outcomes = list(in_book.values())
+    assert (outcomes.count(0), outcomes.count(1), outcomes.count(-1)) == (73, 56, 28)  # docs/firmware.md
+    assert lost_book == 224  # the 28 lost kinds, 8 reachable images each
+
+
+def test_a_lost_position_blocks_and_takes_the_slowest_loss():
+    """Tactic-toe, X 7, 3 and O 8, 5, X to move (issue 33): every move
+    loses; only the block on 2 holds, for 14 plies. The fallback picks it
+    (the book), and so does its search alone (a move that loses at once is
+    never picked when one doesn't)."""
+    pos = Position(TACTICTOE)
+    for c in (7, 8, 3, 5):
+        pos.push(c)
+    assert picks(pos) == [2]
+    rng = AllPicks()
+    fallback.move(pos, rng, use_book=False)
+    assert rng.seen == [2]
 
 
 def test_the_book_is_what_the_tables_and_the_search_make(table_files, tmp_path, capsys):
@@ -185,9 +219,9 @@ def test_the_book_is_what_the_tables_and_the_search_make(table_files, tmp_path, 
     for text in (committed, committed[:start] + b'BOOKS = (\n    b"",\n    b"",\n)\n' + committed[end:]):
         out.write_bytes(text)
         assert cli.main(["fallback-book", "--tables", os.path.dirname(table_files[CLASSIC]), "--module", str(out)]) == 0
-        assert "tactictoe: 129 positions, 645 bytes" in capsys.readouterr().out
+        assert "tactictoe: 157 positions, 785 bytes" in capsys.readouterr().out
         assert out.read_bytes() == committed
-    for game, count in ((CLASSIC, 15), (TACTICTOE, 129)):
+    for game, count in ((CLASSIC, 15), (TACTICTOE, 157)):
         b = fallback.BOOKS[game]
         keys = [b[i] << 17 | b[i + 1] << 9 | b[i + 2] << 1 | b[i + 3] >> 7 for i in range(0, len(b), 5)]
         assert keys == sorted(set(keys)) and len(keys) == count  # binary search needs them sorted, once each

@@ -128,6 +128,8 @@ def test_the_console_narrates_every_screen_a_game_and_its_result(live, table_fil
         else:
             expect += ["%s played on cell %s." % (who, cell), "Your move (X): tap a free cell.", hints]
     expect.append("Score, classic against the perfect board: you won 0, drew 1, lost 0.")  # kept on its flash
+    expect.append("Review: you (X) 5 moves: 5 best, none thrown away; accuracy 100%.")  # the best moves only
+    expect.append("Review: the board (O) 4 moves: 4 best, none thrown away; accuracy 100%.")
     expect.append("Tap any cell to play again; hold one 1.5 s for the menu.")
     assert narration == expect
 

@@ -124,7 +124,7 @@ class App:
         self._options = None
         self._options_of = -1
         self._ring = ring()
-        self.review = review_mod.Review(len(self._ring))  # the game's judged moves, beside the ring
+        self.review = None  # the game's judged moves, beside the ring (made at the first game)
         self._picked_best = False  # the board's move came from best_moves (best by construction)
         self._flash = -1  # the review's flash on show: its slot, then its note and cell (see _draw_review)
         self._flash_note = 0
@@ -332,6 +332,8 @@ class App:
         start = self._pose() if self.puzzle >= 0 else None
         # Reviewed: games against the board and two-player games with the
         # game's table; not puzzles (judged already) or the demo.
+        if self.review is None:  # (after power-on: the heap's large blocks go to asyncio first)
+            self.review = review_mod.Review(len(self._ring))
         self.review.clear(self.puzzle < 0 and self.mode != DEMO and self.tables.get(self.game) is not None)
         self._flash = -1
         self.match = Match(self.game, self.mode, self._ring, start, self.review)
@@ -501,7 +503,7 @@ class App:
         # Your accuracy in this game, into the score (saved with its result).
         r = self.review
         you = self._you()
-        n = r.moves(you)
+        n = r.count(you)
         if not r.on or not n:
             return
         s = self.score

@@ -133,7 +133,7 @@ def review_text(a, player):
     ended, e.g. "Review: you (X) 12 moves: 9 best, 2 slower, 1 threw a win
     away (move 7, cell 3); accuracy 83%." (move 7: the player's own 7th)."""
     r = a.review
-    n = r.moves(player)
+    n = r.count(player)
     parts = ["%d best" % r.count(player, _BEST)]
     if r.count(player, _SLOWER):
         parts.append("%d slower" % r.count(player, _SLOWER))

@@ -81,14 +81,11 @@ class Review:
             self.counts[(n >> 7) * _KINDS + (n & 7)] -= 1
             self.notes[i] = 0
 
-    def count(self, player, kind):
-        return self.counts[player * _KINDS + kind]
-
-    def moves(self, player):
-        """How many of ``player``'s moves were judged."""
+    def count(self, player, kind=0):
+        """How many of ``player``'s moves were judged ``kind`` (0: all)."""
         c = self.counts
         at = player * _KINDS
-        return c[at + 1] + c[at + 2] + c[at + 3] + c[at + 4]
+        return c[at + kind] if kind else c[at + 1] + c[at + 2] + c[at + 3] + c[at + 4]
 
     def points(self, player):
         """2 for each best move, 1 for each slower one."""
@@ -96,28 +93,23 @@ class Review:
 
     def accuracy(self, player):
         """``100 * points / (2 * moves)``, rounded down; -1 if no moves."""
-        n = self.moves(player)
+        n = self.count(player)
         return self.points(player) * 50 // n if n else -1
 
     def end(self, plies):
         """The game ended after ``plies``: count the throws the notes hold."""
         self.plies = plies
-        self.listed = 0
-        for k in range(self._first(), plies + 1):
-            if self.notes[k % len(self.notes)] & 7 >= THREW_DRAW:
-                self.listed += 1
-
-    def _first(self):
-        return max(1, self.plies - len(self.notes) + 1)
+        self.listed = self.thrown(-1)[0]
 
     def thrown(self, k):
         """The ``k``-th (from 0) move that threw a value away, of those the
-        notes hold (``listed``): ``(ply, note)``, or (0, 0)."""
+        notes hold (``listed``): ``(ply, note)``; (how many, 0) if fewer."""
         notes = self.notes
-        for p in range(self._first(), self.plies + 1):
-            n = notes[p % len(notes)]
-            if n & 7 >= THREW_DRAW:
-                if not k:
-                    return p, n
-                k -= 1
-        return 0, 0
+        n = 0
+        for p in range(max(1, self.plies - len(notes) + 1), self.plies + 1):
+            note = notes[p % len(notes)]
+            if note & 7 >= THREW_DRAW:
+                if n == k:
+                    return p, note
+                n += 1
+        return n, 0

@@ -290,7 +290,7 @@ class Words:
             if note >> 7 == player:
                 last += " %d" % (note >> 3 & 0xF)
         return ["%s: %d%%" % (name, r.accuracy(player)), "Best %d of %d" % (r.count(player, review.BEST),
-                                                                          r.moves(player)),
+                                                                          r.count(player)),
                 "Slower %d" % r.count(player, review.SLOWER), last]
 
     def _better(self):

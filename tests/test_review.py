@@ -113,6 +113,39 @@ def test_a_long_game_keeps_exact_counts_and_lists_what_the_notes_hold():
     assert r.thrown(r.listed) == (r.listed, 0)
 
 
+class Finished:
+    """What the words read of a game against the board that ended: you are X."""
+
+    mode = match.YOU_X
+    roles = b""
+
+    def __init__(self, r):
+        self.review = r
+
+
+def test_a_long_game_s_words_name_six_moves_of_a_kind_and_fit_the_screen():
+    """320 plies judged, every third ply of each player a win thrown away:
+    the console names the first six the notes hold, then says how many
+    more; the screen's line lists the cells it has room for."""
+    from tactictoe import narrate_text, words
+
+    r = review.Review(len(match.ring()))
+    r.clear(True)
+    for p in range(1, 331):  # 10 plies more than the notes hold: the counts keep them
+        r.add(p, (p - 1) & 1, p % 9, review.THREW_WIN if p % 3 == 0 else review.BEST)
+    r.end(330)
+    a = Finished(r)
+    x = narrate_text.review_text(a, rules.X)
+    thrown = [p for p in range(1, 331) if p % 3 == 0 and (p - 1) & 1 == rules.X]
+    kept = [p for p in thrown if p > 10]
+    named = "; ".join("move %d, cell %d" % ((p + 1) // 2, p % 9) for p in kept[:6])
+    assert x == ("Review: you (X) 165 moves: %d best, %d threw a win away (%s; %d more); accuracy %d%%."
+                 % (165 - len(thrown), len(thrown), named, len(thrown) - 6, 100 * (165 - len(thrown)) // 165))
+    lines = words.Words(a)._review(1)
+    assert lines[0] == "You (X): %d%%" % (100 * (165 - len(thrown)) // 165)
+    assert lines[3].startswith("Threw %d: %d %d" % (len(thrown), kept[0] % 9, kept[1] % 9))
+
+
 # --- through the game flow: the words, the grid, the score ---------------------------
 
 
@@ -199,7 +232,8 @@ def review_line(name, history, player):
     for kind, what in ((review.THREW_WIN, "win"), (review.THREW_DRAW, "draw")):
         where = ["move %d, cell %d" % ((ply + 1) // 2, cell) for ply, cell, k in mine if k == kind]
         if where:
-            parts.append("%d threw a %s away (%s)" % (len(where), what, "; ".join(where)))
+            named = where[:6] + (["%d more" % (len(where) - 6)] if len(where) > 6 else [])
+            parts.append("%d threw a %s away (%s)" % (len(where), what, "; ".join(named)))
     if not any(k >= review.THREW_DRAW for _, _, k in mine):
         parts.append("none thrown away")
     points = sum(2 if k == review.BEST else k == review.SLOWER for _, _, k in mine)

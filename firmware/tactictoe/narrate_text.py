@@ -29,6 +29,7 @@ _BEST = const(1)  # review's judgements
 _SLOWER = const(2)
 _THREW_DRAW = const(3)
 _THREW_WIN = const(4)
+_NAMED = const(6)  # the review names this many moves thrown away of each kind, then says how many more
 
 GAMES = ("Classic", "Tactic-toe")  # by rules.CLASSIC, rules.TACTICTOE
 LEVELS = ("Easy", "Medium", "Perfect")  # by ai.EASY, MEDIUM, PERFECT
@@ -137,16 +138,18 @@ def review_text(a, player):
     parts = ["%d best" % r.count(player, _BEST)]
     if r.count(player, _SLOWER):
         parts.append("%d slower" % r.count(player, _SLOWER))
+    notes = r.notes
     for kind in (_THREW_WIN, _THREW_DRAW):
         k = r.count(player, kind)
         if k:
-            where = []
-            for i in range(r.listed):
-                ply, note = r.thrown(i)
-                if note & 7 == kind and note >> 7 == player:
+            where = []  # the first _NAMED of them the notes still hold, then how many more
+            for ply in range(r.first, r.plies + 1):
+                note = notes[ply % len(notes)]
+                if note & 7 == kind and note >> 7 == player and len(where) < _NAMED:
                     where.append("move %d, cell %d" % ((ply + 1) // 2, note >> 3 & 0xF))
-            parts.append("%d threw a %s away%s" % (k, "win" if kind == _THREW_WIN else "draw",
-                                                   " (%s)" % "; ".join(where) if where else ""))
+            if k > len(where):
+                where.append("%d more" % (k - len(where)) if where else "before the last %d plies" % len(notes))
+            parts.append("%d threw a %s away (%s)" % (k, "win" if kind == _THREW_WIN else "draw", "; ".join(where)))
     if len(parts) == 1 or len(parts) == 2 and r.count(player, _SLOWER):
         parts.append("none thrown away")
     name = _name(a, player)

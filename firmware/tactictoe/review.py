@@ -56,7 +56,8 @@ class Review:
         self.counts = array("I", bytes(4 * 2 * _KINDS))
         self.on = False  # this game is reviewed
         self.plies = 0  # the game's plies when it ended (``end``)
-        self.listed = 0  # ...and its moves that threw a value away that the notes still hold
+        self.first = 1  # ...the first of them the notes still hold
+        self.listed = 0  # ...and how many of those threw a value away
 
     def clear(self, on):
         """A new game: reviewed if ``on``."""
@@ -67,6 +68,7 @@ class Review:
             counts[i] = 0
         self.on = on
         self.plies = self.listed = 0
+        self.first = 1
 
     def add(self, ply, mover, cell, kind):
         """``mover`` (rules.X, rules.O) played ``cell`` at ``ply``, judged ``kind``."""
@@ -99,6 +101,7 @@ class Review:
     def end(self, plies):
         """The game ended after ``plies``: count the throws the notes hold."""
         self.plies = plies
+        self.first = max(1, plies - len(self.notes) + 1)
         self.listed = self.thrown(-1)[0]
 
     def thrown(self, k):
@@ -106,7 +109,7 @@ class Review:
         notes hold (``listed``): ``(ply, note)``; (how many, 0) if fewer."""
         notes = self.notes
         n = 0
-        for p in range(max(1, self.plies - len(notes) + 1), self.plies + 1):
+        for p in range(self.first, self.plies + 1):
             note = notes[p % len(notes)]
             if note & 7 >= THREW_DRAW:
                 if n == k:

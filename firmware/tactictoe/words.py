@@ -285,9 +285,10 @@ class Words:
             name = "%s (%s)" % ("You" if player == (rules.X if a.mode == YOU_X else rules.O) else "Board", name)
         thrown = r.count(player, review.THREW_WIN) + r.count(player, review.THREW_DRAW)
         last = "Threw %d:" % thrown if thrown else "None thrown away"
-        for i in range(r.listed):
-            note = r.thrown(i)[1]
-            if note >> 7 == player:
+        notes = r.notes
+        for ply in range(r.first, r.plies + 1):
+            note = notes[ply % len(notes)]
+            if note & 7 >= review.THREW_DRAW and note >> 7 == player and len(last) < WIDTH:
                 last += " %d" % (note >> 3 & 0xF)
         return ["%s: %d%%" % (name, r.accuracy(player)), "Best %d of %d" % (r.count(player, review.BEST),
                                                                           r.count(player)),

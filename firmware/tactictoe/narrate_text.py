@@ -142,7 +142,7 @@ def review_text(a, player):
     for kind in (_THREW_WIN, _THREW_DRAW):
         k = r.count(player, kind)
         if k:
-            where = []  # the first _NAMED of them the notes still hold, then how many more
+            where = []  # type: list  # the first _NAMED of them the notes still hold, then how many more
             for ply in range(r.first, r.plies + 1):
                 note = notes[ply % len(notes)]
                 if note & 7 == kind and note >> 7 == player and len(where) < _NAMED:

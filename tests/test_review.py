@@ -394,3 +394,31 @@ def test_a_game_without_a_move_thrown_away_ends_as_ever(tables):
         for c, p in _marks(a).items():
             assert tuple(a.canvas.buf[3 * c:3 * c + 3]) == tuple(
                 v * level >> 8 for v in a.colours["x" if p == rules.X else "o"]), (t, c)
+
+
+def test_the_captions_show_the_end_s_review(tables):
+    """The end's narration (the result, the score, the two reviews, what
+    next) fits the captions: the terminal simulator's (host_tools.sim.terminal,
+    fed as the console prints it) and the web page's (web/board.js keeps its
+    last CAPTION_LINES lines)."""
+    import os
+
+    from host_tools.sim import terminal
+
+    b = Pico(tables)
+    b.menu(3, 6, 3)
+    for c in (0, 3, 1, 4, 2):
+        b.press(c)
+    end = b.said[b.said.index("X played on cell 2: X wins!"):]
+    assert [line.split(":")[0] for line in end] == [
+        "X played on cell 2", "Score, classic for two", "Review", "Review",
+        "Tap any cell to play again; hold one 1.5 s for the menu."]
+    console = terminal.ConsoleLines(clock=lambda: 0.0)
+    console(b"".join(b"> " + line.encode() + b"\r\n" for line in end))
+    assert console.said == end
+    rows = console.caption(44, terminal.CAPTION_ROWS - 1)
+    assert any(row.startswith("Review: X 3 moves:") for row in rows)
+    assert any(row.startswith("Review: O 2 moves:") for row in rows)
+    with open(os.path.join(os.path.dirname(__file__), "..", "web", "board.js")) as f:
+        kept = int(re.search(r"const CAPTION_LINES = (\d+);", f.read())[1])
+    assert kept >= len(end)

@@ -22,7 +22,8 @@ _KINDS = const(5)  # counts per player: 0 (unused), then by kind
 
 def judge(table, pos, cell):
     """The judgement (BEST, SLOWER, THREW_DRAW or THREW_WIN) of the
-    player to move in ``pos`` playing ``cell``, from ``table``'s values."""
+    player to move in ``pos`` playing ``cell``, from ``table``'s values
+    (the review's only call of ``ai.move_values``)."""
     top = -1000
     best = mine = 0
     for c, v in ai.move_values(table, pos):

@@ -157,13 +157,14 @@ def _fast(cfg):
 class Pico(Board):
     """A nine-key board (the default config), the board quick to reply."""
 
-    def __init__(self, tables, score_=None, seed=3, hw=None, cfg=None):
+    def __init__(self, tables, score_=None, seed=3, hw=None, cfg=None, puzzles_=None):
         self.cfg = _fast(cfg or config.validate(config.DEFAULT))
         self.hw = hw or FakeHw(self.cfg.get("screen") is not None)
         self.log, self.said = [], []
         from tactictoe import loop
 
-        self.runner = loop.build(self.hw, self.cfg, dict(tables), {}, None, ai.Rng(seed), self._log, score=score_)
+        self.runner = loop.build(self.hw, self.cfg, dict(tables), {}, None, ai.Rng(seed), self._log, score=score_,
+                                 puzzles=puzzles_)
         self.app = self.runner.app
         self.now = 0
         self.run(app.SELFTEST_MS + 20)
@@ -422,3 +423,25 @@ def test_the_captions_show_the_end_s_review(tables):
     with open(os.path.join(os.path.dirname(__file__), "..", "web", "board.js")) as f:
         kept = int(re.search(r"const CAPTION_LINES = (\d+);", f.read())[1])
     assert kept >= len(end)
+
+
+def test_a_puzzle_is_not_reviewed(tables, table_files, tmp_path):
+    """A puzzle's moves are judged already (a wrong one ends it): no review,
+    said or kept."""
+    import os
+
+    from tactictoe import puzzles
+
+    s = score.Score(str(tmp_path / "score.bin"))
+    s.load()
+    b = Pico(tables, s, puzzles_=puzzles.Puzzles(os.path.join(os.path.dirname(table_files[0]), "puzzles.bin")))
+    b.press(1)  # the easiest puzzle
+    start = len(b.said)
+    a = b.app
+    while a.state == app.PLAY:
+        b.wait_human()
+        if a.state == app.PLAY:
+            b.press(ai.best_moves(a.tables[a.game], a.match.pos)[0])
+    assert a.solved and not a.review.on and a.review.listed == 0
+    assert not [line for line in b.said[start:] if "review" in line.lower()]
+    assert s.reviewed(rules.CLASSIC) == s.reviewed(rules.TACTICTOE) == (0, 0)

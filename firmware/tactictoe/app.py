@@ -126,8 +126,8 @@ class App:
         self._ring = ring()
         self.review = None  # the game's judged moves, beside the ring (made at the first game)
         self._picked_best = False  # the board's move came from best_moves (best by construction)
-        self._flash = -1  # the review's flash on show: its slot, then its note and cell (see _draw_review)
-        self._flash_note = 0
+        self._flash = -1  # the review's move flashing now (its slot: see _draw_review)...
+        self._flash_note = 0  # ...and its note
         self.score = score if score is not None else score_mod.Score(None, log)
         self.unsaved = False  # the score changed in RAM: save() writes it, after the frame that shows it
         self.score.puzzles = len(puzzles) if puzzles is not None else 0  # (the solved it counts)
@@ -678,7 +678,7 @@ class App:
             p = pos.piece_at(c)
             if p is not None:
                 cv.set(c, self._mark_colour(p), 40)
-        cv.set(note >> 3 & 0xF, self._mark_colour(note >> 7), blink(t, 200))
+        cv.set(note >> 3 & 0xF, self._mark_colour(note >> 7), blink(t, 400))  # (3 flashes a move)
 
 
     def _draw_board(self, now, t):

@@ -205,6 +205,7 @@ sim-picture: $(STAMP) $(SHIPPED)
 ## measure, and write the figures into docs/performance.md
 bench: $(TEST_STAMP) $(NODE_STAMP) $(SHIPPED)
 	$(PY) benchmarks/run.py
+	$(PY) benchmarks/review.py
 	$(PY) benchmarks/soak.py
 	$(PY) benchmarks/latency.py
 	$(PY) benchmarks/saves.py

@@ -39,7 +39,7 @@ OUT = os.path.join(ROOT, "build", "bench")
 DOC = os.path.join(ROOT, "docs", "performance.md")
 # The benchmark scripts, in make bench's order (the Makefile's bench target
 # runs each; tests/test_docs.py checks the two lists and the doc agree).
-BENCHES = ("run", "soak", "latency", "saves", "pico", "circuitpy_pico", "boards", "web", "hardware")
+BENCHES = ("run", "review", "soak", "latency", "saves", "pico", "circuitpy_pico", "boards", "web", "hardware")
 REGION = re.compile(r"^<!-- bench: ([a-z0-9_]+) -->\n(.*?)^<!-- /bench -->$", re.M | re.S)
 HEADER = re.compile(r"^Measured .*? at `([^`]+)`")
 

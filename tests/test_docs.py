@@ -154,7 +154,7 @@ def test_a_benchmark_skipped_for_want_of_an_image_keeps_its_earlier_table(tmp_pa
 
 
 def test_report_of_a_missing_table_is_one_line_and_leaves_the_doc(tmp_path):
-    out = _bench_dir(tmp_path, ["run", "soak", "latency", "saves", "circuitpy_pico", "web"])  # no pico.md
+    out = _bench_dir(tmp_path, ["run", "review", "soak", "latency", "saves", "circuitpy_pico", "web"])  # no pico.md
     doc = tmp_path / "doc.md"
     doc.write_text(DOC)
     r = subprocess.run([sys.executable, os.path.join(ROOT, "benchmarks", "report.py"), "--doc", str(doc),

@@ -513,9 +513,10 @@ def test_the_console_narrates_the_dial_the_keys_and_the_score(tables, shipped):
             b.press(a.match.pos.legal_moves()[0])
     score = a.score.games(rules.CLASSIC, ai.EASY)
     result = {0: "you win", 1: "a draw", 2: "the board wins"}[score.index(1)]
-    assert b.said[-3].endswith(": %s!" % result)
-    assert b.said[-2:] == ["Score, classic against the easy board: you won %d, drew %d, lost %d." % score,
-                           "Press the dial or tap a cell to play again; hold one 1.5 s for the menu."]
+    assert b.said[-5].endswith(": %s!" % result)
+    assert b.said[-4] == "Score, classic against the easy board: you won %d, drew %d, lost %d." % score
+    assert b.said[-3].startswith("Review: you (X) ") and b.said[-2].startswith("Review: the board (O) ")
+    assert b.said[-1] == "Press the dial or tap a cell to play again; hold one 1.5 s for the menu."
 
 
 def test_the_console_narrates_which_mark_vanishes_in_tactic_toe(tables):

@@ -128,6 +128,8 @@ def test_the_console_narrates_every_screen_a_game_and_its_result(live, table_fil
         else:
             expect += ["%s played on cell %s." % (who, cell), "Your move (X): tap a free cell.", hints]
     expect.append("Score, classic against the perfect board: you won 0, drew 1, lost 0.")  # kept on its flash
+    expect.append("Review: you (X) 5 moves: 5 best, none thrown away; accuracy 100%.")  # the best moves only
+    expect.append("Review: the board (O) 4 moves: 4 best, none thrown away; accuracy 100%.")
     expect.append("Tap any cell to play again; hold one 1.5 s for the menu.")
     assert narration == expect
 
@@ -518,7 +520,9 @@ def test_pico_mx_plays_with_its_keys_on_gp26_to_gp28_and_its_chain_entering_at_c
     after_x8 = out[out.index("serial classic: X 8") + 1:]
     first = next(line.split()[2] for line in after_x8 if line.startswith("frame "))
     assert first.replace("/", "")[8].upper() == "X" and first.replace("/", "")[:8].upper().count("X") == 0
-    last = frames[-1][2].replace("/", "").upper()
+    # The end's first frame (from 2.4 s on, the review flashes O's move on 3 over the marks dimmed)
+    end = out[out.index("serial classic: X wins") + 1:]
+    last = next(line.split()[2] for line in end if line.startswith("frame ")).replace("/", "").upper()
     assert [c for c in range(9) if last[c] == "X"] == [0, 1, 2, 8]
     assert [c for c in range(9) if last[c] == "O"] == [3, 6, 7]
 

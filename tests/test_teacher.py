@@ -218,7 +218,8 @@ def test_the_score_is_kept_shown_and_reset(tables, tmp_path):
     b.menu(3, 6, 3)  # classic, two players, no help: X wins on the top row
     for c in (0, 3, 1, 4, 2):
         b.press(c)
-    assert b.said[-2] == "Score, classic for two: X won 1, O won 0, 0 drawn."
+    assert b.said[-4] == "Score, classic for two: X won 1, O won 0, 0 drawn."
+    assert b.said[-3].startswith("Review: X 3 moves: ") and b.said[-2].startswith("Review: O 2 moves: ")
     b2 = Pico(tables, score.Score(path))  # a power cycle: the board's score file
     b2.app.score.load()
     assert b2.app.score.two(rules.CLASSIC) == (1, 0, 0)

@@ -13,6 +13,7 @@ from micropython import const
 import gc
 
 from . import ai
+from . import review as review_mod
 from . import rules
 from . import score as score_mod
 from . import table as table_mod
@@ -56,6 +57,8 @@ _DRAW_HINT_LOW = const(32)  # ...between these levels (a losing one: 22, steady)
 _DRAW_HINT_HIGH = const(128)
 OVER_GUARD_MS = const(800)  # a tap this soon after the end (which came as the key went down) does not skip it
 _DEMO_PAUSE_MS = const(2500)
+REVIEW_AT_MS = const(2400)  # the end: after the result's own animation, the review's moves flash...
+REVIEW_MOVE_MS = const(1200)  # ...each this long, in turn (3 flashes), then the result this long again
 UNDO_TAP_MS = const(2000)  # the second tap of a double tap on the newest mark comes within this
 # (a player who stops to look at what the first tap showed still makes it)
 
@@ -121,6 +124,10 @@ class App:
         self._options = None
         self._options_of = -1
         self._ring = ring()
+        self.review = None  # the game's judged moves, beside the ring (made at the first game)
+        self._picked_best = False  # the board's move came from best_moves (best by construction)
+        self._flash = -1  # the review's move flashing now (its slot: see _draw_review)...
+        self._flash_note = 0  # ...and its note
         self.score = score if score is not None else score_mod.Score(None, log)
         self.unsaved = False  # the score changed in RAM: save() writes it, after the frame that shows it
         self.score.puzzles = len(puzzles) if puzzles is not None else 0  # (the solved it counts)
@@ -323,7 +330,13 @@ class App:
         if hasattr(gc, "mem_free"):  # a board's small heap (not CPython's)
             gc.collect()  # a quiet moment: tidy the heap before a game
         start = self._pose() if self.puzzle >= 0 else None
-        self.match = Match(self.game, self.mode, self._ring, start)
+        # Reviewed: games against the board and two-player games with the
+        # game's table; not puzzles (judged already) or the demo.
+        if self.review is None:  # (after power-on: the heap's large blocks go to asyncio first)
+            self.review = review_mod.Review(len(self._ring))
+        self.review.clear(self.puzzle < 0 and self.mode != DEMO and self.tables.get(self.game) is not None)
+        self._flash = -1
+        self.match = Match(self.game, self.mode, self._ring, start, self.review)
         self.refused = -1
         self.blunder, self.caught = 0, None
         self._armed = -1
@@ -400,12 +413,15 @@ class App:
 
     def _ai_move(self):
         pos = self.match.pos
+        self._picked_best = False
         if self.level != ai.PERFECT and self.puzzle < 0:  # (a puzzle's board defends perfectly)
             return ai.choose_move(pos, self.level, None, self.rng)
         table = self.tables.get(self.game)
         if table is not None:
             try:
-                return ai.choose_move(pos, ai.PERFECT, table, self.rng)
+                cell = ai.choose_move(pos, ai.PERFECT, table, self.rng)
+                self._picked_best = True
+                return cell
             except (table_mod.TableError, OSError) as e:
                 self._table_failed(e)
         from . import fallback  # loaded only when needed
@@ -423,10 +439,11 @@ class App:
     def _move(self, now, cell):
         m = self.match
         verdict = self._judge(cell)
+        judged = self._review_move(cell)
         # The console narrates the game: a maker can follow it over USB, and
         # a script driving the simulator can too.
         self.log("%s: %s %d" % (rules.GAMES[m.game], rules.PLAYERS[m.pos.turn], cell))
-        m.play(cell)
+        m.play(cell, judged)
         self.refused = -1
         self._armed = -1
         if m.result is None:
@@ -454,10 +471,46 @@ class App:
             else:
                 s.record(m.game, self.level, score_mod.DRAWN if m.result < 0 else
                          score_mod.WON if m.result == self._you() else score_mod.LOST)
+                self._keep_review(m)
             self.unsaved = True
+        self.review.end(m.plies)
 
     def _you(self):
         return rules.X if self.mode == YOU_X else rules.O
+
+    # --- the review ------------------------------------------------------------
+
+    def _review_move(self, cell):
+        """The review's judgement of the move ``cell`` about to be played
+        (``review.judge``), or 0: no review, or its table gone."""
+        r = self.review
+        if not r.on:
+            return 0
+        table = self.tables.get(self.game)
+        if table is None:  # found wrong during the game: no review of it
+            r.on = False
+            return 0
+        if self.match.ai_turn() and self._picked_best:
+            return review_mod.BEST  # the perfect player's pick: the best there was, no lookups
+        try:
+            return review_mod.judge(table, self.match.pos, cell)
+        except (table_mod.TableError, OSError) as e:
+            self._table_failed(e)
+            r.on = False
+            return 0
+
+    def _keep_review(self, m):
+        # Your accuracy in this game, into the score (saved with its result).
+        r = self.review
+        you = self._you()
+        n = r.count(you)
+        if not r.on or not n:
+            return
+        s = self.score
+        s.review(m.game, n, r.points(you))
+        new = r.accuracy(you)
+        old = s.recent(m.game)
+        s.set_recent(m.game, new if old < 0 else (3 * old + new) // 4)
 
     # --- puzzles ---------------------------------------------------------------
 
@@ -606,6 +659,27 @@ class App:
     def _mark_colour(self, player):
         return self.colours["x" if player == rules.X else "o"]
 
+    def _draw_review(self, t):
+        # After the result's animation: each move that threw a win or a
+        # draw away flashes in turn in its player's colour over the dimmed
+        # marks, then the result shows again for a while, and round again.
+        r = self.review
+        slot = t // REVIEW_MOVE_MS % (r.listed + 1)
+        if slot == r.listed:
+            return  # the result's own picture
+        if slot != self._flash:  # (looked up once a move, not every frame)
+            self._flash = slot
+            self._flash_note = r.thrown(slot)[1]
+        note = self._flash_note
+        cv = self.canvas
+        pos = self.match.pos
+        cv.clear()
+        for c in range(9):
+            p = pos.piece_at(c)
+            if p is not None:
+                cv.set(c, self._mark_colour(p), 40)
+        cv.set(note >> 3 & 0xF, self._mark_colour(note >> 7), blink(t, 400))  # (3 flashes a move)
+
 
     def _draw_board(self, now, t):
         cv = self.canvas
@@ -638,6 +712,8 @@ class App:
         if over:
             if m.result < 0:  # draw: the empty cells glow too
                 cv.fill(free, self.colours["draw"], pulse(t, 1400, 30) >> 1)
+            if t >= REVIEW_AT_MS and self.review.listed:
+                self._draw_review(t - REVIEW_AT_MS)
             return
         colour = self._mark_colour(mover)
         if self._armed >= 0 and now < self._armed_until:  # tapped once: what a second tap takes back blinks white

@@ -45,12 +45,15 @@ class Match:
     """:param ring_: from ``ring()``, reused (it is cleared here).
     :param start: a ``rules.Position`` to start from (a puzzle), else the
         empty board.
+    :param review: a ``review.Review`` (cleared by its owner) that keeps
+        each move's judgement (``play``'s ``judged``) and drops those a
+        take-back undoes, or None.
 
     The ring holds the position after each ply: the last REPEAT_WINDOW
     count tactic-toe's repetitions, the UNDO_PLIES before them keep that
     count exact after a take-back (``undo``)."""
 
-    def __init__(self, game, mode, ring_=None, start=None):
+    def __init__(self, game, mode, ring_=None, start=None, review=None):
         self.game = game
         self.mode = mode
         self.pos = rules.Position(game)
@@ -66,6 +69,7 @@ class Match:
             for i in range(len(ring_)):
                 ring_[i] = 0
         self._recent = ring_
+        self.review = review
         self._count()
 
     def ai_turn(self):
@@ -76,12 +80,16 @@ class Match:
             return False
         return self.pos.turn == (rules.O if self.mode == YOU_X else rules.X)
 
-    def play(self, cell):
+    def play(self, cell, judged=0):
         """Play ``cell`` (rules.IllegalMove if it can't be) and settle the
-        result if the game ended."""
+        result if the game ended; ``judged``: the review's judgement of the
+        move (``review.BEST``...), 0 if none."""
+        mover = self.pos.turn
         self.pos.push(cell)
         self.pos.clear_stack()
         self.plies += 1
+        if judged and self.review is not None:
+            self.review.add(self.plies, mover, cell, judged)
         if self.back < len(self._recent) - REPEAT_WINDOW:
             self.back += 1
         n = self._count()
@@ -111,13 +119,16 @@ class Match:
 
     def undo(self, plies):
         """Take back the last ``plies`` moves (at most ``back``), the marks
-        tactic-toe removed back in place; a finished game goes on again."""
+        tactic-toe removed back in place, their judgements dropped from the
+        review; a finished game goes on again."""
         if not 0 <= plies <= self.back:
             raise ValueError("can take back %d plies, not %d" % (self.back, plies))
         recent = self._recent
         size = len(recent)
         for _ in range(plies):
             recent[self.plies % size] = 0
+            if self.review is not None:
+                self.review.drop(self.plies)
             self.plies -= 1
             self.back -= 1
         key = recent[self.plies % size] - 1

@@ -15,6 +15,7 @@ _NOTICE = const(1)
 _MENU = const(2)
 _OVER = const(4)
 _YOU_X = const(0)  # match's modes
+_YOU_O = const(1)
 _TWO = const(2)
 _DEMO = const(3)
 _MENU_KEY = const(0)  # panel's roles
@@ -24,6 +25,11 @@ _TRAINER = const(1)  # app's HELP_TRAINER
 _CHOICE = const(1)  # narrate's what
 _HINTS = const(2)
 _REFUSED = const(3)
+_BEST = const(1)  # review's judgements
+_SLOWER = const(2)
+_THREW_DRAW = const(3)
+_THREW_WIN = const(4)
+_NAMED = const(6)  # the review names this many moves thrown away of each kind, then says how many more
 
 GAMES = ("Classic", "Tactic-toe")  # by rules.CLASSIC, rules.TACTICTOE
 LEVELS = ("Easy", "Medium", "Perfect")  # by ai.EASY, MEDIUM, PERFECT
@@ -121,6 +127,34 @@ def score_text(a, game):
     w, d, lost = s.games(game, a.level)
     return "Score, %s against the %s board: you won %d, drew %d, lost %d." % (
         name, _low(LEVELS[a.level]), w, d, lost)
+
+
+def review_text(a, player):
+    """The review of ``player``'s moves (rules.X, rules.O) in the game just
+    ended, e.g. "Review: you (X) 12 moves: 9 best, 2 slower, 1 threw a win
+    away (move 7, cell 3); accuracy 83%." (move 7: the player's own 7th)."""
+    r = a.review
+    n = r.count(player)
+    parts = ["%d best" % r.count(player, _BEST)]
+    if r.count(player, _SLOWER):
+        parts.append("%d slower" % r.count(player, _SLOWER))
+    notes = r.notes
+    for kind in (_THREW_WIN, _THREW_DRAW):
+        k = r.count(player, kind)
+        if k:
+            where = []  # type: list  # the first _NAMED of them the notes still hold, then how many more
+            for ply in range(r.first, r.plies + 1):
+                note = notes[ply % len(notes)]
+                if note & 7 == kind and note >> 7 == player and len(where) < _NAMED:
+                    where.append("move %d, cell %d" % ((ply + 1) // 2, note >> 3 & 0xF))
+            if k > len(where):
+                where.append("%d more" % (k - len(where)) if where else "before the last %d plies" % len(notes))
+            parts.append("%d threw a %s away (%s)" % (k, "win" if kind == _THREW_WIN else "draw", "; ".join(where)))
+    if len(parts) == 1 or len(parts) == 2 and r.count(player, _SLOWER):
+        parts.append("none thrown away")
+    name = _name(a, player)
+    return "Review: %s %d move%s: %s; accuracy %d%%." % (
+        name if a.mode == _TWO else _low(name), n, "" if n == 1 else "s", ", ".join(parts), r.accuracy(player))
 
 
 def _lesson(a):
@@ -278,11 +312,23 @@ def _over(a, m, moved):
     score = _score(a)
     if score:
         _say(a, score)
+    if a.mode != _DEMO:
+        _review(a, m)
     if a.mode == _DEMO:
         _say(a, "The next game starts soon; hold any cell %s for the menu." % _hold(a))
     else:
         again = "Press the dial or tap a cell" if getattr(a, "dial", False) else "Tap any cell"
         _say(a, "%s to play again; hold one %s for the menu." % (again, _hold(a)))
+
+
+def _review(a, m):
+    # Each player's review, you first (one line each), or why there is none.
+    if not a.review.on:
+        _say(a, "No review of this game: it needs the %s table." % _low(GAMES[m.game]))
+        return
+    first = rules.O if a.mode == _YOU_O else rules.X
+    _say(a, review_text(a, first))
+    _say(a, review_text(a, first ^ 1))
 
 
 def _score(a):

@@ -4,17 +4,19 @@ font). Loaded only on a board with a screen.
 
 The lines say the menu's question and the option picked, whose move it is,
 the game, who plays and the level, what the hints mean, the result and this
-power-on's score; on a board with function keys the last line labels them,
-as soft keys (column 0, 6 and 12: above the MacroPad's keys 0, 1, 2).
+power-on's score, then, a page each, the review of each player's moves;
+on a board with function keys the last line labels them, as soft keys
+(column 0, 6 and 12: above the MacroPad's keys 0, 1, 2).
 """
 
 from micropython import const
 
 from . import ai
+from . import review
 from . import rules
 from .app import MENU, NOTICE, OVER, PICK_GAME, PLAY
 from .frames import CORNERS
-from .match import DEMO, TWO, YOU_X
+from .match import DEMO, TWO, YOU_O, YOU_X
 from .narrate_text import GAMES, LEVELS, OPTIONS, QUESTIONS
 from .panel import HINT_KEY, MENU_KEY, SELECT_KEY, UNDO_KEY
 
@@ -115,7 +117,18 @@ class Words:
             key |= (a.blunder != 0) << 22 | (a.puzzle >= 0) << 23 | a.solved << 24
             if self._paged():  # the game's line: its name, then its help
                 key |= (self._now // _PAGE_MS & 1) << 25
+            elif a.state == OVER:  # the result, then the review's pages
+                key |= self._page() << 25
         return key
+
+    def _page(self):
+        # The end's page, _PAGE_MS each from the end: 0 the result, 1 and 2
+        # each player's review (1 alone: why there is none); 0 for a puzzle
+        # or the demo.
+        a = self.app
+        if a.puzzle >= 0 or a.mode == DEMO:
+            return 0
+        return (self._now - a.t0) // _PAGE_MS % (3 if a.review.on else 2)
 
     def _make(self):
         a = self.app
@@ -253,8 +266,33 @@ class Words:
             result = "You win!"
         else:
             result = "Board wins"
+        page = self._page()
+        if page:
+            return self._review(page)
         again = "Next game soon" if a.mode == DEMO else ("Press: again" if a.dial else "Tap: play again")
         return [result, self._who(), self._score(), again]
+
+    def _review(self, page):
+        # A player's review: "You (X): 83%", "Best 9 of 12", "Slower 2",
+        # "Threw 1: 3" (the cells of the moves that threw a value away).
+        a = self.app
+        r = a.review
+        if not r.on:
+            return ["No review:", "it needs the", GAMES[a.match.game], "table"]
+        player = (rules.O if a.mode == YOU_O else rules.X) ^ (page - 1)
+        name = rules.PLAYERS[player]
+        if a.mode != TWO:
+            name = "%s (%s)" % ("You" if player == (rules.X if a.mode == YOU_X else rules.O) else "Board", name)
+        thrown = r.count(player, review.THREW_WIN) + r.count(player, review.THREW_DRAW)
+        last = "Threw %d:" % thrown if thrown else "None thrown away"
+        notes = r.notes
+        for ply in range(r.first, r.plies + 1):
+            note = notes[ply % len(notes)]
+            if note & 7 >= review.THREW_DRAW and note >> 7 == player and len(last) < WIDTH:
+                last += " %d" % (note >> 3 & 0xF)
+        return ["%s: %d%%" % (name, r.accuracy(player)), "Best %d of %d" % (r.count(player, review.BEST),
+                                                                          r.count(player)),
+                "Slower %d" % r.count(player, review.SLOWER), last]
 
     def _better(self):
         # The moves the trainer says were better: "Better: 4 6".

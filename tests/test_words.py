@@ -436,13 +436,13 @@ def better_shown(lines):
 
 
 @pytest.fixture(scope="module")
-def screens_of(tables):
+def screens_of(tables, shipped):
     """The trainer's screen (the MacroPad's, ``soft``, or one without
     function keys) after a move on the lowest cell outside ``mask`` that
     lets the other player win in 2, the moves of ``mask`` better."""
     boards = {}
 
-    def make(mask, soft):
+    def make(mask, soft, puzzle=False):
         if soft not in boards:
             cfg = macropad_cfg()
             if not soft:
@@ -452,6 +452,8 @@ def screens_of(tables):
             boards[soft].app.match.play(4)  # (X's move, the board's turn: what a catch leaves)
         a = boards[soft].app
         a.blunder, a.caught = mask, ([c for c in range(9) if not mask >> c & 1][0], 4, 0)
+        a.state, a.puzzle, a.puzzles = (app.OVER, 0, shipped) if puzzle else (app.PLAY, -1, None)
+        a.solved = False
         return words.Words(a).lines()
 
     return make
@@ -472,6 +474,10 @@ def test_every_mask_s_better_moves_fit_the_lines(screens_of):
                 assert lines[4].split()[-1] == "Undo"  # (what the dropped "Undo: try again" said)
             if ai.bits(mask) <= 4 or not soft:
                 assert "Undo: try again" in lines or "2x tap %d: undo" % cell in lines, lines
+            lines = screens_of(mask, soft, puzzle=True)  # a failed puzzle's screen
+            assert better_shown(lines) == [c for c in range(9) if mask >> c & 1], (mask, lines)
+            assert lines[0] == "Puzzle failed" and "Tap: try again" in lines and len(lines) <= words.LINES, lines
+            assert all(len(line) <= words.WIDTH for line in lines), lines
 
 
 @settings(max_examples=12, deadline=None)

@@ -12,7 +12,7 @@ import random
 import pytest
 from hypothesis import example, given, settings, strategies as st
 
-from tactictoe import ai, app, config, match, rules, table
+from tactictoe import ai, app, config, match, narrate_text, rules, table
 from test_teacher import Pico
 
 WINDOW = 64  # the board's rule (README): the third time within the last 64 plies
@@ -298,6 +298,11 @@ def test_the_issue_s_game_the_trainer_no_longer_calls_a_draw_a_blunder(tables):
     threw away; 2 ends the game at once in a draw."""
     b = _replay(tables, ONLY_WIN)
     a = b.app
+    tb, pos = tables[rules.TACTICTOE], a.match.pos
+    value, best, mask = ai.verdict(tb, pos, 8)  # blind to the history, as the issue found it
+    assert narrate_text.lesson("X", 8, value, best, mask) == (
+        "X on 8 throws the win away: O can hold a draw; 2 would have kept the win.")
+    assert ai.verdict(tb, pos, 8, a.match.draws()) is None
     said = len(b.said)
     b.press(8)
     assert not a.blunder and not any("throws the win away" in line for line in b.said[said:])

@@ -114,17 +114,17 @@ class Match:
     def draws(self):
         """The 9-bit mask of the legal moves that would make the third
         repetition, so a draw (``play`` would settle it so; a move that
-        makes a line still wins); 0 in classic. Allocates nothing: one
-        pass over the window, for the positions a move can lead to (the
-        opponent to move, its marks as now) each cell's count so far; kept
-        until the next move or take-back."""
+        makes a line still wins); 0 in classic and once the game is over.
+        Allocates nothing: one pass over the window, for the positions a
+        move can lead to (the opponent to move, its marks as now) each
+        cell's count so far; kept until the next move or take-back."""
         if self._draws < 0:
             self._draws = self._find_draws()
         return self._draws
 
     def _find_draws(self):
         pos = self.pos
-        if self.game != rules.TACTICTOE or pos.is_over():
+        if self.game != rules.TACTICTOE or self.result is not None or pos.is_over():
             return 0
         me = pos.turn
         mine, other = pos.sides[me], pos.sides[me ^ 1]

@@ -109,7 +109,7 @@ def test_a_blunder_is_shown_at_once_and_taken_back_by_a_double_tap(tables):
     assert a.match.plies == before[1] + 1 and a.blunder and not a.busy() and a.caught[0] == cell
     value, best, mask = ai.verdict(a.tables[a.game], rules.Position(a.game, *before[0], turn=rules.O), cell)
     assert a.blunder == mask
-    assert b.said[-2].startswith("O on %d lets X win in " % cell) and b.said[-2].endswith("kept the draw.")
+    assert b.said[-2].startswith("O on %d lets X win in " % cell) and b.said[-2].endswith("would have kept the draw.")
     assert b.said[-1] == "Tap cell %d twice to undo it, or any other cell to play on." % cell
     o = a.colours["o"]
     for c in range(9):  # the moves that kept the draw glow in O's colour, now and then

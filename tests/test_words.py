@@ -18,7 +18,7 @@ from hypothesis import example, given, settings, strategies as st
 
 from tactictoe import ai, app, config, rules, score, words
 from test_bought_sim import rendered, replay, screens
-from test_panel import UNDO_K, Board, FakeHw
+from test_panel import UNDO_K, Board, FakeHw, macropad_cfg
 from tactictoe import table
 
 # A cell named as a key ("key 4", "Key 4"), or the take-back's other names.
@@ -418,3 +418,93 @@ def test_only_the_macropad_s_sim_lists_a_dial(name, hardware):
         text = " ".join(re.sub("\x1b\\[[0-9;?]*[a-zA-Z]", "", piece) for piece in pieces.values())
         dial = re.search(r"dial|encoder|Enter: push", text)
         assert bool(dial) == (name == "macropad"), (cols, dial and dial.group())
+
+
+# --- every better move on the glass (issue 33) ------------------------------------------------------
+
+
+def better_shown(lines):
+    """The cells a screen's "Better:" line, and the line after it if it
+    goes on, name."""
+    for i, line in enumerate(lines):
+        if line.startswith("Better:"):
+            shown = line[len("Better:"):].split()
+            if i + 1 < len(lines) and lines[i + 1].startswith(" " * len("Better:")):
+                shown += lines[i + 1].split()
+            return sorted(int(c) for c in shown)
+    return []
+
+
+@pytest.fixture(scope="module")
+def screens_of(tables, shipped):
+    """The trainer's screen (the MacroPad's, ``soft``, or one without
+    function keys) after a move on the lowest cell outside ``mask`` that
+    lets the other player win in 2, the moves of ``mask`` better."""
+    boards = {}
+
+    def make(mask, soft, puzzle=False):
+        if soft not in boards:
+            cfg = macropad_cfg()
+            if not soft:
+                cfg["extra"], cfg["encoder"] = [], None
+            boards[soft] = Board(tables, cfg)
+            boards[soft].start(game_cell=5, mode_cell=0, level_cell=8, hints_cell=4)
+            boards[soft].app.match.play(4)  # (X's move, the board's turn: what a catch leaves)
+        a = boards[soft].app
+        a.blunder, a.caught = mask, ([c for c in range(9) if not mask >> c & 1][0], 4, 0)
+        a.state, a.puzzle, a.puzzles = (app.OVER, 0, shipped) if puzzle else (app.PLAY, -1, None)
+        a.solved = False
+        return words.Words(a).lines()
+
+    return make
+
+
+def test_every_mask_s_better_moves_fit_the_lines(screens_of):
+    """Every mask of 1 to 8 cells, with soft keys and without: each better
+    cell on the screen, every line within 16 characters, the soft keys'
+    line last, and the rest of the screen kept while it fits."""
+    for mask in range(1, 0x1FF):
+        for soft in (True, False):
+            lines = screens_of(mask, soft)
+            assert better_shown(lines) == [c for c in range(9) if mask >> c & 1], (mask, lines)
+            assert len(lines) <= words.LINES and all(len(line) <= words.WIDTH for line in lines), lines
+            cell = [c for c in range(9) if not mask >> c & 1][0]
+            assert lines[0].endswith(" on %d:" % cell) and lines[1].endswith(" wins in 2"), lines
+            if soft:
+                assert lines[4].split()[-1] == "Undo"  # (what the dropped "Undo: try again" said)
+            if ai.bits(mask) <= 4 or not soft:
+                assert "Undo: try again" in lines or "2x tap %d: undo" % cell in lines, lines
+            lines = screens_of(mask, soft, puzzle=True)  # a failed puzzle's screen
+            assert better_shown(lines) == [c for c in range(9) if mask >> c & 1], (mask, lines)
+            assert lines[0] == "Puzzle failed" and "Tap: try again" in lines and len(lines) <= words.LINES, lines
+            assert all(len(line) <= words.WIDTH for line in lines), lines
+
+
+@settings(max_examples=12, deadline=None)
+@given(mask=st.integers(1, 0x1FE), soft=st.booleans())
+@example(mask=0b101101101, soft=True)  # the issue's six: "Better: 0 2 3 5 6 8"
+@example(mask=0b111101111, soft=True)  # eight
+def test_the_glass_shows_every_better_move(screens_of, glyphs, mask, soft):
+    """The trainer's screen as the Unix port's framebuf draws it on a
+    128x64 glass, read back: every better cell is on it."""
+    seen = read_glass(rendered(screens_of(mask, soft)), glyphs)
+    assert better_shown(seen) == [c for c in range(9) if mask >> c & 1], seen
+
+
+def test_the_issue_s_six_better_moves_all_show(tables, glyphs):
+    """Classic, you X against the easy board (its reply scripted), the
+    trainer on: X 1, O 4, X 7 throws the draw away; six moves kept it, and
+    the MacroPad's screen shows all six."""
+    from test_repetition import Script
+
+    b = Board(tables)
+    b.start(game_cell=3, mode_cell=0, level_cell=6, hints_cell=4)
+    b.app.rng = Script([4])
+    b.press(1)
+    b.wait_human()
+    b.press(7)
+    b.run(100)
+    assert b.app.blunder == 0b101101101
+    seen = read_glass(rendered(b.hw.lines), glyphs)
+    assert seen[:4] == ["X on 7:", "O wins in 3", "Better: 0 2 3 5", "        6 8"], seen
+    assert seen[4].split() == ["Menu", "Undo"]

@@ -109,20 +109,29 @@ def _check(table, pos):
     return pos.game, pos.turn, pos.sides[pos.turn], pos.sides[pos.turn ^ 1], pos.legal_mask()
 
 
-def move_values(table, pos):
+def _value(table, g, me, mine, other, c, draws):
+    # The value of ``me`` moving on ``c``: DRAW if ``draws`` has it (the
+    # third repetition), unless it makes a line (the board checks that first).
+    v = _after(table, g, me, rules.side_place(g, mine, c), other)
+    return DRAW if draws >> c & 1 and v != WIN | 1 else v
+
+
+def move_values(table, pos, draws=0):
     """Hints: ``[(cell, value), ...]`` for every legal move, value for the
-    player to move."""
+    player to move. ``draws``: the 9-bit mask of the moves that make a
+    third repetition (``match.Match.draws``), valued DRAW."""
     g, me, mine, other, free = _check(table, pos)
-    return [(c, _after(table, g, me, rules.side_place(g, mine, c), other)) for c in range(9) if free >> c & 1]
+    return [(c, _value(table, g, me, mine, other, c, draws)) for c in range(9) if free >> c & 1]
 
 
-def verdict(table, pos, cell):
+def verdict(table, pos, cell, draws=0):
     """The trainer's judgement of the player to move playing ``cell``:
     None if the move keeps the best outcome there is (a slower win than
     the fastest is not a blunder; a lost position can't be thrown away),
     else ``(value, best, mask)``: the move's value, the best move's value
-    and the 9-bit mask of the moves that keep the best outcome."""
-    values = move_values(table, pos)
+    and the 9-bit mask of the moves that keep the best outcome.
+    ``draws`` as for ``move_values``."""
+    values = move_values(table, pos, draws)
     top = -1
     best = value = 0
     for c, v in values:
@@ -170,18 +179,20 @@ def _traps(table, game, me, side, other, goal, most):
 # --- choosing a move ---------------------------------------------------------
 
 
-def best_moves(table, pos):
+def best_moves(table, pos, draws=0):
     """The moves ``perfect`` may pick: best value, then the most traps: the
     opponent's replies that fall short of its best outcome after the move
     (when it can win, those that draw or lose; when it can draw, those that
-    lose; when it is lost, all of them)."""
+    lose; when it is lost, all of them). ``draws`` as for ``move_values``:
+    lost, it takes such a draw; winning, it never plays one; a draw by
+    repetition ends the game, so it sets no traps."""
     g, me, mine, other, free = _check(table, pos)
     moves = []
     top = -1000
     best = 0
     for c in range(9):
         if free >> c & 1:
-            v = _after(table, g, me, rules.side_place(g, mine, c), other)
+            v = _value(table, g, me, mine, other, c, draws)
             s = score(v)
             if s > top:
                 top, best, moves = s, v, [c]
@@ -203,7 +214,9 @@ def best_moves(table, pos):
             # as many traps: each is counted once. A move that can no
             # longer reach the most found so far is dropped early (-1).
             k = _code(g, me, side, other)
-            if k in keys:
+            if draws >> c & 1:
+                k, n = -3, 0  # (not the same as a symmetric move that plays on)
+            elif k in keys:
                 n = counts[keys.index(k)]
             else:
                 n = _traps(table, g, me, side, other, goal, max(counts) if counts else -1)
@@ -213,12 +226,13 @@ def best_moves(table, pos):
     return [moves[i] for i in range(len(moves)) if counts[i] == most]
 
 
-def choose_move(pos, level=PERFECT, table=None, rng=None):
+def choose_move(pos, level=PERFECT, table=None, rng=None, draws=0):
     """Pick a move for the player to move.
 
-    ``perfect`` needs ``table``; ``easy`` takes an immediate win, else plays
-    at random; ``medium`` also blocks (avoids any move that lets the opponent
-    complete a line at once).
+    ``perfect`` needs ``table`` (and values the moves of ``draws``, the
+    third repetitions of ``match.Match.draws``, as draws); ``easy`` takes an
+    immediate win, else plays at random; ``medium`` also blocks (avoids any
+    move that lets the opponent complete a line at once).
     """
     if level not in (EASY, MEDIUM, PERFECT):
         raise ValueError("unknown level %r (use ai.EASY, ai.MEDIUM or ai.PERFECT)" % (level,))
@@ -230,7 +244,7 @@ def choose_move(pos, level=PERFECT, table=None, rng=None):
     if level == PERFECT:
         if table is None:
             raise ValueError("the perfect level needs a table")
-        return rng.choice(best_moves(table, pos))
+        return rng.choice(best_moves(table, pos, draws))
     from . import simple_ai  # loaded only when a weaker level plays
 
     return simple_ai.weak_move(pos, moves, level == MEDIUM, rng)

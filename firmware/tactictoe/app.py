@@ -119,7 +119,8 @@ class App:
         self.refused_until = 0
         self.ai_at = 0
         self.think_ms = self.timing["think_ms"]
-        self._hint_key = -1
+        self._hint_key = -1  # the hints' position (code << 1 | turn)...
+        self._hint_draws = 0  # ...and its repetition draws (match.Match.draws)
         self._hint = bytearray(9)  # outcome+1 per cell: 0 loss, 1 draw, 2 win
         self._options = None
         self._options_of = -1
@@ -419,7 +420,7 @@ class App:
         table = self.tables.get(self.game)
         if table is not None:
             try:
-                cell = ai.choose_move(pos, ai.PERFECT, table, self.rng)
+                cell = ai.choose_move(pos, ai.PERFECT, table, self.rng, self.match.draws())
                 self._picked_best = True
                 return cell
             except (table_mod.TableError, OSError) as e:
@@ -493,7 +494,7 @@ class App:
         if self.match.ai_turn() and self._picked_best:
             return review_mod.BEST  # the perfect player's pick: the best there was, no lookups
         try:
-            return review_mod.judge(table, self.match.pos, cell)
+            return review_mod.judge(table, self.match.pos, cell, self.match.draws())
         except (table_mod.TableError, OSError) as e:
             self._table_failed(e)
             r.on = False
@@ -577,7 +578,7 @@ class App:
         if not (self.trainer or self.puzzle >= 0) or table is None or m.mode == TWO or m.ai_turn():
             return None
         try:
-            return ai.verdict(table, m.pos, cell)
+            return ai.verdict(table, m.pos, cell, m.draws())
         except (table_mod.TableError, OSError) as e:
             self._table_failed(e)
             return None
@@ -598,17 +599,18 @@ class App:
                 and m.result is None and not m.ai_turn()):
             return None
         key = m.pos.code() << 1 | m.pos.turn
-        if key != self._hint_key:
+        draws = m.draws()  # (the same position may have other draws later)
+        if key != self._hint_key or draws != self._hint_draws:
             for c in range(9):
                 self._hint[c] = 3  # not a legal move
             try:
-                values = ai.move_values(table, m.pos)
+                values = ai.move_values(table, m.pos, draws)
             except (table_mod.TableError, OSError) as e:
                 self._table_failed(e)
                 return None
             for cell, value in values:
                 self._hint[cell] = ai.outcome(value) + 1
-            self._hint_key = key
+            self._hint_key, self._hint_draws = key, draws
         return self._hint
 
     # --- drawing -------------------------------------------------------------

@@ -70,6 +70,7 @@ class Match:
                 ring_[i] = 0
         self._recent = ring_
         self.review = review
+        self._draws = -1  # draws() until the next move or take-back
         self._count()
 
     def ai_turn(self):
@@ -87,6 +88,7 @@ class Match:
         mover = self.pos.turn
         self.pos.push(cell)
         self.pos.clear_stack()
+        self._draws = -1
         self.plies += 1
         if judged and self.review is not None:
             self.review.add(self.plies, mover, cell, judged)
@@ -117,12 +119,53 @@ class Match:
                 n += 1
         return n
 
+    def draws(self):
+        """The 9-bit mask of the legal moves that would make the third
+        repetition, so a draw (``play`` would settle it so; a move that
+        makes a line still wins); 0 in classic and once the game is over.
+        Allocates nothing: one pass over the window, for the positions a
+        move can lead to (the opponent to move, its marks as now) each
+        cell's count so far; kept until the next move or take-back."""
+        if self._draws < 0:
+            self._draws = self._find_draws()
+        return self._draws
+
+    def _find_draws(self):
+        pos = self.pos
+        if self.game != rules.TACTICTOE or self.result is not None or pos.is_over():
+            return 0
+        me = pos.turn
+        mine, other = pos.sides[me], pos.sides[me ^ 1]
+        free = ~pos.occupied() & 0x1FF
+        recent = self._recent
+        size = len(recent)
+        once = twice = 0  # cells whose position was seen once, twice before
+        for i in range(REPEAT_WINDOW - 1):  # (play counts the new one too)
+            k = recent[(self.plies - i) % size] - 1
+            if k < 0 or k & 1 == me:  # empty, or the mover's turn
+                continue
+            side = k >> 13 if me == rules.X else k >> 1 & 0xFFF
+            if (k >> 1 & 0xFFF if me == rules.X else k >> 13) != other:
+                continue
+            # The cell the mover's newest slot holds: the move that leads there.
+            c = side & 0xF if side & 0xF != 0xF else side >> 4 & 0xF if side & 0xF0 != 0xF0 else side >> 8
+            if c < 9 and free >> c & 1 and rules.side_place(self.game, mine, c) == side:
+                twice |= once & 1 << c
+                once |= 1 << c
+        # REPEAT_DRAW is 3: seen twice before. A line wins first.
+        m = twice
+        for c in range(9):
+            if m >> c & 1 and rules.has_line(rules.side_mask(self.game, rules.side_place(self.game, mine, c))):
+                m &= ~(1 << c)
+        return m
+
     def undo(self, plies):
         """Take back the last ``plies`` moves (at most ``back``), the marks
         tactic-toe removed back in place, their judgements dropped from the
         review; a finished game goes on again."""
         if not 0 <= plies <= self.back:
             raise ValueError("can take back %d plies, not %d" % (self.back, plies))
+        self._draws = -1
         recent = self._recent
         size = len(recent)
         for _ in range(plies):

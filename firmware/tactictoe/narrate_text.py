@@ -92,14 +92,14 @@ def cells_text(mask):
 def lesson(player, cell, value, best, mask):
     """What the trainer says of ``player``'s (``"X"``, ``"O"``) move
     ``cell`` that ``ai.verdict`` caught, e.g. "X on 2 lets O win in 3
-    moves; 4 kept the draw." (moves: the winner's own)."""
+    moves; 4 would have kept the draw." (moves: the winner's own)."""
     other = "O" if player == "X" else "X"
     if not value & 0x40 and value:  # a loss
         n = (value & 0x3F) // 2  # a loss in d plies, counting this move: the winner moves d // 2 times
         what = "lets %s win in %d move%s" % (other, n, "" if n == 1 else "s")
     else:
         what = "throws the win away: %s can hold a draw" % other
-    kept = "still won" if best & 0x40 else "kept the draw"
+    kept = "would have kept the win" if best & 0x40 else "would have kept the draw"
     return "%s on %d %s; %s %s." % (player, cell, what, cells_text(mask), kept)
 
 

@@ -20,13 +20,14 @@ THREW_WIN = const(4)  # a draw or a loss where a win was there
 _KINDS = const(5)  # counts per player: 0 (unused), then by kind
 
 
-def judge(table, pos, cell):
+def judge(table, pos, cell, draws=0):
     """The judgement (BEST, SLOWER, THREW_DRAW or THREW_WIN) of the
     player to move in ``pos`` playing ``cell``, from ``table``'s values
-    (the review's only call of ``ai.move_values``)."""
+    (the review's only call of ``ai.move_values``); ``draws``: the moves
+    that would make a third repetition (``Match.draws``), valued a draw."""
     top = -1000
     best = mine = 0
-    for c, v in ai.move_values(table, pos):
+    for c, v in ai.move_values(table, pos, draws):
         s = ai.score(v)
         if s > top:
             top, best = s, v

@@ -28,6 +28,7 @@ _PICK_HINTS = const(3)
 _PICK_SCORE = const(4)
 _HELP_OFF = const(0)  # app's help settings
 _HELP_TRAINER = const(1)
+_BETTER_LINE = const(4)  # better moves a line: "Better: 0 2 3 5" is 15 characters
 _PAGE_MS = const(2000)  # a screen with more than fits shows it a page at a time, this long each
 _HELPS = ("", "With the trainer", "With hints")  # by app.HELP_OFF, HELP_TRAINER, HELP_HINTS
 
@@ -225,8 +226,10 @@ class Words:
                 what = "%s wins in %d" % (rules.PLAYERS[m.pos.turn], (value & 0x3F) // 2)
             else:
                 what = "Only draws now"
-            return ["%s on %d:" % (mover, cell), what, self._better(),
-                    "Undo: try again" if self._soft else "2x tap %d: undo" % cell]
+            out = ["%s on %d:" % (mover, cell), what] + self._better()
+            if len(out) < 4 or not self._soft:  # (else the soft keys' line says Undo)
+                out.append("Undo: try again" if self._soft else "2x tap %d: undo" % cell)
+            return out
         mover = rules.PLAYERS[m.pos.turn]
         if a.puzzle >= 0:
             return ["Puzzle %d/%d" % (a.puzzle + 1, len(a.puzzles)), "%s: win in %d" % (mover, (a.plies + 1) // 2),
@@ -257,7 +260,10 @@ class Words:
             solved = "Solved %d/%d" % (a.score.solved_count(), len(a.puzzles))
             if a.solved:
                 return ["Puzzle solved!", solved, "", "Tap: next one"]
-            return ["Puzzle failed", self._better() if a.blunder else "", solved, "Tap: try again"]
+            out = ["Puzzle failed"] + (self._better() if a.blunder else [""])
+            if len(out) < 3 or not self._soft:  # (else the count gives way)
+                out.append(solved)
+            return out + ["Tap: try again"]
         if m.result < 0:
             result = "Draw (repeated)" if m.game == rules.TACTICTOE else "Draw"
         elif a.mode in (TWO, DEMO):
@@ -295,11 +301,16 @@ class Words:
                 "Slower %d" % r.count(player, review.SLOWER), last]
 
     def _better(self):
-        # The moves the trainer says were better: "Better: 4 6".
-        out = "Better:"
+        # The moves the trainer says were better, in one line ("Better: 4 6")
+        # or, past four, two: "Better: 0 2 3 5" then "        6 8".
+        out = ["Better:"]
+        n = 0
         for c in range(9):
             if self.app.blunder >> c & 1:
-                out += " %d" % c
+                if n == _BETTER_LINE:
+                    out.append("       ")
+                out[-1] += " %d" % c
+                n += 1
         return out
 
     def _labels(self):

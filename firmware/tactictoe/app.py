@@ -92,6 +92,8 @@ class App:
         self.game = rules.TACTICTOE
         self.mode = YOU_X
         self.level = ai.PERFECT
+        self.slip = 0  # the matched level: the share of its moves it slips this game, in percent
+        self.slipped = False  # ...and whether its last move was a slip (a legal move at random)
         self.help = HELP_OFF
         self.hints = False  # every move's outcome glows (HELP_HINTS)
         self.trainer = False  # a blunder is shown at once, and can be taken back (HELP_TRAINER)
@@ -254,7 +256,8 @@ class App:
             return [(0, YOU_X, c["x"], FULL), (2, YOU_O, c["o"], FULL),
                     (6, TWO, c["menu"], FULL), (8, DEMO, WHITE, 160)]
         if self.screen == _PICK_LEVEL:
-            return [(6, ai.EASY, c["menu"], 64), (7, ai.MEDIUM, c["menu"], 140), (8, ai.PERFECT, c["menu"], FULL)]
+            return [(6, ai.EASY, c["menu"], 64), (7, ai.MEDIUM, c["menu"], 140), (8, ai.PERFECT, c["menu"], FULL),
+                    (4, ai.MATCHED, c["draw"], FULL)]
         return [(3, HELP_OFF, _GREY, FULL), (4, HELP_TRAINER, c["menu"], FULL), (5, HELP_HINTS, c["win"], FULL)]
 
     def _setting(self):
@@ -324,6 +327,8 @@ class App:
             gc.collect()  # a quiet moment: tidy the heap before a game
         start = self._pose() if self.puzzle >= 0 else None
         self.match = Match(self.game, self.mode, self._ring, start)
+        self.slip = self.matched_setting() if self.level == ai.MATCHED and start is None else 0
+        self.slipped = False
         self.refused = -1
         self.blunder, self.caught = 0, None
         self._armed = -1
@@ -398,9 +403,21 @@ class App:
         if m.ai_turn():
             self.ai_at = now + self.think_ms
 
+    def matched_setting(self):
+        """The matched level's setting for the menu's game: the share of
+        its moves it slips, in percent (``matched``)."""
+        from . import matched  # loaded only when the matched level is asked of
+
+        return matched.setting(self.score, self.game)
+
     def _ai_move(self):
         pos = self.match.pos
-        if self.level != ai.PERFECT and self.puzzle < 0:  # (a puzzle's board defends perfectly)
+        self.slipped = False
+        if self.level == ai.MATCHED and self.puzzle < 0:
+            if ai.slips(self.rng, self.slip):  # a slip: a legal move at random
+                self.slipped = True
+                return self.rng.choice(pos.legal_moves())
+        elif self.level != ai.PERFECT and self.puzzle < 0:  # (a puzzle's board defends perfectly)
             return ai.choose_move(pos, self.level, None, self.rng)
         table = self.tables.get(self.game)
         if table is not None:
@@ -452,8 +469,14 @@ class App:
             if self.mode == TWO:
                 s.record_two(m.game, m.result)
             else:
-                s.record(m.game, self.level, score_mod.DRAWN if m.result < 0 else
-                         score_mod.WON if m.result == self._you() else score_mod.LOST)
+                result = score_mod.DRAWN if m.result < 0 else score_mod.WON if m.result == self._you() else \
+                    score_mod.LOST
+                if self.level == ai.MATCHED:  # counted, and its setting moved by the result
+                    from . import matched
+
+                    matched.record(s, m.game, self.slip, result)
+                else:
+                    s.record(m.game, self.level, result)
             self.unsaved = True
 
     def _you(self):
@@ -653,7 +676,7 @@ class App:
                     cv.set(c, mine, pulse(t, 800, 96))
             return
         if m.ai_turn():  # thinking: a light runs round the empty cells
-            if self.tables.get(self.game) is None and self.level == ai.PERFECT:
+            if self.tables.get(self.game) is None and self.level >= ai.PERFECT:
                 colour = WHITE  # the fallback AI, not the perfect one
             n = 0
             for c in range(9):

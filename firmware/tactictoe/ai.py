@@ -1,7 +1,7 @@
-"""Move choice: the perfect player (from the solved table), hints, the
-matched level's slips, and the entry point for the two levels that play like
-people (``simple_ai``). The perfect level's search for when its table can't
-be used is ``fallback``; the matched level's setting is kept by ``matched``.
+"""Move choice: the perfect player (from the solved table), hints, and the
+entry point for the two levels that play like people (``simple_ai``). The
+perfect level's search for when its table can't be used is ``fallback``;
+the matched level's slips and setting are ``matched``'s.
 
 Values are value7 bytes as stored in the table (docs/table-format.md):
 0 = draw, ``0x40 | d`` = win in d plies, ``d`` = loss in d plies, always for
@@ -16,7 +16,7 @@ from . import rules
 EASY = const(0)
 MEDIUM = const(1)
 PERFECT = const(2)
-MATCHED = const(3)  # perfect, but for a share of slips set from how you play (``matched``)
+MATCHED = const(3)  # the perfect player but for its slips (``matched``; not a level of choose_move)
 
 WIN = const(0x40)
 DRAW = const(0)
@@ -215,33 +215,20 @@ def best_moves(table, pos):
     return [moves[i] for i in range(len(moves)) if counts[i] == most]
 
 
-def slips(rng, setting):
-    """True if the matched level slips this move: it draws one 16-bit
-    value from ``rng`` and slips when that value % 100 is below ``setting``
-    (its slips in percent, 0 never)."""
-    return rng.bits16() % 100 < setting
-
-
-def choose_move(pos, level=PERFECT, table=None, rng=None, slip=0):
+def choose_move(pos, level=PERFECT, table=None, rng=None):
     """Pick a move for the player to move.
 
     ``perfect`` needs ``table``; ``easy`` takes an immediate win, else plays
     at random; ``medium`` also blocks (avoids any move that lets the opponent
-    complete a line at once); ``matched`` slips ``slip`` percent of its
-    moves (``slips``: a legal move at random, ``rng.choice(moves)``) and
-    plays the others as ``perfect``.
+    complete a line at once).
     """
-    if level not in (EASY, MEDIUM, PERFECT, MATCHED):
-        raise ValueError("unknown level %r (use ai.EASY, ai.MEDIUM, ai.PERFECT or ai.MATCHED)" % (level,))
+    if level not in (EASY, MEDIUM, PERFECT):
+        raise ValueError("unknown level %r (use ai.EASY, ai.MEDIUM or ai.PERFECT)" % (level,))
     moves = pos.legal_moves()
     if not moves:
         raise rules.IllegalMove("the game is over")
     if rng is None:
         rng = Rng()
-    if level == MATCHED:
-        if slips(rng, slip):
-            return rng.choice(moves)
-        level = PERFECT
     if level == PERFECT:
         if table is None:
             raise ValueError("the perfect level needs a table")

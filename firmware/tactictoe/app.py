@@ -92,8 +92,6 @@ class App:
         self.game = rules.TACTICTOE
         self.mode = YOU_X
         self.level = ai.PERFECT
-        self.slip = 0  # the matched level: the share of its moves it slips this game, in percent
-        self.slipped = False  # ...and whether its last move was a slip (a legal move at random)
         self.help = HELP_OFF
         self.hints = False  # every move's outcome glows (HELP_HINTS)
         self.trainer = False  # a blunder is shown at once, and can be taken back (HELP_TRAINER)
@@ -327,8 +325,10 @@ class App:
             gc.collect()  # a quiet moment: tidy the heap before a game
         start = self._pose() if self.puzzle >= 0 else None
         self.match = Match(self.game, self.mode, self._ring, start)
-        self.slip = self.matched_setting() if self.level == ai.MATCHED and start is None else 0
-        self.slipped = False
+        if self.level == ai.MATCHED and start is None:  # its setting for this game
+            from . import matched  # (loaded only when the matched level plays)
+
+            self.match.slip = matched.setting(self.score, self.game)
         self.refused = -1
         self.blunder, self.caught = 0, None
         self._armed = -1
@@ -403,20 +403,17 @@ class App:
         if m.ai_turn():
             self.ai_at = now + self.think_ms
 
-    def matched_setting(self):
-        """The matched level's setting for the menu's game: the share of
-        its moves it slips, in percent (``matched``)."""
-        from . import matched  # loaded only when the matched level is asked of
-
-        return matched.setting(self.score, self.game)
-
     def _ai_move(self):
-        pos = self.match.pos
-        self.slipped = False
+        m = self.match
+        pos = m.pos
+        m.slipped = False
         if self.level == ai.MATCHED and self.puzzle < 0:
-            if ai.slips(self.rng, self.slip):  # a slip: a legal move at random
-                self.slipped = True
-                return self.rng.choice(pos.legal_moves())
+            from . import matched
+
+            cell = matched.slip(pos, self.rng, m.slip)
+            if cell >= 0:  # a slip: a legal move at random
+                m.slipped = True
+                return cell
         elif self.level != ai.PERFECT and self.puzzle < 0:  # (a puzzle's board defends perfectly)
             return ai.choose_move(pos, self.level, None, self.rng)
         table = self.tables.get(self.game)
@@ -474,7 +471,7 @@ class App:
                 if self.level == ai.MATCHED:  # counted, and its setting moved by the result
                     from . import matched
 
-                    matched.record(s, m.game, self.slip, result)
+                    matched.record(s, m.game, m.slip, result)
                 else:
                     s.record(m.game, self.level, result)
             self.unsaved = True

@@ -1,6 +1,7 @@
-"""The matched level's setting (``ai.MATCHED``): the share of its moves, in
-percent, that it slips (a legal move at random, ``ai.slips``); it plays
-the others perfectly. Set from how you play, so that games stay close:
+"""The matched level (``ai.MATCHED``): its slips and its setting, the
+share of its moves, in percent, that it slips (a legal move at random,
+``slip``); it plays the others perfectly. Set from how you play, so that
+games stay close:
 
 - the first game of a game starts from your recent accuracy (the review's,
   ``score.recent``): ``2 * (100 - accuracy)``, at most 100; with none yet,
@@ -21,6 +22,16 @@ from . import score as score_mod
 
 START = const(40)  # the setting with neither a setting nor an accuracy yet
 MOST = const(100)  # every move a slip
+
+
+def slip(pos, rng, s):
+    """The matched level's slip in ``pos`` at setting ``s``, or -1 if this
+    move is not one: one 16-bit draw from ``rng`` decides (a slip when it
+    is below ``s`` modulo 100), then a slip is ``rng.choice`` of the legal
+    moves. Not a slip: the perfect player's move (``ai.choose_move``)."""
+    if rng.bits16() % 100 < s:
+        return rng.choice(pos.legal_moves())
+    return -1
 
 
 def setting(score, game):

@@ -176,7 +176,9 @@ def _choice(n):
             s == 0 and value < 2 or s == 2 and value >= _PERFECT or s == 3 and value):
         note = " (no table: a weaker board, no hints)"
     elif s == 2 and value == _MATCHED:
-        note = " (it slips %d%% of its moves now)" % a.matched_setting()
+        from . import matched
+
+        note = " (it slips %d%% of its moves now)" % matched.setting(a.score, a.game)
     return "Pulsing now: cell %d, %s%s." % (cell, _low(OPTIONS[s][int(value)][0]), note)
 
 
@@ -184,7 +186,7 @@ def _who(a):
     level = _low(LEVELS[a.level])
     if a.mode == _TWO:
         return "two players, X starts"
-    slips = " (slips %d%% of its moves)" % a.slip if a.level == _MATCHED else ""  # its setting this game
+    slips = " (slips %d%% of its moves)" % a.match.slip if a.level == _MATCHED else ""  # its setting this game
     if a.mode == _DEMO:
         return "the board plays itself (%s)" % (level + ";" + slips[1:-1] if slips else level)
     return "you are %s against the %s board%s" % ("X" if a.mode == _YOU_X else "O", level, slips)
@@ -218,7 +220,7 @@ def _game(n, m):
         for c in range(9):
             if new >> c & 1:
                 moved = "%s played on cell %d" % (_name(a, player), c)
-        if a.slipped and (a.mode == _DEMO or a.mode < _TWO and player == a.mode ^ 1):  # the board's move
+        if m.slipped and (a.mode == _DEMO or a.mode < _TWO and player == a.mode ^ 1):  # the board's move
             moved += " (a slip: a move at random)"
         for c in range(9):
             if gone >> c & 1:  # tactic-toe: the oldest mark left

@@ -156,7 +156,9 @@ class Words:
             elif a.screen == _PICK_HINTS and value:
                 last = "No table: none"
         elif a.screen == _PICK_LEVEL and value == ai.MATCHED:  # its setting now
-            last = "Slips %d%% now" % a.matched_setting()
+            from . import matched
+
+            last = "Slips %d%% now" % matched.setting(a.score, a.game)
         return [QUESTIONS[a.screen], "> " + name, meaning, last]
 
     def _notice(self):

@@ -274,3 +274,15 @@ def test_without_a_table_its_other_moves_come_from_the_fallback(tables):
     assert b.app.match.result in (rules.X, -1)  # the fallback is exact in classic: it never loses
     assert not [line for line in b.said if "(a slip" in line]
     assert sum(b.app.score.games(rules.CLASSIC, ai.MATCHED)) == 1
+
+
+def test_the_demo_plays_both_sides_at_the_setting_and_counts_nothing(tables):
+    from test_teacher import Pico
+
+    b = Pico(tables)
+    b.app.score.set_setting(rules.TACTICTOE, 50)
+    b.menu(5, 8, 4)  # tactic-toe, the demo, matched
+    b.run(3000)
+    assert "New game of tactic-toe: the board plays itself (matched; slips 50% of its moves)." in b.said
+    assert any(line.startswith("X played on cell") and line.endswith("(a slip: a move at random).") for line in b.said)
+    assert b.app.score.games(rules.TACTICTOE, ai.MATCHED) == (0, 0, 0) and b.app.score.setting(rules.TACTICTOE) == 50

@@ -188,7 +188,7 @@ def _who(a):
         return "two players, X starts"
     slips = " (slips %d%% of its moves)" % a.match.slip if a.level == _MATCHED else ""  # its setting this game
     if a.mode == _DEMO:
-        return "the board plays itself (%s)" % (level + ";" + slips[1:-1] if slips else level)
+        return "the board plays itself (%s)" % (level + "; " + slips[2:-1] if slips else level)
     return "you are %s against the %s board%s" % ("X" if a.mode == _YOU_X else "O", level, slips)
 
 

@@ -38,10 +38,10 @@ CHUNK = 512  # bytes per write on the board: small enough for any board's heap
 # The package's modules every MicroPython board gets (a touch board also gets
 # touchpads; hw_circuitpython is CircuitPython's). The root main.py stays
 # source: a board runs main.py, never main.mpy.
-MODULES = ("__init__", "rules", "table", "tablecheck", "tablewalk", "crc32", "ai", "simple_ai", "fallback", "config",
-           "config_parts", "frames", "keys", "sound", "match", "review", "app", "narrate", "narrate_text", "loop",
-           "tasks", "main", "startup", "hw_machine", "check", "tableverify", "rules_extra", "table_extra", "puzzles",
-           "puzzlecheck", "score", "oserrors")
+MODULES = ("__init__", "rules", "table", "tablecheck", "tablewalk", "crc32", "ai", "simple_ai", "matched",
+           "fallback", "config", "config_parts", "frames", "keys", "sound", "match", "review", "app", "narrate",
+           "narrate_text", "loop", "tasks", "main", "startup", "hw_machine", "check", "tableverify", "rules_extra",
+           "table_extra", "puzzles", "puzzlecheck", "score", "oserrors")
 # What the firmware was before it was a package: files at the root that a
 # flash now removes (they would only take up flash and slow every import).
 OLD_ROOT_FILES = tuple(n + e for n in MODULES + ("touchpads", "hw_circuitpython")

@@ -126,7 +126,7 @@ def screens():
     d.tap(5)
     shot("menu-mode", "2. you X | you O | two | demo", d.frame(_peak(d)))
     d.tap(0)
-    shot("menu-level", "3. level: easy medium perfect", d.frame(_peak(d)))
+    shot("menu-level", "3. level: easy medium perfect, matched", d.frame(_peak(d)))
     d.tap(8)
     shot("menu-hints", "4. help: none | trainer | hints", d.frame(_peak(d)))
     d.tap(5)

@@ -97,7 +97,7 @@ def test_the_console_narrates_every_screen_a_game_and_its_result(live, table_fil
     said("Tap a lit cell to choose; hold any cell 1.5 s to start over.")
     sim.send("tap 0")
     said("Board's level: cell 6 easy (sees 1-move wins), cell 7 medium (blocks your wins),"
-         " cell 8 perfect (never loses).")
+         " cell 8 perfect (never loses), cell 4 matched (keeps it close).")
     said("Pulsing now: cell 8, perfect.")
     sim.send("tap 8")
     said(("Play with help? cell 3 no help (just play), cell 4 trainer (shows blunders),"

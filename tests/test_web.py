@@ -257,7 +257,7 @@ GAME_SCREEN = [1, 3, 5, 7]  # classic, tactic-toe; puzzles, the score
 HELP_SCREEN = [3, 4, 5]  # none, the trainer, hints and the trainer
 GAME_EXTRA = "leds[3][0] > leds[3][2] && leds[5][2] > leds[5][0]"  # orange classic, blue tactic-toe
 MODE_SCREEN = [0, 2, 6, 8]
-LEVEL_SCREEN = [6, 7, 8]
+LEVEL_SCREEN = [4, 6, 7, 8]
 HINTS_EXTRA = "leds[3][0] === leds[3][1] && leds[3][1] === leds[3][2]"  # grey "off", white "on"
 
 

@@ -1,6 +1,7 @@
 """Move choice: the perfect player (from the solved table), hints, and the
 entry point for the two levels that play like people (``simple_ai``). The
-perfect level's search for when its table can't be used is ``fallback``.
+perfect level's search for when its table can't be used is ``fallback``;
+the matched level's slips and setting are ``matched``'s.
 
 Values are value7 bytes as stored in the table (docs/table-format.md):
 0 = draw, ``0x40 | d`` = win in d plies, ``d`` = loss in d plies, always for
@@ -15,6 +16,7 @@ from . import rules
 EASY = const(0)
 MEDIUM = const(1)
 PERFECT = const(2)
+MATCHED = const(3)  # the perfect player but for its slips (``matched``; not a level of choose_move)
 
 WIN = const(0x40)
 DRAW = const(0)

@@ -262,7 +262,8 @@ class App:
             return [(0, YOU_X, c["x"], FULL), (2, YOU_O, c["o"], FULL),
                     (6, TWO, c["menu"], FULL), (8, DEMO, WHITE, 160)]
         if self.screen == _PICK_LEVEL:
-            return [(6, ai.EASY, c["menu"], 64), (7, ai.MEDIUM, c["menu"], 140), (8, ai.PERFECT, c["menu"], FULL)]
+            return [(6, ai.EASY, c["menu"], 64), (7, ai.MEDIUM, c["menu"], 140), (8, ai.PERFECT, c["menu"], FULL),
+                    (4, ai.MATCHED, c["draw"], FULL)]
         return [(3, HELP_OFF, _GREY, FULL), (4, HELP_TRAINER, c["menu"], FULL), (5, HELP_HINTS, c["win"], FULL)]
 
     def _setting(self):
@@ -338,6 +339,10 @@ class App:
         self.review.clear(self.puzzle < 0 and self.mode != DEMO and self.tables.get(self.game) is not None)
         self._flash = -1
         self.match = Match(self.game, self.mode, self._ring, start, self.review)
+        if self.level == ai.MATCHED and start is None:  # its setting for this game
+            from . import matched  # (loaded only when the matched level plays)
+
+            self.match.slip = matched.setting(self.score, self.game)
         self.refused = -1
         self.blunder, self.caught = 0, None
         self._armed = -1
@@ -413,9 +418,18 @@ class App:
             self.ai_at = now + self.think_ms
 
     def _ai_move(self):
-        pos = self.match.pos
+        m = self.match
+        pos = m.pos
+        m.slipped = False
         self._picked_best = False
-        if self.level != ai.PERFECT and self.puzzle < 0:  # (a puzzle's board defends perfectly)
+        if self.level == ai.MATCHED and self.puzzle < 0:
+            from . import matched
+
+            cell = matched.slip(pos, self.rng, m.slip)
+            if cell >= 0:  # a slip: a legal move at random
+                m.slipped = True
+                return cell
+        elif self.level != ai.PERFECT and self.puzzle < 0:  # (a puzzle's board defends perfectly)
             return ai.choose_move(pos, self.level, None, self.rng)
         table = self.tables.get(self.game)
         if table is not None:
@@ -470,8 +484,14 @@ class App:
             if self.mode == TWO:
                 s.record_two(m.game, m.result)
             else:
-                s.record(m.game, self.level, score_mod.DRAWN if m.result < 0 else
-                         score_mod.WON if m.result == self._you() else score_mod.LOST)
+                result = score_mod.DRAWN if m.result < 0 else score_mod.WON if m.result == self._you() else \
+                    score_mod.LOST
+                if self.level == ai.MATCHED:  # counted, and its setting moved by the result
+                    from . import matched
+
+                    matched.record(s, m.game, m.slip, result)
+                else:
+                    s.record(m.game, self.level, result)
                 self._keep_review(m)
             self.unsaved = True
         self.review.end(m.plies)
@@ -731,7 +751,7 @@ class App:
                     cv.set(c, mine, pulse(t, 800, 96))
             return
         if m.ai_turn():  # thinking: a light runs round the empty cells
-            if self.tables.get(self.game) is None and self.level == ai.PERFECT:
+            if self.tables.get(self.game) is None and self.level >= ai.PERFECT:
                 colour = WHITE  # the fallback AI, not the perfect one
             n = 0
             for c in range(9):

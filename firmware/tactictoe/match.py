@@ -63,6 +63,8 @@ class Match:
         self.line = 0  # the winning line's mask
         self.plies = 0
         self.back = 0  # plies that can be taken back now
+        self.slip = 0  # the matched level (ai.MATCHED): the share of its moves it slips, in percent (the app sets it)
+        self.slipped = False  # ...and whether the board's last move was a slip (a legal move at random)
         if ring_ is None:
             ring_ = ring()
         else:

@@ -30,9 +30,12 @@ _SLOWER = const(2)
 _THREW_DRAW = const(3)
 _THREW_WIN = const(4)
 _NAMED = const(6)  # the review names this many moves thrown away of each kind, then says how many more
+_PERFECT = const(2)  # ai's levels
+_MATCHED = const(3)
+_LEVELS = const(4)  # score.LEVELS: the levels it counts
 
 GAMES = ("Classic", "Tactic-toe")  # by rules.CLASSIC, rules.TACTICTOE
-LEVELS = ("Easy", "Medium", "Perfect")  # by ai.EASY, MEDIUM, PERFECT
+LEVELS = ("Easy", "Medium", "Perfect", "Matched")  # by ai.EASY, MEDIUM, PERFECT, MATCHED
 # Each menu screen: its question, then (option, what it means) by value.
 QUESTIONS = ("Choose a game:", "Who plays?", "Board's level:", "Play with help?", "Your score:")
 OPTIONS = (
@@ -40,7 +43,8 @@ OPTIONS = (
      ("Score", "See or reset it")),
     (("You are X", "You go first"), ("You are O", "Board goes first"), ("Two players", "Take turns"),
      ("Demo", "Board vs board")),
-    (("Easy", "Sees 1-move wins"), ("Medium", "Blocks your wins"), ("Perfect", "Never loses")),
+    (("Easy", "Sees 1-move wins"), ("Medium", "Blocks your wins"), ("Perfect", "Never loses"),
+     ("Matched", "Keeps it close")),
     (("No help", "Just play"), ("Trainer", "Shows blunders"), ("Hints on", "Best moves glow")),
     (("Keep it", "Back to the menu"), ("Reset it", "Every count to 0")),
 )
@@ -110,7 +114,7 @@ def score_text(a, game):
     if game < 0:  # each game and level played, as the score keeps them
         parts = []
         for g in (0, 1):
-            for level in range(3):
+            for level in range(_LEVELS):
                 w, d, lost = s.games(g, level)
                 if w or d or lost:
                     parts.append("%s against the %s board: won %d, drew %d, lost %d" % (
@@ -203,8 +207,12 @@ def _choice(n):
         if not a.puzzles_ready():
             note = " (none on this board)"
     elif s < 4 and a.tables.get(value if s == 0 else a.game) is None and (
-            s == 0 and value < 2 or s == 2 and value == 2 or s == 3 and value):
+            s == 0 and value < 2 or s == 2 and value >= _PERFECT or s == 3 and value):
         note = " (no table: a weaker board, no hints)"
+    elif s == 2 and value == _MATCHED:
+        from . import matched
+
+        note = " (it slips %d%% of its moves now)" % matched.setting(a.score, a.game)
     return "Pulsing now: cell %d, %s%s." % (cell, _low(OPTIONS[s][int(value)][0]), note)
 
 
@@ -212,9 +220,10 @@ def _who(a):
     level = _low(LEVELS[a.level])
     if a.mode == _TWO:
         return "two players, X starts"
+    slips = " (slips %d%% of its moves)" % a.match.slip if a.level == _MATCHED else ""  # its setting this game
     if a.mode == _DEMO:
-        return "the board plays itself (%s)" % level
-    return "you are %s against the %s board" % ("X" if a.mode == _YOU_X else "O", level)
+        return "the board plays itself (%s)" % (level + "; " + slips[2:-1] if slips else level)
+    return "you are %s against the %s board%s" % ("X" if a.mode == _YOU_X else "O", level, slips)
 
 
 def _help(a):
@@ -245,6 +254,8 @@ def _game(n, m):
         for c in range(9):
             if new >> c & 1:
                 moved = "%s played on cell %d" % (_name(a, player), c)
+        if m.slipped and (a.mode == _DEMO or a.mode < _TWO and player == a.mode ^ 1):  # the board's move
+            moved += " (a slip: a move at random)"
         for c in range(9):
             if gone >> c & 1:  # tactic-toe: the oldest mark left
                 moved += " and the mark on cell %d vanished" % c

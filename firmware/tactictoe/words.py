@@ -19,6 +19,7 @@ from .frames import CORNERS
 from .match import DEMO, TWO, YOU_O, YOU_X
 from .narrate_text import GAMES, LEVELS, OPTIONS, QUESTIONS
 from .panel import HINT_KEY, MENU_KEY, SELECT_KEY, UNDO_KEY
+from .score import LEVELS as LEVELS_COUNTED
 
 WIDTH = const(16)  # characters a line holds
 LINES = const(5)
@@ -108,7 +109,7 @@ class Words:
         if a.state == MENU:
             key |= a.picked() << 15 | (a.score.saves() & 0xFF) << 17  # (the score screen: a reset)
             if a.screen == _PICK_SCORE:
-                key |= (self._now // _PAGE_MS % 9) << 25  # its pages
+                key |= (self._now // _PAGE_MS % 11) << 25  # its pages (2 games x 4 levels and two players, the puzzles)
         elif a.state == NOTICE:
             key |= (a.notices[0][0] == CORNERS) << 15
         elif m is not None:
@@ -164,10 +165,14 @@ class Words:
             elif value < 2 and a.tables.get(value) is None:
                 last = "No table: weaker"
         elif a.tables.get(a.game) is None:
-            if a.screen == _PICK_LEVEL and value == ai.PERFECT:
+            if a.screen == _PICK_LEVEL and value >= ai.PERFECT:
                 last = "No table: weaker"
             elif a.screen == _PICK_HINTS and value:
                 last = "No table: none"
+        elif a.screen == _PICK_LEVEL and value == ai.MATCHED:  # its setting now
+            from . import matched
+
+            last = "Slips %d%% now" % matched.setting(a.score, a.game)
         return [QUESTIONS[a.screen], "> " + name, meaning, last]
 
     def _notice(self):
@@ -200,19 +205,19 @@ class Words:
         s = self.app.score
         pages = []
         for game in (0, 1):
-            for level in range(3):
+            for level in range(LEVELS_COUNTED):
                 wdl = s.games(game, level)
                 if wdl[0] or wdl[1] or wdl[2]:
                     pages.append((game, level, wdl))
             two = s.two(game)
             if two[0] or two[1] or two[2]:
-                pages.append((game, 3, two))
+                pages.append((game, -1, two))
         page = self._now // _PAGE_MS % (len(pages) + 1)
         if page == len(pages):
             return ["Puzzles solved:", "%d of %d" % (s.solved_count(), self.app.puzzle_count()),
                     "" if pages else "No games yet"]
         game, level, values = pages[page]
-        if level == 3:
+        if level < 0:
             return [GAMES[game], "Two players", counts("", "XOD", values)]
         return [GAMES[game], "You vs " + LEVELS[level], counts("", "WDL", values)]
 

@@ -48,7 +48,8 @@ async def player(runner):
     await until(lambda: app.state == 2)  # the self-test, then the menu
     games = int(sys.argv[2])
     for n in range(games):
-        for cell in ((3, 5)[n % 2], (0, 2)[n % 4 // 2], 8, 3):  # game, you X/O, perfect, no hints
+        # game, you X/O, the level (as X perfect, as O matched: its module and setting too), no hints
+        for cell in ((3, 5)[n % 2], (0, 2)[n % 4 // 2], (8, 4)[n % 4 // 2], 3):
             await press(cell)
         while app.state != 4:  # until the game is over
             if app.busy():

@@ -21,7 +21,7 @@ from tactictoe.match import DEMO, TWO, YOU_O, YOU_X
 # Menu cells (see README, "The menu")
 GAME_CELL = {rules.CLASSIC: 3, rules.TACTICTOE: 5}
 MODE_CELL = {YOU_X: 0, YOU_O: 2, TWO: 6, DEMO: 8}
-LEVEL_CELL = {ai.EASY: 6, ai.MEDIUM: 7, ai.PERFECT: 8}
+LEVEL_CELL = {ai.EASY: 6, ai.MEDIUM: 7, ai.PERFECT: 8, ai.MATCHED: 4}
 HINTS_CELL = {False: 3, True: 5}
 
 out = []
@@ -157,7 +157,8 @@ def menu_screens(folder):
     b.run(app.REFUSE_MS)
     b.press(MODE_CELL[YOU_X])
     p = b.picture()
-    check(p[6] in "Mm" and p[7] in "Mm" and p[8] in "Mm" and p[:6] == "......", "level screen: " + p)
+    check(p[6] in "Mm" and p[7] in "Mm" and p[8] in "Mm" and p[4] in "Dd" and p[:4] + p[5] == ".....",
+          "level screen: " + p)  # (the matched level in the centre, in the draw colour)
     log("level", b.show())
     b.press(LEVEL_CELL[ai.MEDIUM])
     p = b.picture()

@@ -9,7 +9,7 @@ import re
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from tactictoe import ai, app, config, frames, match, review, rules, score, table
+from tactictoe import ai, app, config, frames, keys, match, review, rules, score, table
 from test_panel import Board, FakeHw, macropad_cfg
 
 KINDS = (review.BEST, review.SLOWER, review.THREW_DRAW, review.THREW_WIN)
@@ -445,3 +445,26 @@ def test_a_puzzle_is_not_reviewed(tables, table_files, tmp_path):
     assert a.solved and not a.review.on and a.review.listed == 0
     assert not [line for line in b.said[start:] if "review" in line.lower()]
     assert s.reviewed(rules.CLASSIC) == s.reviewed(rules.TACTICTOE) == (0, 0)
+
+
+def test_a_person_s_move_is_lit_before_the_review_reads_the_table(tables, monkeypatch):
+    """The review judges a person's move after the frame that lights it
+    (App.save, called by the loop after the frame; or the next update):
+    the table is not read between the press and its light."""
+    b = Pico(tables, score.Score(None, lambda line: None))
+    b.menu(5, 0, 8, 3)  # tactic-toe, you are X, perfect, no help
+    a = b.app
+    b.wait_human()
+    calls = []
+    real = review.judge
+    monkeypatch.setattr(review, "judge", lambda *args: calls.append(args[2]) or real(*args))
+    cell = a.match.pos.legal_moves()[0]
+    a.update(b.now, keys.PRESS | cell)
+    assert a.match.pos.piece_at(cell) == rules.X and calls == []  # played, not judged yet
+    lit = a.frame(b.now).buf[3 * cell:3 * cell + 3]
+    assert tuple(lit) == tuple(a.colours["x"]) and calls == []  # lit in X's colour, still not judged
+    a.save()
+    assert calls == [cell] and a.review.count(rules.X) == 1  # (a corner: X's win is on an edge)
+    a.save()
+    a.update(b.now)
+    assert calls == [cell]  # judged once

@@ -192,7 +192,9 @@ class App:
     def save(self):
         """Write the score to flash if it changed: called once the frame
         showing what changed it is out, so a flash write (milliseconds, more
-        when the flash erases) never holds a move's light back."""
+        when the flash erases) never holds a move's light back; a person's
+        move the review owes is judged first (``settle``)."""
+        self.settle()
         if self.unsaved:
             self.unsaved = False
             self.score.save()
@@ -204,6 +206,7 @@ class App:
 
     def update(self, now, event=0):
         """Advance to ``now`` and handle ``event`` (a keys event, or 0)."""
+        self.settle()  # (a driver that never calls save(): the review stays whole)
         t = now - self.t0
         if self.state == _SELFTEST:
             # Once blue has been drawn (every step is: late frames make it
@@ -454,13 +457,20 @@ class App:
     def _move(self, now, cell):
         m = self.match
         verdict = self._judge(cell)
-        judged = self._review_move(cell)
+        # A person's move is judged after the frame that lights it (settle,
+        # from save() or the next update), the board's now: it has thought.
+        owed = self.review.on and not m.ai_turn()
+        judged = 0 if owed else self._review_move(cell)
+        if owed:
+            self.review.owe(m.plies + 1, cell, m.pos, m.draws())
         # The console narrates the game: a maker can follow it over USB, and
         # a script driving the simulator can too.
         self.log("%s: %s %d" % (rules.GAMES[m.game], rules.PLAYERS[m.pos.turn], cell))
         m.play(cell, judged)
         self.refused = -1
         self._armed = -1
+        if m.result is not None:
+            self.settle()  # the review's counts, whole for the end
         if m.result is None:
             self.sounds.append("move")
             if verdict is not None:
@@ -500,6 +510,24 @@ class App:
         return rules.X if self.mode == YOU_X else rules.O
 
     # --- the review ------------------------------------------------------------
+
+    def settle(self):
+        """Judge a person's move the review still owes (``review.Review.owe``):
+        called after the frame that lit it (``save``), and before anything
+        else happens (``update``)."""
+        r = self.review
+        if r is None or not r.owed[0]:
+            return
+        table = self.tables.get(self.game)
+        if table is None or not r.on:  # found wrong since: no review of this game
+            r.owed[0] = 0
+            r.on = False
+            return
+        try:
+            r.settle(table)
+        except (table_mod.TableError, OSError) as e:
+            self._table_failed(e)
+            r.on = False
 
     def _review_move(self, cell):
         """The review's judgement of the move ``cell`` about to be played

@@ -60,6 +60,11 @@ class Review:
         self.plies = 0  # the game's plies when it ended (``end``)
         self.first = 1  # ...the first of them the notes still hold
         self.listed = 0  # ...and how many of those threw a value away
+        # A person's move judged after the frame that lights it (``owe``,
+        # ``settle``): its ply (0: none owed), cell, the sides and mover
+        # before it and its draws mask; and a position to judge it in.
+        self.owed = array("i", bytes(4 * 6))
+        self.scratch = None
 
     def clear(self, on):
         """A new game: reviewed if ``on``."""
@@ -68,9 +73,32 @@ class Review:
             notes[i] = 0
         for i in range(len(counts)):
             counts[i] = 0
+        self.owed[0] = 0
         self.on = on
         self.plies = self.listed = 0
         self.first = 1
+
+    def owe(self, ply, cell, pos, draws):
+        """The move ``cell`` from ``pos`` (made ``ply``) is judged later, by ``settle``."""
+        o = self.owed
+        o[0], o[1], o[2], o[3], o[4], o[5] = ply, cell, pos.sides[0], pos.sides[1], pos.turn, draws
+
+    def settle(self, table):
+        """Judge the move owed (``owe``) with ``table``, if one is: after
+        its frame, so a person's move is lit without waiting for the table
+        (table.TableError or OSError as ``judge``)."""
+        o = self.owed
+        if not o[0]:
+            return
+        ply = o[0]
+        o[0] = 0
+        p = self.scratch
+        if p is None or p.game != table.game:
+            from .rules import Position
+
+            p = self.scratch = Position(table.game)
+        p.sides[0], p.sides[1], p.turn = o[2], o[3], o[4]
+        self.add(ply, o[4], o[1], judge(table, p, o[1], o[5]))
 
     def add(self, ply, mover, cell, kind):
         """``mover`` (rules.X, rules.O) played ``cell`` at ``ply``, judged ``kind``."""

@@ -468,3 +468,32 @@ def test_a_person_s_move_is_lit_before_the_review_reads_the_table(tables, monkey
     a.save()
     a.update(b.now)
     assert calls == [cell]  # judged once
+
+
+def test_the_macropad_s_glass_pages_the_review(table_files, tmp_path, glyphs):
+    """The MacroPad in the simulator (its SH1106 modelled): a two-player
+    classic game, X 0 1 2 against O 3 4; the review's pages read off the
+    glass as the chip decoded it, after the result's."""
+    import os
+
+    from test_bought_sim import replay, screens
+    from test_words import read_glass
+
+    script = "wait 1700\ntap 3\ntap 6\ntap 3\nwait 300\n" + "".join("tap %d\nwait 300\n" % c for c in (0, 3, 1, 4, 2))
+    out = replay(tmp_path, os.path.dirname(table_files[rules.CLASSIC]), "macropad", script, "--then", "4500")
+    pages = []
+    for glass in screens(out):
+        text = read_glass(glass, glyphs)[:4]
+        if not pages or pages[-1] != text:
+            pages.append(text)
+    end = [p for p in pages if p[0] in ("X wins!", "X: 100%", "O: 25%")]
+    assert end[:3] == [end[0], ["X: 100%", "Best 3 of 3", "Slower 0", "None thrown away"],
+                       ["O: 25%", "Best 0 of 2", "Slower 1", "Threw 1: 3"]], pages[-4:]
+    assert end[0][0] == "X wins!"
+
+
+@pytest.fixture(scope="module")
+def glyphs():
+    from test_words import font
+
+    return font()

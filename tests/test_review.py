@@ -497,3 +497,51 @@ def glyphs():
     from test_words import font
 
     return font()
+
+
+def test_a_judgement_that_fails_ends_the_review_not_the_game(tables, monkeypatch):
+    """Anything a person's judgement raises after the frame (here a
+    MemoryError, as a fragmented heap would) is one console line: the game
+    plays on through the real loop, with no review."""
+    b = Pico(tables)
+    b.menu(3, 0, 8, 3)  # classic, you are X, perfect, no help
+
+    def broken(*args):
+        raise MemoryError("memory allocation failed")
+
+    monkeypatch.setattr(review, "judge", broken)
+    b.wait_human()
+    b.press(4)  # through loop.Runner: the frame, then save() and its settle()
+    assert not b.app.review.on and any(line.startswith("review: MemoryError") for line in b.log), b.log[-3:]
+    b.wait_human()
+    assert b.app.state == app.PLAY and b.app.match.plies == 2  # the board replied: the game goes on
+
+
+def test_a_table_found_wrong_mid_game_leaves_no_review_on_the_grid(tables, table_files):
+    """Moves judged before the table was found wrong are not flashed: the
+    words say there is no review, and the grid shows the result only."""
+    own = {g: table.Table(path, g) for g, path in table_files.items()}  # (table_wrong closes it)
+    b = Pico(own)
+    b.menu(3, 6, 3)  # classic, two players, no help
+    for c in (0, 3):  # X 0, O 3: O throws its draw away (judged before the table goes)
+        b.press(c)
+    b.app.table_wrong(rules.CLASSIC, "CRC-32 mismatch")
+    for c in (1, 4, 2):
+        b.press(c)
+    a = b.app
+    assert a.state == app.OVER and a.match.result == rules.X
+    assert not a.review.on and a.review.listed == 0
+    assert any("No review of this game" in line for line in b.said), b.said[-5:]
+
+
+def test_the_macropad_s_undo_key_takes_back_a_move_the_review_still_owes(tables):
+    """A driver that calls update() but not save(): the Undo key's take-back
+    comes after the owed judgement, which it then drops."""
+    from test_panel import UNDO_K
+
+    b = Pico(tables, cfg=macropad_cfg())
+    b.menu(3, 6, 3)  # classic, two players, no help
+    a = b.app
+    a._move(b.now, 0)  # X 0, judged later (no save())
+    a.update(b.now, keys.TAP | UNDO_K)
+    assert a.match.plies == 0 and a.review.count(rules.X) == 0 and not a.review.owed[0]

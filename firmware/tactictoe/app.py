@@ -342,7 +342,7 @@ class App:
         self.review.clear(self.puzzle < 0 and self.mode != DEMO and self.tables.get(self.game) is not None)
         self._flash = -1
         self.match = Match(self.game, self.mode, self._ring, start, self.review)
-        if self.level == ai.MATCHED and start is None:  # its setting for this game
+        if self.level == ai.MATCHED and start is None and self.mode != TWO:  # its setting for this game
             from . import matched  # (loaded only when the matched level plays)
 
             self.match.slip = matched.setting(self.score, self.game)
@@ -525,9 +525,12 @@ class App:
             return
         try:
             r.settle(table)
-        except (table_mod.TableError, OSError) as e:
-            self._table_failed(e)
+        except Exception as e:  # noqa: BLE001 (called after the loop's guard: the review must never stop the game)
             r.on = False
+            if isinstance(e, (table_mod.TableError, OSError)):
+                self._table_failed(e)
+            else:
+                self.log("review: %r; no review of this game" % (e,))
 
     def _review_move(self, cell):
         """The review's judgement of the move ``cell`` about to be played

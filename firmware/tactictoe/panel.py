@@ -73,6 +73,7 @@ class PanelApp(App):
 
     def update(self, now, event=0):
         """``App.update``, with the extra keys' and the encoder's events."""
+        self.settle()  # (before an Undo key takes back a move the review owes)
         key = event & CELL
         if event & TURN:
             if self.state == MENU:

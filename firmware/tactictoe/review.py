@@ -80,8 +80,13 @@ class Review:
 
     def owe(self, ply, cell, pos, draws):
         """The move ``cell`` from ``pos`` (made ``ply``) is judged later, by ``settle``."""
-        o = self.owed
-        o[0], o[1], o[2], o[3], o[4], o[5] = ply, cell, pos.sides[0], pos.sides[1], pos.turn, draws
+        o = self.owed  # (one by one: a tuple of six would be allocated)
+        o[0] = ply
+        o[1] = cell
+        o[2] = pos.sides[0]
+        o[3] = pos.sides[1]
+        o[4] = pos.turn
+        o[5] = draws
 
     def settle(self, table):
         """Judge the move owed (``owe``) with ``table``, if one is: after
@@ -132,7 +137,7 @@ class Review:
         """The game ended after ``plies``: count the throws the notes hold."""
         self.plies = plies
         self.first = max(1, plies - len(self.notes) + 1)
-        self.listed = self.thrown(-1)[0]
+        self.listed = self.thrown(-1)[0] if self.on else 0  # (a table gone mid-game: no review)
 
     def thrown(self, k):
         """The ``k``-th (from 0) move that threw a value away, of those the

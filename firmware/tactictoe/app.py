@@ -457,20 +457,24 @@ class App:
     def _move(self, now, cell):
         m = self.match
         verdict = self._judge(cell)
-        # A person's move is judged after the frame that lights it (settle,
-        # from save() or the next update), the board's now: it has thought.
-        owed = self.review.on and not m.ai_turn()
-        judged = 0 if owed else self._review_move(cell)
-        if owed:
-            self.review.owe(m.plies + 1, cell, m.pos, m.draws())
+        # The review: a person's move is judged after the frame that lights
+        # it (settle, from save() or the next update), the board's at once
+        # (it has thought); the perfect player's pick is the best there was.
+        board = m.ai_turn()
+        judged = 0
+        if self.review.on:
+            if board and self._picked_best:
+                judged = review_mod.BEST
+            else:
+                self.review.owe(m.plies + 1, cell, m.pos, m.draws())
         # The console narrates the game: a maker can follow it over USB, and
         # a script driving the simulator can too.
         self.log("%s: %s %d" % (rules.GAMES[m.game], rules.PLAYERS[m.pos.turn], cell))
         m.play(cell, judged)
         self.refused = -1
         self._armed = -1
-        if m.result is not None:
-            self.settle()  # the review's counts, whole for the end
+        if board or m.result is not None:
+            self.settle()  # (the board's move; or the review's counts, whole for the end)
         if m.result is None:
             self.sounds.append("move")
             if verdict is not None:
@@ -531,25 +535,6 @@ class App:
                 self._table_failed(e)
             else:
                 self.log("review: %r; no review of this game" % (e,))
-
-    def _review_move(self, cell):
-        """The review's judgement of the move ``cell`` about to be played
-        (``review.judge``), or 0: no review, or its table gone."""
-        r = self.review
-        if not r.on:
-            return 0
-        table = self.tables.get(self.game)
-        if table is None:  # found wrong during the game: no review of it
-            r.on = False
-            return 0
-        if self.match.ai_turn() and self._picked_best:
-            return review_mod.BEST  # the perfect player's pick: the best there was, no lookups
-        try:
-            return review_mod.judge(table, self.match.pos, cell, self.match.draws())
-        except (table_mod.TableError, OSError) as e:
-            self._table_failed(e)
-            r.on = False
-            return 0
 
     def _keep_review(self, m):
         # Your accuracy in this game, into the score (saved with its result).

@@ -361,10 +361,9 @@ def _order_component(component, weight):
 
     if len(component) <= 7:
         return min(permutations(component), key=lambda order: (upward(order), order))
-    order, left = [], list(component)
-    while left:  # each time the room the rest import the most of, first
-        pick = max(left, key=lambda r: (sum(weight.get((o, r), 0) for o in left if o != r)
-                                        - sum(weight.get((r, o), 0) for o in left if o != r), [-ord(c) for c in r]))
+    order, left = [], sorted(component)
+    while left:  # each time, on top, the room that imports the others the most and is imported the least
+        pick = min(left, key=lambda r: (sum(weight.get((o, r), 0) - weight.get((r, o), 0) for o in left), r))
         order.append(pick)
         left.remove(pick)
     return tuple(order)

@@ -111,6 +111,17 @@ def test_imports_are_resolved_as_the_runtime_resolves_them(tmp_path):
         "pkg": [], "sub": ["pkg", "top2"], "top": ["pkg", "sub"], "top2": []}
 
 
+def test_rooms_that_import_each_other_are_layered_with_the_fewest_imports_up():
+    # A chain of rooms down, each importing the next (twice), and one import
+    # back up from the last to the first: only that one goes up, for a few
+    # rooms (every order tried) and for many (greedily).
+    for n in (3, 8):
+        chain = ["r%d" % i for i in range(n)]
+        weight = {(a, b): 2 for a, b in zip(chain, chain[1:])}
+        weight[(chain[-1], chain[0])] = 1
+        assert architecture._order_component(sorted(chain, reverse=True), weight) == tuple(chain)
+
+
 # --- the package's own rules ----------------------------------------------------------------
 
 

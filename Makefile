@@ -21,7 +21,7 @@ TABLES := $(ALL_GAMES:%=build/%.tbl)
 # The puzzles, mined from both tables: they ship wherever the tables do.
 PUZZLES := build/puzzles.bin
 SHIPPED := $(TABLES) $(PUZZLES)
-PUZZLE_SOURCES := host_tools/puzzles.py host_tools/cli.py firmware/tactictoe/puzzles.py firmware/tactictoe/ai.py
+PUZZLE_SOURCES := host_tools/puzzles.py host_tools/cli.py firmware/tactictoe/teach/puzzles.py firmware/tactictoe/players/perfect.py
 # What make flash, uf2 and circuitpy put on a board (GAMES=tactictoe: one).
 GAMES  := $(ALL_GAMES)
 # The tools a person runs through make, with the variables they type: with
@@ -32,7 +32,7 @@ TOOLS  := $(PY) -m host_tools --via-make
 # ~/.cache/tactictoe/firmware, or in the folder FIRMWARE_DIR= names (files
 # downloaded by hand), passed through to every tool.
 export FIRMWARE_DIR
-SOLVER_SOURCES := firmware/tactictoe/rules.py firmware/tactictoe/table.py host_tools/solver.py host_tools/cli.py
+SOLVER_SOURCES := $(wildcard firmware/tactictoe/games/*.py) firmware/tactictoe/table/__init__.py host_tools/solver.py host_tools/cli.py
 
 .PHONY: all help venv node test lint table puzzles bench screens architecture hardware pcb sim sim-picture flash flash-table uf2 circuitpy web web-picture firmware clean clean-sim
 

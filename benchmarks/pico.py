@@ -46,7 +46,7 @@ sys.path.insert(0, ROOT)
 from host_tools import flash  # noqa: E402
 from host_tools.drive import picofs  # noqa: E402
 from host_tools.sim import frames as sim_frames, pico, script as sim_script  # noqa: E402
-from tactictoe import rules  # noqa: E402
+from tactictoe.games import rules  # noqa: E402
 
 DECIDE = os.path.join(ROOT, "benchmarks", "mpy", "pico_decide.py")
 SEEDS = range(1, 9)  # games per kind and game for the decision figures
@@ -224,7 +224,7 @@ def hardest(game, count=HARDEST):
     host's fallback looks at the most positions (its work array's count),
     most first: [(xside, oside, turn)], and how many kinds there are."""
     from host_tools import solver
-    from tactictoe import fallback
+    from tactictoe.players import fallback
 
     sol = solver.solve(game)
     codes = sol.sides.codes
@@ -320,7 +320,7 @@ main.run('', probe)
 FRAME = """
 import time
 from tactictoe import main
-from tactictoe.keys import TAP
+from tactictoe.board.keys import TAP
 r = main.boot('')
 app = r.app
 walk, r.walk = r.walk, None  # the tables' background check: timed apart, last
@@ -646,7 +646,7 @@ def bad_table(game_bytes, how):
     13999) or "last" (the last record a copy of the one before it)."""
     import zlib
 
-    from tactictoe import table_extra
+    from tactictoe.table import records as table_extra
 
     recs = [game_bytes[i:i + 4] for i in range(16, len(game_bytes), 4)]
     if how == "swapped":

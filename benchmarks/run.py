@@ -29,7 +29,8 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
 from host_tools import flash, solver  # noqa: E402
-from tactictoe import rules, table  # noqa: E402
+from tactictoe.games import rules  # noqa: E402
+from tactictoe import table as table_format  # noqa: E402
 
 BIN = os.path.dirname(sys.executable)
 MICROPYTHON = os.path.join(BIN, "micropython")
@@ -91,9 +92,9 @@ def board_folders(tmp, script, timing=None):
         cfg["timing"] = timing
     with open(os.path.join(flash, "board.json"), "w") as f:
         json.dump(cfg, f)
-    os.makedirs(os.path.join(flash, table.TABLES))
+    os.makedirs(os.path.join(flash, table_format.TABLES))
     for game in ("classic", "tactictoe"):
-        shutil.copy(os.path.join(ROOT, "build", game + ".tbl"), os.path.join(flash, table.TABLES))
+        shutil.copy(os.path.join(ROOT, "build", game + ".tbl"), os.path.join(flash, table_format.TABLES))
     return code, flash
 
 

@@ -14,10 +14,11 @@ import sys
 
 from host_tools import makevars, outputs
 from host_tools.oserrors import reported
-from tactictoe import ai
-from tactictoe import rules
-from tactictoe import table
-from tactictoe.tableverify import describe, moves
+from tactictoe.players import perfect as ai
+from tactictoe.games import rules
+from tactictoe.table import reader as table
+from tactictoe import table as table_format
+from tactictoe.table.proof import describe, moves
 
 
 class UserError(Exception):
@@ -243,7 +244,7 @@ def cmd_inspect(args):
 
         doc = {
             "table": args.table,
-            "header": {"magic": table.MAGIC.decode(), "version": table.VERSION,
+            "header": {"magic": table_format.MAGIC.decode(), "version": table_format.VERSION,
                        "game": rules.GAMES[game], "records": t.count,
                        "bytes": t.size, "crc32": "%08x" % t.crc},
             "moves": moves,
@@ -258,7 +259,7 @@ def cmd_inspect(args):
         return 0
     print("table:    %s" % args.table)
     print("header:   %s version %d, %s, %d records, %d bytes, crc32 %08x (ok)"
-          % (table.MAGIC.decode(), table.VERSION, rules.GAMES[game], t.count, t.size, t.crc))
+          % (table_format.MAGIC.decode(), table_format.VERSION, rules.GAMES[game], t.count, t.size, t.crc))
     print("moves:    %s" % (",".join(map(str, moves)) or "(none: the empty board)"))
     lines = _board_lines(pos)
     print("board:    %s" % lines[0])

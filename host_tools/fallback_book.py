@@ -27,7 +27,12 @@ finds the committed book is no longer what this makes. The tables are read throu
 import os
 
 from host_tools import inputs, outputs
-from tactictoe import ai, fallback, rules, rules_extra, table, table_extra
+from tactictoe.players import perfect as ai
+from tactictoe.players import fallback
+from tactictoe.games import rules
+from tactictoe.games import decode as rules_extra
+from tactictoe.table import reader as table
+from tactictoe.table import records as table_extra
 
 CLASSIC_MARKS = 2  # classic positions with this many marks or fewer are all in the book
 PER_LINE = 5  # records a line of the module

@@ -12,7 +12,8 @@ import pytest
 from hypothesis import HealthCheck, settings
 
 from host_tools import images, solver
-from tactictoe import rules, table
+from tactictoe.games import rules
+from tactictoe import table as table_format
 
 # No test may depend on wall-clock speed: CI shares 2 cores, often with a
 # second suite beside it. Hypothesis's deadline and its too-slow health
@@ -41,7 +42,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # its path, as a board has /lib.
 FIRMWARE = os.path.join(ROOT, "firmware")
 PACKAGE = os.path.join(FIRMWARE, "tactictoe")
-TABLES = table.TABLES  # where a flash holds the tables: lib/tactictoe
+TABLES = table_format.TABLES  # where a flash holds the tables: lib/tactictoe
 MPY_SCRIPTS = os.path.join(ROOT, "tests", "mpy")
 MICROPYTHON = os.path.join(os.path.dirname(sys.executable), "micropython")
 
@@ -80,7 +81,7 @@ SKIP = "needs the official image %s (%s): run `make firmware`, then `make test`"
 @pytest.fixture(scope="session")
 def shipped(table_files):
     """The puzzles mined beside the tables (without them the menu offers none)."""
-    from tactictoe import puzzles
+    from tactictoe.teach import puzzles
 
     return puzzles.Puzzles(os.path.join(os.path.dirname(table_files[rules.CLASSIC]), puzzles.NAME))
 
@@ -274,7 +275,7 @@ def out_of_order(data, how):
     ("doubled"), under a header whose CRC fits them."""
     import zlib
 
-    from tactictoe import table_extra
+    from tactictoe.table import records as table_extra
 
     recs = [data[i:i + 4] for i in range(16, len(data), 4)]
     if how == "swapped":

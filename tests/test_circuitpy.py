@@ -12,7 +12,7 @@ import pytest
 from conftest import HANG_S, ROOT, need_image
 from host_tools import flash
 from host_tools.drive import circuitpy, fat, uf2
-from tactictoe import rules
+from tactictoe.games import rules
 
 
 def cli(*args, cwd=ROOT):

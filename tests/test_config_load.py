@@ -12,7 +12,7 @@ import sys
 import pytest
 from hypothesis import HealthCheck, assume, given, settings, strategies as st
 
-from tactictoe import config
+from tactictoe.board import config
 from conftest import HANG_S, CPYTHON, FIRMWARE, PACKAGE, MICROPYTHON, MPY_SCRIPTS, cross_compile
 
 SCRIPT = os.path.join(MPY_SCRIPTS, "config_load.py")
@@ -183,7 +183,7 @@ def test_host_tools_say_what_is_wrong_with_a_config_in_one_line(tmp_path, comman
 def _power_on(folder, monkeypatch, refuse):
     """startup.power_on with the hardware layer replaced: ``refuse(cfg)``
     says whether it fails to start with ``cfg``."""
-    from tactictoe import startup
+    from tactictoe.run import startup
 
     opened = []
 

@@ -14,12 +14,12 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from host_tools import cli
-from tactictoe import ai
-from tactictoe import rules
-from tactictoe import fallback
-from tactictoe import rules_extra
-from tactictoe import table
-from tactictoe.rules import CLASSIC, TACTICTOE, O, X, Position
+from tactictoe.players import perfect as ai
+from tactictoe.games import rules
+from tactictoe.players import fallback
+from tactictoe.games import decode as rules_extra
+from tactictoe.table import reader as table
+from tactictoe.games.rules import CLASSIC, TACTICTOE, O, X, Position
 from conftest import HANG_S, CPYTHON, FIRMWARE, MICROPYTHON, MPY_SCRIPTS, PACKAGE
 from test_ai import Oracle, _decide, _immediate_wins, compiled_firmware, midgame  # noqa: F401 (a fixture)
 

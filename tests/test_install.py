@@ -12,7 +12,10 @@ import pytest
 
 from conftest import HANG_S, FIRMWARE, PACKAGE
 from live_sim import ROOT, LiveSim, mpremote, play, reset, start_game
-from tactictoe import ai, rules, table
+from tactictoe.players import perfect as ai
+from tactictoe.games import rules
+from tactictoe.table import reader as table
+from tactictoe import table as table_format
 
 
 def _package_files():
@@ -69,7 +72,7 @@ def test_mip_installs_a_board_that_plays(tmp_path, web_server):
         assert r.returncode == 0, r.stdout + r.stderr
         for name in _package_files():
             with open(os.path.join(PACKAGE, name), "rb") as f:
-                assert (flash / table.TABLES / name).read_bytes() == f.read(), name
+                assert (flash / table_format.TABLES / name).read_bytes() == f.read(), name
         with open(os.path.join(FIRMWARE, "main.py"), "rb") as f:
             assert (flash / "main.py").read_bytes() == f.read()
         reset(b)

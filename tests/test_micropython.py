@@ -5,8 +5,8 @@ import os
 import subprocess
 import sys
 
-from tactictoe import ai
-from tactictoe import rules
+from tactictoe.players import perfect as ai
+from tactictoe.games import rules
 from conftest import FIRMWARE, PACKAGE
 
 

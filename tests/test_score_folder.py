@@ -12,7 +12,9 @@ import sys
 import pytest
 
 from conftest import ROOT, run_micropython
-from tactictoe import ai, rules, score
+from tactictoe.players import perfect as ai
+from tactictoe.games import rules
+from tactictoe.teach import score
 
 sys.path.insert(0, os.path.join(ROOT, "benchmarks"))
 import saves  # noqa: E402

@@ -15,11 +15,12 @@ import re
 
 from pico_board import PicoRun, flash_image
 from host_tools.drive import circuitpy, fat, picofs
-from tactictoe import rules, score
+from tactictoe.games import rules
+from tactictoe.teach import score
 
 MAIN = """\
 import os, time
-from tactictoe import score
+from tactictoe.teach import score
 s = score.Score()
 s.load()
 print("loaded %d %d %s" % (s.games(1, 2)[0], s.solved_count(), ",".join(sorted(os.listdir(score.FOLDER)))))
@@ -114,7 +115,7 @@ def test_micropython_power_cut_before_each_flash_write_of_a_save(tmp_path):
 
 CODE = """\
 import time
-from tactictoe import score
+from tactictoe.teach import score
 s = score.Score()
 s.load()
 print("loaded %d" % s.games(1, 2)[0])

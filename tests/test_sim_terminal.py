@@ -18,7 +18,7 @@ from conftest import HANG_S, FIRMWARE, PACKAGE, ROOT, TABLES, put_tables
 from host_tools import flash as flash_tool
 from host_tools.sim import board as sim_board, terminal as st
 from host_tools.screens import as_seen
-from tactictoe import rules
+from tactictoe.games import rules
 
 WAIT_S = 600  # a guard against a hang, not a deadline: a loaded machine is slower, not red
 

@@ -26,7 +26,7 @@ import tempfile
 from host_tools import flash, outputs
 from host_tools.drive import fat
 from host_tools.oserrors import reported
-from tactictoe import rules
+from tactictoe.games import rules
 
 # The package goes where MicroPython boards have it, /lib/tactictoe/ (on
 # CircuitPython's sys.path), its tables and puzzles beside it; code.py is the two-line
@@ -39,7 +39,7 @@ LAYOUT = {
 
 # The package's modules a CircuitPython board runs: flash.MODULES with the
 # CircuitPython hardware layer in place of the machine one.
-MODULES = tuple(m for m in flash.MODULES if m != "hw_machine") + ("hw_circuitpython",)
+MODULES = tuple(m for m in flash.MODULES if m != "board/on_micropython") + ("board/on_circuitpython",)
 
 # (PyPI distribution, files of it the drive needs, "folder/" for a package)
 LIBRARIES = (

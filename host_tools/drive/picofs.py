@@ -17,7 +17,8 @@ image as the board does.
 """
 
 from host_tools import flash
-from tactictoe import rules, score
+from tactictoe.games import rules
+from tactictoe.teach import score
 
 FS_OFFSET = 0xA0000  # where the rp2 port's filesystem starts in flash (RPI_PICO)
 BLOCK_SIZE = 4096

@@ -6,7 +6,8 @@ import os
 from host_tools import inputs
 from host_tools.oserrors import reported
 from host_tools.sim.board import ROOT, SimError
-from tactictoe import puzzles, rules
+from tactictoe.teach import puzzles
+from tactictoe.games import rules
 
 
 def default_flash(cfg):

@@ -10,7 +10,8 @@
 import sys
 
 import sim
-from tactictoe import app, rules
+from tactictoe.flow import app
+from tactictoe.games import rules
 
 b = sim.Board(sys.argv[1])
 b.run(app.SELFTEST_MS + 20)

@@ -12,7 +12,7 @@ import os
 import sys
 
 import sim
-from tactictoe import rules
+from tactictoe.games import rules
 
 
 class Cut(BaseException):

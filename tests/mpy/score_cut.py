@@ -17,7 +17,7 @@
 import os
 import sys
 
-from tactictoe import score
+from tactictoe.teach import score
 
 
 class Cut(BaseException):

@@ -74,7 +74,10 @@ def image(path, firmware=flash.FIRMWARE, extra=(), tactictoe=None):
     files = [("board.json", data)]
     package = os.path.join(firmware, "tactictoe")
     if os.path.isdir(package):  # today's firmware: a package in /lib, its tables beside it
-        sources = [(os.path.join(package, name + ".py"), flash.ON_BOARD + "/") for name in flash.MODULES]
+        # (a checkout before the sub-packages: its flat package's modules)
+        names = flash.MODULES if os.path.isdir(os.path.join(package, "games")) else ("__init__", "main") + tuple(
+            n for n in flash.FLAT_MODULES if n not in ("touchpads", "hw_circuitpython", "panel", "words"))
+        sources = [(os.path.join(package, name + ".py"), flash.ON_BOARD + "/") for name in names]
         files += [flash.table_file("classic"), flash.table_file("tactictoe")]
         if tactictoe is not None:
             files[-1] = (files[-1][0], tactictoe)
@@ -84,9 +87,10 @@ def image(path, firmware=flash.FIRMWARE, extra=(), tactictoe=None):
     with tempfile.TemporaryDirectory() as tmp:
         # (an older firmware may lack some of today's modules)
         for src, where in [s for s in sources if os.path.exists(s[0])] + [(e, "") for e in extra]:
-            name = os.path.basename(src)[:-3]
-            files.append((where + name + ".mpy", _compile(src, os.path.join(tmp, name + ".mpy"),
-                                                         "/" + where + name if where else name)))
+            # (a module's path below the package: "games/rules")
+            name = os.path.relpath(src, package)[:-3] if where else os.path.basename(src)[:-3]
+            out = os.path.join(tmp, name.replace("/", "_") + ".mpy")
+            files.append((where + name + ".mpy", _compile(src, out, "/" + where + name if where else name)))
     with open(os.path.join(firmware, "main.py"), "rb") as f:
         files.append(("main.py", f.read()))
     with open(path, "wb") as f:

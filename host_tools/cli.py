@@ -555,8 +555,8 @@ def build_parser():
                         " wrong or is slow in) from both tables and the search, in fallback.py")
     fb.add_argument("--tables", default=os.path.join("build"), metavar="FOLDER",
                     help="where the tables are (default build)")
-    fb.add_argument("--module", default=os.path.join("firmware", "tactictoe", "fallback.py"), metavar="PATH",
-                    help="the fallback.py whose BOOKS it rewrites (default firmware/tactictoe/fallback.py)")
+    fb.add_argument("--module", default=os.path.join("firmware", "tactictoe", "players", "fallback.py"), metavar="PATH",
+                    help="the fallback.py whose BOOKS it rewrites (default firmware/tactictoe/players/fallback.py)")
     fb.set_defaults(func=cmd_fallback_book)
     i = sub.add_parser("inspect", help="show a table's header and a position's values")
     i.add_argument("table", metavar="PATH")

@@ -1,4 +1,4 @@
-"""The fallback's book (``BOOKS`` in ``firmware/tactictoe/fallback.py``),
+"""The fallback's book (``BOOKS`` in ``firmware/tactictoe/players/fallback.py``),
 made from the solved tables and the fallback's own search: ``python -m
 host_tools fallback-book`` rewrites it in place.
 

@@ -210,11 +210,24 @@ def cross_compile(sources, out):
 
 def compile_package(out):
     """The firmware's package cross-compiled into ``out``/tactictoe/, as it
-    sits in a board's /lib; returns that folder."""
+    sits in a board's /lib, each sub-package in its folder (but devices/,
+    the bought boards' drivers); returns that folder."""
     folder = os.path.join(str(out), "tactictoe")
-    os.makedirs(folder, exist_ok=True)
-    cross_compile(py_files(PACKAGE), folder)
+    for sub in package_folders():
+        cross_compile(py_files(os.path.join(PACKAGE, sub)), os.path.join(folder, sub))
     return folder
+
+
+def package_folders(devices=False):
+    """The package's folders, relative to it ("" the package itself, then
+    each sub-package; devices/ only if asked)."""
+    return [""] + sorted(d for d in os.listdir(PACKAGE) if os.path.isfile(os.path.join(PACKAGE, d, "__init__.py"))
+                         and (devices or d != "devices"))
+
+
+def package_sources(devices=False):
+    """Every .py of the package (devices/'s only if asked), as paths."""
+    return [f for sub in package_folders(devices) for f in py_files(os.path.join(PACKAGE, sub))]
 
 
 def put_tables(flash, paths):

@@ -24,12 +24,13 @@ HEAP = "40k"
 
 @pytest.fixture(scope="module")
 def compiled(tmp_path_factory):
-    """config.py (and config_parts.py, for the bought boards' keys)
+    """board/config.py (and config_parts.py, for the bought boards' keys)
     cross-compiled, as a board gets it (compiling the source would take more
     heap than loading a config)."""
     out = tmp_path_factory.mktemp("mpy")
-    cross_compile([os.path.join(PACKAGE, n) for n in ("__init__.py", "config.py", "config_parts.py")],
-                  out / "tactictoe")
+    cross_compile([os.path.join(PACKAGE, "__init__.py")], out / "tactictoe")
+    cross_compile([os.path.join(PACKAGE, "board", n) for n in ("__init__.py", "config.py", "config_fields.py",
+                                                                "config_parts.py")], out / "tactictoe" / "board")
     return str(out)
 
 json_values = st.recursive(

@@ -211,7 +211,7 @@ def test_the_book_is_what_the_tables_and_the_search_make(table_files, tmp_path, 
     committed fallback.py as it is, byte for byte, and makes its BOOKS again
     from an empty one: the book can't drift from the tables or the search
     (change either, and this fails until the book is made again)."""
-    with open(os.path.join(PACKAGE, "fallback.py"), "rb") as f:
+    with open(os.path.join(PACKAGE, "players", "fallback.py"), "rb") as f:
         committed = f.read()
     start = committed.index(b"BOOKS = (\n")
     end = committed.index(b"\n)\n", start) + 3

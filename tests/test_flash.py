@@ -130,7 +130,7 @@ def test_make_flash_installs_firmware_config_and_tables(bare_board, tmp_path):
     (flash / TABLES / "rules.py").write_text("raise ImportError('a module of the flat layout')\n")
     (flash / TABLES / "ai.mpy").write_bytes(b"a module of the flat layout")
     (flash / TABLES / "games").mkdir(exist_ok=True)
-    (flash / TABLES / "games" / "rules.py").write_text("raise ImportError('a stale source that would hide rules.mpy')\n")
+    (flash / TABLES / "games" / "rules.py").write_text("raise ImportError('a stale source hiding rules.mpy')\n")
     # What the firmware before the package left at the root: removed, its
     # table moved where the board now looks.
     (flash / "app.mpy").write_bytes(b"an old module")

@@ -10,7 +10,7 @@ import threading
 
 import pytest
 
-from conftest import HANG_S, FIRMWARE, PACKAGE
+from conftest import HANG_S, FIRMWARE, PACKAGE, package_sources
 from live_sim import ROOT, LiveSim, mpremote, play, reset, start_game
 from tactictoe.players import perfect as ai
 from tactictoe.games import rules
@@ -19,9 +19,10 @@ from tactictoe import table as table_format
 
 
 def _package_files():
-    """The package's files, and its devices/ package's (the bought boards' drivers)."""
+    """The package's files, and its sub-packages' (devices/: the bought boards' drivers)."""
     return sorted([n for n in os.listdir(PACKAGE) if n.endswith((".py", ".tbl", ".bin"))]
-                  + ["devices/" + n for n in os.listdir(os.path.join(PACKAGE, "devices")) if n.endswith(".py")])
+                  + [os.path.relpath(f, PACKAGE).replace(os.sep, "/") for f in package_sources(devices=True)
+                     if os.path.dirname(f) != PACKAGE])
 
 
 def test_the_mip_package_lists_every_file_of_the_package():

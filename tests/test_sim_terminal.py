@@ -64,9 +64,9 @@ def flash(tmp_path, table_files):
     d.mkdir()
     package = d / TABLES  # the package and its tables: lib/tactictoe
     package.mkdir(parents=True)
-    for name in os.listdir(PACKAGE):
-        if name.endswith(".py") and name != "hw_circuitpython.py":
-            shutil.copy(os.path.join(PACKAGE, name), package)
+    shutil.copytree(PACKAGE, package, dirs_exist_ok=True,
+                    ignore=lambda _, names: [n for n in names if n.endswith((".tbl", ".bin")) or n == "__pycache__"
+                                             or n == "on_circuitpython.py"])
     shutil.copy(os.path.join(FIRMWARE, "main.py"), d)
     shutil.copy(os.path.join(FIRMWARE, "boards", "pico-buttons.json"), d / "board.json")
     put_tables(d, [table_files[rules.CLASSIC], table_files[rules.TACTICTOE]])

@@ -124,6 +124,7 @@ def power_on(folder=""):
     del config
     unload("board.config")
     unload("board.config_parts")  # (loaded only for the bought boards' keys)
+    unload("board.config_fields")
     import gc
 
     gc.collect()
@@ -144,6 +145,7 @@ def power_on(folder=""):
             del config
             unload("board.config")
             unload("board.config_parts")
+            unload("board.config_fields")
         if cfg == default:
             print("the default %s config does not fit this board either (%r): write a board.json"
                   " for it (docs/board-config.md)" % (default["name"], e))

@@ -627,7 +627,7 @@ def test_a_grid_only_board_never_loads_the_panel():
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=HANG_S,
                        env=dict(os.environ, PYTHONPATH=FIRMWARE))
     assert r.returncode == 0, r.stderr
-    assert "tactictoe.app" in r.stdout and "panel" not in r.stdout and "words" not in r.stdout
+    assert "tactictoe.flow.app" in r.stdout and "panel" not in r.stdout and "tactictoe.words.screen" not in r.stdout
 
 
 events = st.one_of(

@@ -250,7 +250,8 @@ def stage(dest, files):
     """Write ``files`` under the folder ``dest``, making folders as needed:
     each to NAME.PID.tmp, then, when every one is written, all renamed into
     place (``outputs``); then each module's other kind is removed (an old
-    NAME.py would hide the new NAME.mpy: CircuitPython imports .py first).
+    NAME.py would hide the new NAME.mpy: CircuitPython imports .py first),
+    and the modules of the flat package an older drive held.
     FlashError if ``dest`` is not a folder or can't be written (a full
     drive): then the drive holds what it held before."""
     check_dest(dest)
@@ -260,3 +261,9 @@ def stage(dest, files):
             other = flash.other_kind(name)
             if other and os.path.isfile(os.path.join(dest, *other.split("/"))):
                 os.remove(os.path.join(dest, *other.split("/")))
+        # The flat package's modules an older make circuitpy staged: the
+        # sub-packages replace them, and none is left behind.
+        package = os.path.join(dest, *LAYOUT["firmware"].split("/"))
+        for name in os.listdir(package) if os.path.isdir(package) else ():
+            if name in flash.OLD_FLAT_FILES:
+                os.remove(os.path.join(package, name))

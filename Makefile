@@ -21,7 +21,7 @@ TABLES := $(ALL_GAMES:%=build/%.tbl)
 # The puzzles, mined from both tables: they ship wherever the tables do.
 PUZZLES := build/puzzles.bin
 SHIPPED := $(TABLES) $(PUZZLES)
-PUZZLE_SOURCES := host_tools/puzzles.py host_tools/cli.py firmware/tactictoe/teach/puzzles.py firmware/tactictoe/players/perfect.py
+PUZZLE_SOURCES := host_tools/puzzles.py host_tools/cli.py firmware/tactictoe/puzzles.py firmware/tactictoe/ai.py
 # What make flash, uf2 and circuitpy put on a board (GAMES=tactictoe: one).
 GAMES  := $(ALL_GAMES)
 # The tools a person runs through make, with the variables they type: with
@@ -32,9 +32,9 @@ TOOLS  := $(PY) -m host_tools --via-make
 # ~/.cache/tactictoe/firmware, or in the folder FIRMWARE_DIR= names (files
 # downloaded by hand), passed through to every tool.
 export FIRMWARE_DIR
-SOLVER_SOURCES := $(wildcard firmware/tactictoe/games/*.py) firmware/tactictoe/table/__init__.py host_tools/solver.py host_tools/cli.py
+SOLVER_SOURCES := firmware/tactictoe/rules.py firmware/tactictoe/table.py host_tools/solver.py host_tools/cli.py
 
-.PHONY: all help venv node test lint table puzzles bench screens architecture hardware pcb sim sim-picture flash flash-table uf2 circuitpy web web-picture firmware clean clean-sim
+.PHONY: all help venv node test lint table puzzles bench screens hardware pcb sim sim-picture flash flash-table uf2 circuitpy web web-picture firmware clean clean-sim
 
 ## the default: solve both games into build/classic.tbl and build/tactictoe.tbl, and mine build/puzzles.bin
 all: table puzzles
@@ -171,12 +171,6 @@ circuitpy: $(STAMP) $(SHIPPED)
 ## redraw docs/screens from the firmware
 screens: $(STAMP)
 	$(PY) -m host_tools screens -o docs/screens
-
-# The firmware's rooms (its sub-packages) and the imports between them, read
-# from the sources (host_tools/architecture.py; docs/architecture.md).
-## redraw docs/architecture.svg, the firmware's rooms and their imports, from the sources
-architecture: $(STAMP)
-	$(PY) -m host_tools.architecture -o docs/architecture.svg
 
 # hardware/: each shipped board's pin table, parts and wiring diagram, and the
 # grid's layout, from firmware/boards/*.json; each bought board's page and key

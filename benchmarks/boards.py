@@ -55,7 +55,7 @@ sys.path[:0] = [ROOT, os.path.join(ROOT, "tests")]
 from host_tools import flash, images  # noqa: E402
 from host_tools.drive import circuitpy, picofs, uf2  # noqa: E402
 from pico_board import TAP_MS, PicoRun, is_menu, perfect, start_game  # noqa: E402
-from tactictoe.games import rules  # noqa: E402
+from tactictoe import rules  # noqa: E402
 
 TABLES = os.path.join(ROOT, "build")
 KEYPAD_GRID = (0, 1, 2, 4, 5, 6, 8, 9, 10)  # the 4x4's top-left 3x3
@@ -156,10 +156,7 @@ def built(runner):
 
 
 def run():
-    from tactictoe import main
-    from tactictoe.run import startup
-    from tactictoe.board import config
-    from tactictoe.run import loop
+    from tactictoe import main, startup, config, loop
     marks.append(("imports", now()))
     for mod, name in ((config, "load"), (startup, "open_hardware"), (startup, "remove_stale"),
                       (startup, "load_tables")):

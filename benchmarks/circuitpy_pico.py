@@ -31,9 +31,7 @@ sys.path[:0] = [ROOT, os.path.join(ROOT, "tests")]
 
 from host_tools.drive import circuitpy  # noqa: E402
 from pico_board import PicoRun, is_menu, perfect, play, start_game  # noqa: E402
-from tactictoe.players import perfect as ai  # noqa: E402
-from tactictoe.games import rules  # noqa: E402
-from tactictoe.table import reader as table  # noqa: E402
+from tactictoe import ai, rules, table  # noqa: E402
 
 BOARD = "circuitpython-pico"
 TABLES = os.path.join(ROOT, "build")
@@ -49,11 +47,9 @@ import time, supervisor
 while not supervisor.runtime.serial_connected:  # print nothing the host can't see yet
     time.sleep(0.05)
 time.sleep(0.3)
-from tactictoe.games import rules
-from tactictoe.table import reader as table
-from tactictoe.players import perfect as ai
+from tactictoe import rules, table, ai
 for game in (rules.TACTICTOE, rules.CLASSIC):
-    t = table.Table(table_format.path("", rules.GAMES[game]), game)
+    t = table.Table(table.path("", rules.GAMES[game]), game)
     for first in range(9):
         rng = ai.Rng(first + 1)
         pos = rules.Position(game)

@@ -46,7 +46,7 @@ sys.path.insert(0, ROOT)
 from host_tools import flash  # noqa: E402
 from host_tools.drive import picofs  # noqa: E402
 from host_tools.sim import frames as sim_frames, pico, script as sim_script  # noqa: E402
-from tactictoe.games import rules  # noqa: E402
+from tactictoe import rules  # noqa: E402
 
 DECIDE = os.path.join(ROOT, "benchmarks", "mpy", "pico_decide.py")
 SEEDS = range(1, 9)  # games per kind and game for the decision figures
@@ -74,10 +74,7 @@ def image(path, firmware=flash.FIRMWARE, extra=(), tactictoe=None):
     files = [("board.json", data)]
     package = os.path.join(firmware, "tactictoe")
     if os.path.isdir(package):  # today's firmware: a package in /lib, its tables beside it
-        # (a checkout before the sub-packages: its flat package's modules)
-        names = flash.MODULES if os.path.isdir(os.path.join(package, "games")) else ("__init__", "main") + tuple(
-            n for n in flash.FLAT_MODULES if n not in ("touchpads", "hw_circuitpython", "panel", "words"))
-        sources = [(os.path.join(package, name + ".py"), flash.ON_BOARD + "/") for name in names]
+        sources = [(os.path.join(package, name + ".py"), flash.ON_BOARD + "/") for name in flash.MODULES]
         files += [flash.table_file("classic"), flash.table_file("tactictoe")]
         if tactictoe is not None:
             files[-1] = (files[-1][0], tactictoe)
@@ -87,10 +84,9 @@ def image(path, firmware=flash.FIRMWARE, extra=(), tactictoe=None):
     with tempfile.TemporaryDirectory() as tmp:
         # (an older firmware may lack some of today's modules)
         for src, where in [s for s in sources if os.path.exists(s[0])] + [(e, "") for e in extra]:
-            # (a module's path below the package: "games/rules")
-            name = os.path.relpath(src, package)[:-3] if where else os.path.basename(src)[:-3]
-            out = os.path.join(tmp, name.replace("/", "_") + ".mpy")
-            files.append((where + name + ".mpy", _compile(src, out, "/" + where + name if where else name)))
+            name = os.path.basename(src)[:-3]
+            files.append((where + name + ".mpy", _compile(src, os.path.join(tmp, name + ".mpy"),
+                                                         "/" + where + name if where else name)))
     with open(os.path.join(firmware, "main.py"), "rb") as f:
         files.append(("main.py", f.read()))
     with open(path, "wb") as f:
@@ -228,7 +224,7 @@ def hardest(game, count=HARDEST):
     host's fallback looks at the most positions (its work array's count),
     most first: [(xside, oside, turn)], and how many kinds there are."""
     from host_tools import solver
-    from tactictoe.players import fallback
+    from tactictoe import fallback
 
     sol = solver.solve(game)
     codes = sol.sides.codes
@@ -324,7 +320,7 @@ main.run('', probe)
 FRAME = """
 import time
 from tactictoe import main
-from tactictoe.board.keys import TAP
+from tactictoe.keys import TAP
 r = main.boot('')
 app = r.app
 walk, r.walk = r.walk, None  # the tables' background check: timed apart, last
@@ -650,7 +646,7 @@ def bad_table(game_bytes, how):
     13999) or "last" (the last record a copy of the one before it)."""
     import zlib
 
-    from tactictoe.table import records as table_extra
+    from tactictoe import table_extra
 
     recs = [game_bytes[i:i + 4] for i in range(16, len(game_bytes), 4)]
     if how == "swapped":

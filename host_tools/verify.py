@@ -5,8 +5,8 @@ file's bytes, after the checks the board makes when it opens a table."""
 import hashlib
 import io
 
-from tactictoe.table import reader as table
-from tactictoe.table import proof as tableverify
+from tactictoe import table
+from tactictoe import tableverify
 
 
 _proven = {}  # sha256 of a table file -> its first_wrong(): a tool run proves each file once

@@ -12,8 +12,7 @@ import pytest
 from hypothesis import HealthCheck, settings
 
 from host_tools import images, solver
-from tactictoe.games import rules
-from tactictoe import table as table_format
+from tactictoe import rules, table
 
 # No test may depend on wall-clock speed: CI shares 2 cores, often with a
 # second suite beside it. Hypothesis's deadline and its too-slow health
@@ -42,7 +41,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # its path, as a board has /lib.
 FIRMWARE = os.path.join(ROOT, "firmware")
 PACKAGE = os.path.join(FIRMWARE, "tactictoe")
-TABLES = table_format.TABLES  # where a flash holds the tables: lib/tactictoe
+TABLES = table.TABLES  # where a flash holds the tables: lib/tactictoe
 MPY_SCRIPTS = os.path.join(ROOT, "tests", "mpy")
 MICROPYTHON = os.path.join(os.path.dirname(sys.executable), "micropython")
 
@@ -81,7 +80,7 @@ SKIP = "needs the official image %s (%s): run `make firmware`, then `make test`"
 @pytest.fixture(scope="session")
 def shipped(table_files):
     """The puzzles mined beside the tables (without them the menu offers none)."""
-    from tactictoe.teach import puzzles
+    from tactictoe import puzzles
 
     return puzzles.Puzzles(os.path.join(os.path.dirname(table_files[rules.CLASSIC]), puzzles.NAME))
 
@@ -210,24 +209,11 @@ def cross_compile(sources, out):
 
 def compile_package(out):
     """The firmware's package cross-compiled into ``out``/tactictoe/, as it
-    sits in a board's /lib, each sub-package in its folder (but devices/,
-    the bought boards' drivers); returns that folder."""
+    sits in a board's /lib; returns that folder."""
     folder = os.path.join(str(out), "tactictoe")
-    for sub in package_folders():
-        cross_compile(py_files(os.path.join(PACKAGE, sub)), os.path.join(folder, sub))
+    os.makedirs(folder, exist_ok=True)
+    cross_compile(py_files(PACKAGE), folder)
     return folder
-
-
-def package_folders(devices=False):
-    """The package's folders, relative to it ("" the package itself, then
-    each sub-package; devices/ only if asked)."""
-    return [""] + sorted(d for d in os.listdir(PACKAGE) if os.path.isfile(os.path.join(PACKAGE, d, "__init__.py"))
-                         and (devices or d != "devices"))
-
-
-def package_sources(devices=False):
-    """Every .py of the package (devices/'s only if asked), as paths."""
-    return [f for sub in package_folders(devices) for f in py_files(os.path.join(PACKAGE, sub))]
 
 
 def put_tables(flash, paths):
@@ -288,7 +274,7 @@ def out_of_order(data, how):
     ("doubled"), under a header whose CRC fits them."""
     import zlib
 
-    from tactictoe.table import records as table_extra
+    from tactictoe import table_extra
 
     recs = [data[i:i + 4] for i in range(16, len(data), 4)]
     if how == "swapped":

@@ -13,7 +13,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PY = sys.executable
 MPREMOTE = os.path.join(os.path.dirname(sys.executable), "mpremote")
 
-from tactictoe.games import rules  # noqa: E402
+from tactictoe import rules  # noqa: E402
 
 MENU_TAPS = {rules.CLASSIC: 3, rules.TACTICTOE: 5}
 BEAT_CAP_MS = 1000  # a heartbeat counts at most this much of the board's time (see LiveSim.wait)

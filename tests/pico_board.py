@@ -10,7 +10,7 @@ import os
 
 from host_tools import images
 from host_tools.sim import frames as sim_frames, headless as sim_headless, pico, script as sim_script
-from tactictoe.games import rules
+from tactictoe import rules
 
 from live_sim import MENU_TAPS, is_menu  # noqa: F401  (the same menu, the same frames)
 
@@ -168,8 +168,8 @@ def plays_on_without_its_table(b):
 
 def perfect(game, table_path):
     """A chooser that plays perfectly, with the firmware's own AI on the host."""
-    from tactictoe.players import perfect as ai
-    from tactictoe.table import reader as table
+    from tactictoe import ai
+    from tactictoe import table
 
     t = table.Table(table_path, game)
     rng = ai.Rng(1)

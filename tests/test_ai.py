@@ -10,12 +10,12 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from tactictoe.players import perfect as ai
-from tactictoe.players import fallback
-from tactictoe.games import rules
-from tactictoe.games import decode as rules_extra
-from tactictoe.table import reader as table
-from tactictoe.games.rules import CLASSIC, TACTICTOE, Position
+from tactictoe import ai
+from tactictoe import fallback
+from tactictoe import rules
+from tactictoe import rules_extra
+from tactictoe import table
+from tactictoe.rules import CLASSIC, TACTICTOE, Position
 from conftest import HANG_S, MICROPYTHON, MPY_SCRIPTS, compile_package
 
 

@@ -8,10 +8,10 @@ import os
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from tactictoe.board import config
-from tactictoe.board import frames
-from tactictoe.board import keys
-from tactictoe.board import sound
+from tactictoe import config
+from tactictoe import frames
+from tactictoe import keys
+from tactictoe import sound
 from conftest import FIRMWARE
 
 BOARDS = sorted(f[:-5] for f in os.listdir(os.path.join(FIRMWARE, "boards")) if f.endswith(".json"))

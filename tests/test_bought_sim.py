@@ -29,9 +29,7 @@ from host_tools.sim.board import VirtualBoard
 from host_tools.sim.chips import Chips
 from host_tools.sim.headless import SerialLines
 from live_sim import ROOT, LiveSim, is_menu, play, start_game
-from tactictoe.players import perfect as ai
-from tactictoe.games import rules
-from tactictoe.table import reader as table
+from tactictoe import ai, rules, table
 
 BOARDS = ("macropad", "keypad", "keybow")
 # The LED under each extra key (menu, hint, undo) and the LEDs no key of

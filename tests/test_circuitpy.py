@@ -12,7 +12,7 @@ import pytest
 from conftest import HANG_S, ROOT, need_image
 from host_tools import flash
 from host_tools.drive import circuitpy, fat, uf2
-from tactictoe.games import rules
+from tactictoe import rules
 
 
 def cli(*args, cwd=ROOT):
@@ -48,9 +48,9 @@ def test_make_circuitpy_stages_exactly_what_the_drive_needs(tmp_path, tables):
     assert fw == "lib/tactictoe"
     modules = {n[len(fw) + 1:].rsplit(".", 1)[0] for n in got if n.startswith(fw + "/") and n.endswith("py")}
     assert modules == set(circuitpy.MODULES) and "__init__" in modules and "main" in modules
-    assert "board/on_circuitpython" in modules and "board/on_micropython" not in modules
+    assert "hw_circuitpython" in modules and "hw_machine" not in modules
     # Compiled, but for the one module with async syntax (and code.py).
-    assert {n for n in got if n.startswith(fw + "/") and n.endswith(".py")} == {fw + "/run/tasks.py"}
+    assert {n for n in got if n.startswith(fw + "/") and n.endswith(".py")} == {fw + "/tasks.py"}
     for name in [game + ".tbl" for game in rules.GAMES] + ["puzzles.bin"]:
         with open(os.path.join(tables, name), "rb") as f:
             assert got[circuitpy._join(circuitpy.LAYOUT["tables"], name)] == f.read()
@@ -186,7 +186,7 @@ def test_micropython_uf2_refuses_the_circuitpython_config(tmp_path):
 def test_flash_module_list_and_circuitpy_agree():
     # The CircuitPython board gets every module a MicroPython board does,
     # with its own hardware layer.
-    assert set(circuitpy.MODULES) == set(flash.MODULES) - {"board/on_micropython"} | {"board/on_circuitpython"}
+    assert set(circuitpy.MODULES) == set(flash.MODULES) - {"hw_machine"} | {"hw_circuitpython"}
 
 
 def test_the_emulated_chips_drive_is_what_make_circuitpy_stages(tmp_path, tables):
@@ -220,7 +220,7 @@ def test_the_drive_holds_circuitpython_10_mpy_files(tables):
     py = {n: d for n, d in files if n.endswith(".py")}
     assert len(mpy) >= 30 and all(d[:4] == b"C\x06\x00\x1f" for d in mpy.values())
     assert all(circuitpy.is_async(d) for n, d in py.items() if n != "code.py")
-    assert sorted(n for n in py if not n.startswith("lib/asyncio/")) == ["code.py", "lib/tactictoe/run/tasks.py"]
+    assert sorted(n for n in py if not n.startswith("lib/asyncio/")) == ["code.py", "lib/tactictoe/tasks.py"]
     # asyncio's modules with async syntax are sources; the rest of it compiled.
     asyncio_py = sorted(n for n in py if n.startswith("lib/asyncio/"))
     assert asyncio_py == ["lib/asyncio/core.py", "lib/asyncio/event.py", "lib/asyncio/funcs.py",
@@ -229,7 +229,7 @@ def test_the_drive_holds_circuitpython_10_mpy_files(tables):
     # The same every time: a module's bytes, and its name inside (the file
     # the board imports, so one name a module).
     assert circuitpy.drive_files(tables_dir=tables) == files
-    assert b"lib/tactictoe/games/rules.mpy" in mpy["lib/tactictoe/games/rules.mpy"]
+    assert b"lib/tactictoe/rules.mpy" in mpy["lib/tactictoe/rules.mpy"]
 
 
 @pytest.mark.parametrize("source, expected", [
@@ -306,10 +306,10 @@ def test_a_board_with_function_keys_and_a_screen_gets_the_panel_and_its_words(ta
     """loop.build imports panel (and with a screen, words) on such a board:
     the drive has them; a grid-only board's does not."""
     fw = circuitpy.LAYOUT["firmware"]
-    for board, extra in (("circuitpython-macropad", {"flow/panel", "words/screen"}), ("circuitpython-pico", set())):
+    for board, extra in (("circuitpython-macropad", {"panel", "words"}), ("circuitpython-pico", set())):
         got = {n[len(fw) + 1:].rsplit(".", 1)[0] for n, _ in circuitpy.drive_files(board, tables_dir=tables)
                if n.startswith(fw + "/")}
-        assert got & {"flow/panel", "words/screen"} == extra, board
+        assert got & {"panel", "words"} == extra, board
 
 
 def test_asyncio_goes_as_source_whatever_its_version():

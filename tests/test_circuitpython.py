@@ -81,9 +81,7 @@ def test_scenarios_through_the_circuitpython_layer(cp_flash, flash, name, board)
 BYTES_SCRIPT = r"""
 import json, sys
 import neopixel_write
-from tactictoe.board import config
-from tactictoe.board import frames
-from tactictoe.board import on_circuitpython as hw_circuitpython
+from tactictoe import config, frames, hw_circuitpython
 cfg = config.validate(json.loads(sys.argv[1]))
 hw = hw_circuitpython.Hardware(cfg)
 cv = frames.Canvas()
@@ -120,8 +118,7 @@ def test_bytes_sent_to_the_strip(order, colour_order, brightness):
 OVERFLOW_SCRIPT = r"""
 import json, sys
 import fingers
-from tactictoe.board import config
-from tactictoe.board import on_circuitpython as hw_circuitpython
+from tactictoe import config, hw_circuitpython
 cfg = config.validate(json.loads(sys.argv[1]))
 fingers.wire(cfg["input"])
 hw = hw_circuitpython.Hardware(cfg)

@@ -20,7 +20,7 @@ import pytest
 from pico_board import PicoRun, check_self_test, is_menu, perfect, play, plays_on_without_its_table, start_game
 from host_tools.drive import circuitpy, fat, uf2
 from host_tools.sim import pico
-from tactictoe.games import rules
+from tactictoe import rules
 from conftest import HANG_S, need_image
 
 BOARD = "circuitpython-pico"

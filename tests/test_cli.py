@@ -9,7 +9,7 @@ import zlib
 import pytest
 
 from conftest import HANG_S, ROOT, one_line_error, run_cli
-from tactictoe.games import rules
+from tactictoe import rules
 
 
 run = run_cli
@@ -135,7 +135,7 @@ def test_solve_through_a_symlink_keeps_the_link(tmp_path):
 
 def test_describe():
     from host_tools.cli import describe
-    from tactictoe.players import perfect as ai
+    from tactictoe import ai
     assert describe(ai.WIN | 13) == "wins in 7 moves" and describe(ai.WIN | 1) == "wins in 1 move"
     assert describe(12, "X") == "loses: X wins in 6 moves" and describe(0) == "draw"
     assert describe(0) == "draw"
@@ -205,7 +205,7 @@ def test_the_host_tools_refuse_exactly_the_configs_a_board_refuses(tmp_path):
     (the firmware's own ``config.load``, run here), so ``uf2``, ``flash``,
     ``circuitpy``, ``sim`` and ``hardware`` refuse them, in one line,
     before anything is written or opened."""
-    from tactictoe.board import config
+    from tactictoe import config
 
     good = json.dumps(config.DEFAULT)
     files = {"utf16.json": (good.encode("utf-16"), "is not UTF-8 text"),

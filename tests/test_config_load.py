@@ -12,7 +12,7 @@ import sys
 import pytest
 from hypothesis import HealthCheck, assume, given, settings, strategies as st
 
-from tactictoe.board import config
+from tactictoe import config
 from conftest import HANG_S, CPYTHON, FIRMWARE, PACKAGE, MICROPYTHON, MPY_SCRIPTS, cross_compile
 
 SCRIPT = os.path.join(MPY_SCRIPTS, "config_load.py")
@@ -24,13 +24,12 @@ HEAP = "40k"
 
 @pytest.fixture(scope="module")
 def compiled(tmp_path_factory):
-    """board/config.py (and config_parts.py, for the bought boards' keys)
+    """config.py (and config_parts.py, for the bought boards' keys)
     cross-compiled, as a board gets it (compiling the source would take more
     heap than loading a config)."""
     out = tmp_path_factory.mktemp("mpy")
-    cross_compile([os.path.join(PACKAGE, "__init__.py")], out / "tactictoe")
-    cross_compile([os.path.join(PACKAGE, "board", n) for n in ("__init__.py", "config.py", "config_fields.py",
-                                                                "config_parts.py")], out / "tactictoe" / "board")
+    cross_compile([os.path.join(PACKAGE, n) for n in ("__init__.py", "config.py", "config_parts.py")],
+                  out / "tactictoe")
     return str(out)
 
 json_values = st.recursive(
@@ -184,7 +183,7 @@ def test_host_tools_say_what_is_wrong_with_a_config_in_one_line(tmp_path, comman
 def _power_on(folder, monkeypatch, refuse):
     """startup.power_on with the hardware layer replaced: ``refuse(cfg)``
     says whether it fails to start with ``cfg``."""
-    from tactictoe.run import startup
+    from tactictoe import startup
 
     opened = []
 

@@ -21,8 +21,8 @@ import framebuf  # noqa: E402  (the double, with MicroPython's font)
 import machine  # noqa: E402
 import machine_more  # noqa: E402
 import neopixel  # noqa: E402
-from tactictoe.board import config  # noqa: E402
-from tactictoe.board import on_micropython as hw_machine  # noqa: E402
+from tactictoe import config  # noqa: E402
+from tactictoe import hw_machine  # noqa: E402
 
 
 def board(name):
@@ -403,7 +403,7 @@ def test_spi_buses_leave_miso_free():
 ])
 def test_a_board_imports_only_the_drivers_it_uses(name, loaded):
     script = ("import json, sys; import machine\n"
-              "from tactictoe.board import config; from tactictoe.board import on_micropython as hw_machine\n"
+              "from tactictoe import config, hw_machine\n"
               "cfg = config.validate(json.load(open(sys.argv[1])))\n"
               "inp = dict(cfg['input']); inp.setdefault('keys', [])\n"
               "machine.wire(inp)\n"

@@ -14,12 +14,12 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from host_tools import cli
-from tactictoe.players import perfect as ai
-from tactictoe.games import rules
-from tactictoe.players import fallback
-from tactictoe.games import decode as rules_extra
-from tactictoe.table import reader as table
-from tactictoe.games.rules import CLASSIC, TACTICTOE, O, X, Position
+from tactictoe import ai
+from tactictoe import rules
+from tactictoe import fallback
+from tactictoe import rules_extra
+from tactictoe import table
+from tactictoe.rules import CLASSIC, TACTICTOE, O, X, Position
 from conftest import HANG_S, CPYTHON, FIRMWARE, MICROPYTHON, MPY_SCRIPTS, PACKAGE
 from test_ai import Oracle, _decide, _immediate_wins, compiled_firmware, midgame  # noqa: F401 (a fixture)
 
@@ -211,7 +211,7 @@ def test_the_book_is_what_the_tables_and_the_search_make(table_files, tmp_path, 
     committed fallback.py as it is, byte for byte, and makes its BOOKS again
     from an empty one: the book can't drift from the tables or the search
     (change either, and this fails until the book is made again)."""
-    with open(os.path.join(PACKAGE, "players", "fallback.py"), "rb") as f:
+    with open(os.path.join(PACKAGE, "fallback.py"), "rb") as f:
         committed = f.read()
     start = committed.index(b"BOOKS = (\n")
     end = committed.index(b"\n)\n", start) + 3

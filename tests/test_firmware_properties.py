@@ -13,10 +13,10 @@ from conftest import DOUBLES, FW
 sys.path.insert(0, FW)
 sys.path.insert(0, DOUBLES)  # before site-packages, which has Adafruit's neopixel
 
-from tactictoe.players import perfect as ai  # noqa: E402
-from tactictoe.flow import app  # noqa: E402
-from tactictoe.games import rules  # noqa: E402
-from tactictoe.games import decode as rules_extra  # noqa: E402
+from tactictoe import ai  # noqa: E402
+from tactictoe import app  # noqa: E402
+from tactictoe import rules  # noqa: E402
+from tactictoe import rules_extra  # noqa: E402
 import sim  # noqa: E402
 
 

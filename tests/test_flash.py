@@ -14,10 +14,10 @@ import pytest
 
 from live_sim import ROOT, LiveSim, is_menu, next_game, play, rebooted, reset, start_game
 from host_tools import flash as flash_tool, verify
-from tactictoe.players import perfect as ai
-from tactictoe.games import rules
-from tactictoe.teach import score
-from tactictoe.table import reader as table
+from tactictoe import ai
+from tactictoe import rules
+from tactictoe import score
+from tactictoe import table
 from tactictoe.table import TABLES
 from conftest import HANG_S
 
@@ -127,10 +127,7 @@ def classic_bytes():
 def test_make_flash_installs_firmware_config_and_tables(bare_board, tmp_path):
     b = bare_board()
     flash = tmp_path / "flash"
-    (flash / TABLES / "rules.py").write_text("raise ImportError('a module of the flat layout')\n")
-    (flash / TABLES / "ai.mpy").write_bytes(b"a module of the flat layout")
-    (flash / TABLES / "games").mkdir(exist_ok=True)
-    (flash / TABLES / "games" / "rules.py").write_text("raise ImportError('a stale source hiding rules.mpy')\n")
+    (flash / TABLES / "rules.py").write_text("raise ImportError('a stale source that would hide rules.mpy')\n")
     # What the firmware before the package left at the root: removed, its
     # table moved where the board now looks.
     (flash / "app.mpy").write_bytes(b"an old module")
@@ -140,13 +137,11 @@ def test_make_flash_installs_firmware_config_and_tables(bare_board, tmp_path):
     assert "firmware: compiled with mpy-cross" in r.stdout
     assert "removed 1 firmware file an older flash left at the root" in r.stdout
     assert "classic.tbl: moved to /lib/tactictoe" in r.stdout
-    assert "removed 2 modules of the older flat layout from /lib/tactictoe" in r.stdout
     names = sorted(os.listdir(flash))
     assert names == ["board.json", "data", "lib", "main.py"], names
     assert os.listdir(flash / score.FOLDER) == []  # the score's folder, made now (picofs.FOLDERS says why)
     names = sorted(os.listdir(flash / TABLES))
-    assert "rules.py" not in names and "ai.mpy" not in names and "__init__.mpy" in names
-    assert sorted(os.listdir(flash / TABLES / "games")) == ["__init__.mpy", "decode.mpy", "rules.mpy"]
+    assert "rules.py" not in names and "rules.mpy" in names and "__init__.mpy" in names
     assert not [n for n in names if n.endswith(".tmp")]
     assert "classic.tbl" in names and "tactictoe.tbl" in names
     # The puzzles go with the firmware, whichever tables go, checked there by its reader.
@@ -272,10 +267,10 @@ def test_tools_that_find_the_mpy_cache_stale_at_once_all_get_the_module(tmp_path
     # each compile it into the cache: none may trip over the other's file.
     cache = str(tmp_path / "mpy")
     code = ("import sys; from host_tools import flash; "
-            "sys.stdout.buffer.write(flash.compiled('games/rules', %r))" % cache)
+            "sys.stdout.buffer.write(flash.compiled('rules', %r))" % cache)
     procs = [subprocess.Popen([sys.executable, "-c", code], cwd=ROOT, stdout=subprocess.PIPE,
                               stderr=subprocess.PIPE) for _ in range(6)]
     outs = [p.communicate(timeout=HANG_S) for p in procs]
     assert [p.returncode for p in procs] == [0] * 6, [err.decode()[-300:] for _, err in outs]
     assert len({out for out, _ in outs}) == 1 and outs[0][0].startswith(b"M")
-    assert os.listdir(cache) == ["games"] and os.listdir(os.path.join(cache, "games")) == ["rules.mpy"]
+    assert os.listdir(cache) == ["rules.mpy"]

@@ -11,7 +11,7 @@ import xml.etree.ElementTree as ET
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from tactictoe.board import config
+from tactictoe import config
 from conftest import HANG_S, DOUBLES, FIRMWARE, MICROPYTHON, MPY_SCRIPTS, ROOT, one_line_error, run_cli
 from host_tools import hardware
 from host_tools.hardware import boards, bought, case, wiring
@@ -487,7 +487,7 @@ def test_colour_order_table_fixes_what_the_self_test_shows():
 
 
 def test_bring_up_describes_the_firmware_self_test_and_pixel_order():
-    from tactictoe.flow import app
+    from tactictoe import app
 
     with open(os.path.join(HARDWARE, "README.md")) as f:
         guide = f.read()

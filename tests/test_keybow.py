@@ -17,8 +17,7 @@ import pytest
 from conftest import need_image
 from host_tools.drive import uf2
 from pico_board import PicoRun, flash_image, is_menu, perfect, play, plays_on_without_its_table, start_game
-from tactictoe.board import config
-from tactictoe.games import rules
+from tactictoe import config, rules
 
 BOARD = "keybow"
 GRID = (3, 7, 11, 2, 6, 10, 1, 5, 9)  # the top-left 3x3, in reading order

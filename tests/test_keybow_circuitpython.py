@@ -21,8 +21,7 @@ from host_tools.drive import uf2
 from pico_board import (
     corrupt_drive, PicoRun, is_menu, perfect, play, plays_on_without_its_table, start_game, to_the_menu,
 )
-from tactictoe.board import config
-from tactictoe.games import rules
+from tactictoe import config, rules
 
 BOARD = "circuitpython-keybow"
 GRID = (3, 7, 11, 2, 6, 10, 1, 5, 9)  # the top-left 3x3 (USB at the top), in reading order

@@ -15,7 +15,7 @@ import pytest
 from conftest import need_image
 from host_tools.drive import uf2
 from pico_board import PicoRun, flash_image, is_menu, perfect, play, plays_on_without_its_table, start_game
-from tactictoe.games import rules
+from tactictoe import rules
 
 BOARD = "keypad"
 GRID = (0, 1, 2, 4, 5, 6, 8, 9, 10)  # the 4x4's top-left 3x3

@@ -20,7 +20,7 @@ from host_tools.drive import uf2
 from pico_board import (
     corrupt_drive, PicoRun, is_menu, perfect, play, plays_on_without_its_table, start_game, to_the_menu,
 )
-from tactictoe.games import rules
+from tactictoe import rules
 
 BOARD = "circuitpython-keypad"
 GRID = (0, 1, 2, 4, 5, 6, 8, 9, 10)  # the 4x4's top-left 3x3

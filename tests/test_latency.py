@@ -12,7 +12,7 @@ import sys
 import pytest
 
 from conftest import BOARDS, HANG_S, ROOT
-from tactictoe.games import rules
+from tactictoe import rules
 
 sys.path.insert(0, os.path.join(ROOT, "benchmarks"))
 import latency  # noqa: E402

@@ -18,7 +18,7 @@ from conftest import need_image
 from host_tools.drive import uf2
 from host_tools.sim import pico, screen as sim_screen
 from pico_board import PicoRun, flash_image, perfect, play, plays_on_without_its_table, rendered, start_game
-from tactictoe.games import rules
+from tactictoe import rules
 
 BOARD = "macropad"
 GRID = range(3, 12)  # the 3x3 under the top row: cell c is key c + 3

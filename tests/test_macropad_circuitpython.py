@@ -27,7 +27,7 @@ from host_tools.sim import pico
 from pico_board import (
     corrupt_drive, PicoRun, is_menu, perfect, play, plays_on_without_its_table, start_game, to_the_menu,
 )
-from tactictoe.games import rules
+from tactictoe import rules
 
 BOARD = "circuitpython-macropad"
 GRID = range(3, 12)

@@ -6,13 +6,8 @@ import io
 
 import pytest
 
-from tactictoe.players import perfect as ai
-from tactictoe.flow import app
-from tactictoe.players import matched
-from tactictoe.games import rules
-from tactictoe.teach import score
-from tactictoe.table import reader as table
-from tactictoe.flow.match import YOU_O, YOU_X, Match, ring
+from tactictoe import ai, app, matched, rules, score, table
+from tactictoe.match import YOU_O, YOU_X, Match, ring
 
 WARM_UP = 40  # games before results are counted
 COUNTED = 60  # games counted after it

@@ -24,7 +24,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 from conftest import HANG_S, ROOT, one_line_error, run_cli
 from host_tools import outputs
-from tactictoe.games import rules
+from tactictoe import rules
 
 # --- the helper itself, in-process ------------------------------------------
 

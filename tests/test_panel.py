@@ -12,17 +12,8 @@ import sys
 import pytest
 from hypothesis import event, given, settings, strategies as st
 
-from tactictoe.players import perfect as ai
-from tactictoe.flow import app
-from tactictoe.board import config
-from tactictoe.board import keys
-from tactictoe.run import loop
-from tactictoe.flow import match
-from tactictoe.flow import panel
-from tactictoe.games import rules
-from tactictoe.table import reader as table
-from tactictoe.words import screen as words
-from tactictoe.board.keys import LONG, PRESS, TAP, TURN
+from tactictoe import ai, app, config, keys, loop, match, panel, rules, table, words
+from tactictoe.keys import LONG, PRESS, TAP, TURN
 from conftest import FIRMWARE, HANG_S, MPY_SCRIPTS
 
 MENU_K, HINT_K, UNDO_K, SELECT_K = 9, 10, 11, 12  # the MacroPad's extra keys, as its config lists them
@@ -616,7 +607,7 @@ def test_a_bad_board_json_is_said_in_words(tables):
 
 def test_a_grid_only_board_never_loads_the_panel():
     code = ("import sys\n"
-            "from tactictoe.board import config; from tactictoe.run import loop\n"
+            "from tactictoe import config, loop\n"
             "class Hw:\n"
             "    def scan(self): return 0\n"
             "    def show(self, canvas): pass\n"
@@ -627,7 +618,7 @@ def test_a_grid_only_board_never_loads_the_panel():
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=HANG_S,
                        env=dict(os.environ, PYTHONPATH=FIRMWARE))
     assert r.returncode == 0, r.stderr
-    assert "tactictoe.flow.app" in r.stdout and "panel" not in r.stdout and "tactictoe.words.screen" not in r.stdout
+    assert "tactictoe.app" in r.stdout and "panel" not in r.stdout and "words" not in r.stdout
 
 
 events = st.one_of(

@@ -23,7 +23,7 @@ import pytest
 
 from host_tools import flash
 from host_tools.hardware import boards, mx, pcb
-from tactictoe.board import config
+from tactictoe import config
 
 NAME = "pico-mx"
 FOLDER = os.path.join(ROOT, "hardware", "pcb", NAME)

@@ -15,7 +15,7 @@ import pytest
 from conftest import DOUBLED, SWAPPED, out_of_order
 from pico_board import PicoRun, check_self_test, flash_image, perfect, play, plays_on_without_its_table, start_game
 from host_tools.sim import pico
-from tactictoe.games import rules
+from tactictoe import rules
 from conftest import HANG_S
 
 

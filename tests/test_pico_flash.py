@@ -31,7 +31,7 @@ from live_sim import MPREMOTE, ROOT
 from pico_board import PicoRun, flash_image, is_menu, perfect, play, start_game
 from host_tools import flash
 from host_tools.drive import picofs
-from tactictoe.games import rules
+from tactictoe import rules
 from conftest import HANG_S, need_image
 
 PY = sys.executable

@@ -13,10 +13,9 @@ from hypothesis import given, strategies as st
 
 from conftest import PACKAGE, ROOT, run_cli
 from host_tools import puzzles
-from tactictoe.players import perfect as ai
-from tactictoe.games import rules
-from tactictoe.teach import puzzles as reader
-from tactictoe.games.rules import CLASSIC, TACTICTOE
+from tactictoe import ai, rules
+from tactictoe import puzzles as reader
+from tactictoe.rules import CLASSIC, TACTICTOE
 
 
 @pytest.fixture(scope="module")
@@ -74,7 +73,7 @@ def _all_candidates(sol):
     for rec in sol.records.tolist():
         value = rec & 0x7F
         if value & ai.WIN and value & 0x3F >= puzzles.SHORTEST:
-            from tactictoe.games import decode as rules_extra
+            from tactictoe import rules_extra
 
             pos = rules_extra.from_code(sol.game, rec >> 8, rec >> 7 & 1)
             o = _outcomes(sol, pos)
@@ -431,10 +430,7 @@ def test_the_cli_errors_are_one_line(tmp_path, table_files):
 def test_solved_counts_only_the_files_puzzles(blob, tmp_path):
     """Issue 32: "puzzles solved: 256 of 56": a score whose every bit is set
     (a longer file's, once) counts only the puzzles this file has."""
-    from tactictoe.flow import app
-    from tactictoe.board import config
-    from tactictoe.words import sentences as narrate_text
-    from tactictoe.teach import score
+    from tactictoe import app, config, narrate_text, score
 
     s = score.Score(str(tmp_path / "score.bin"), lambda line: None)
     for i in range(256):
@@ -552,7 +548,7 @@ def test_the_board_refuses_a_malformed_puzzle_keeps_its_tables_and_offers_no_puz
 
 
 def app_state(name):
-    from tactictoe.flow import app
+    from tactictoe import app
 
     return getattr(app, name)
 
@@ -575,9 +571,7 @@ def test_the_board_offers_the_good_puzzles_and_says_one_line_for_none(blob, tabl
 def test_puzzles_whose_game_has_no_table_are_not_offered(blob, table_files):
     """Issue 32: after a table went, key 1 gave IndexError('puzzle index out
     of range') on every tap: the puzzles left were all of that game."""
-    from tactictoe.flow import app
-    from tactictoe.board import config
-    from tactictoe.table import reader as table
+    from tactictoe import app, config, table
 
     only = reader.Puzzles(io.BytesIO(blob))
     t = table.Table(table_files[CLASSIC], CLASSIC)
@@ -603,9 +597,7 @@ def test_position_accepts_exactly_the_positions_the_tables_hold(table_files):
     symmetries, its positions are the table's records, each side to move."""
     import itertools
 
-    from tactictoe.teach import puzzlecheck
-    from tactictoe.table import reader as table
-    from tactictoe.table import records as table_extra
+    from tactictoe import puzzlecheck, table, table_extra
 
     sides = []
     for k in range(4):
@@ -645,7 +637,7 @@ def test_a_mutated_record_with_its_crc_fixed_is_refused_or_a_position_the_table_
     refuses the file in one line naming that puzzle, or every puzzle it
     takes is a position its game's table holds (one the board can pose
     without a table lookup failing)."""
-    from tactictoe.table import reader as table
+    from tactictoe import table
 
     n = len(blob) // 5 - 2
     i = data.draw(st.integers(0, n - 1))
@@ -666,9 +658,7 @@ def test_a_mutated_record_with_its_crc_fixed_is_refused_or_a_position_the_table_
 
 
 def test_a_table_found_wrong_takes_its_puzzles_off_the_next_menu(blob, table_files):
-    from tactictoe.flow import app
-    from tactictoe.board import config
-    from tactictoe.table import reader as table
+    from tactictoe import app, config, table
 
     tt = reader.Puzzles(io.BytesIO(_rehead(blob, body=blob[12 + 5 * _first(blob, TACTICTOE):])))
     tables = {g: table.Table(table_files[g], g) for g in (CLASSIC, TACTICTOE)}
@@ -712,5 +702,5 @@ def test_the_docs_say_what_the_shipped_file_has():
     assert "`Puzzle 3/%d`" % n in readme  # the screen's line
     with open(os.path.join(ROOT, "docs", "host-tools.md")) as f:  # make puzzles' transcript
         assert "bytes: %d" % len(data) in " ".join(f.read().split())
-    with open(os.path.join(PACKAGE, "teach", "puzzles.py")) as f:
+    with open(os.path.join(PACKAGE, "puzzles.py")) as f:
         assert "%d bytes for the %d shipped" % (len(data), n) in " ".join(f.read().split())

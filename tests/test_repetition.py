@@ -12,14 +12,7 @@ import random
 import pytest
 from hypothesis import example, given, settings, strategies as st
 
-from tactictoe.players import perfect as ai
-from tactictoe.flow import app
-from tactictoe.board import config
-from tactictoe.flow import match
-from tactictoe.words import sentences as narrate_text
-from tactictoe.teach import review
-from tactictoe.games import rules
-from tactictoe.table import reader as table
+from tactictoe import ai, app, config, match, narrate_text, review, rules, table
 from test_teacher import Pico
 
 WINDOW = 64  # the board's rule (README): the third time within the last 64 plies

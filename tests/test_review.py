@@ -9,16 +9,7 @@ import re
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from tactictoe.players import perfect as ai
-from tactictoe.flow import app
-from tactictoe.board import config
-from tactictoe.board import frames
-from tactictoe.board import keys
-from tactictoe.flow import match
-from tactictoe.teach import review
-from tactictoe.games import rules
-from tactictoe.teach import score
-from tactictoe.table import reader as table
+from tactictoe import ai, app, config, frames, keys, match, review, rules, score, table
 from test_panel import Board, FakeHw, macropad_cfg
 
 KINDS = (review.BEST, review.SLOWER, review.THREW_DRAW, review.THREW_WIN)
@@ -136,8 +127,7 @@ def test_a_long_game_s_words_name_six_moves_of_a_kind_and_fit_the_screen():
     """320 plies judged, every third ply of each player a win thrown away:
     the console names the first six the notes hold, then says how many
     more; the screen's line lists the cells it has room for."""
-    from tactictoe.words import sentences as narrate_text
-    from tactictoe.words import screen as words
+    from tactictoe import narrate_text, words
 
     r = review.Review(len(match.ring()))
     r.clear(True)
@@ -171,7 +161,7 @@ class Pico(Board):
         self.cfg = _fast(cfg or config.validate(config.DEFAULT))
         self.hw = hw or FakeHw(self.cfg.get("screen") is not None)
         self.log, self.said = [], []
-        from tactictoe.run import loop
+        from tactictoe import loop
 
         self.runner = loop.build(self.hw, self.cfg, dict(tables), {}, None, ai.Rng(seed), self._log, score=score_,
                                  puzzles=puzzles_)
@@ -440,7 +430,7 @@ def test_a_puzzle_is_not_reviewed(tables, table_files, tmp_path):
     said or kept."""
     import os
 
-    from tactictoe.teach import puzzles
+    from tactictoe import puzzles
 
     s = score.Score(str(tmp_path / "score.bin"))
     s.load()

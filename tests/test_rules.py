@@ -3,9 +3,9 @@
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from tactictoe.games import rules
-from tactictoe.games import decode as rules_extra
-from tactictoe.games.rules import CLASSIC, TACTICTOE, X, O, Position
+from tactictoe import rules
+from tactictoe import rules_extra
+from tactictoe.rules import CLASSIC, TACTICTOE, X, O, Position
 
 games = st.sampled_from([CLASSIC, TACTICTOE])
 

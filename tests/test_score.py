@@ -15,9 +15,7 @@ import zlib
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from tactictoe.players import perfect as ai
-from tactictoe.games import rules
-from tactictoe.teach import score
+from tactictoe import ai, rules, score
 from conftest import run_micropython
 
 ZERO = ((0, 0, 0),) * 6 + ((0, 0, 0),) * 2
@@ -296,7 +294,7 @@ def test_load_never_raises(tmp_path):
 
 def test_an_unreadable_score_is_said_in_words_never_a_bare_number(tmp_path, monkeypatch):
     """Issue 32: "score.bin was unreadable (40)". The reason is words."""
-    from tactictoe.files import oserrors
+    from tactictoe import oserrors
 
     os.symlink("score.bin", str(tmp_path / "score.bin"))  # a loop: ELOOP
     s, log = fresh(tmp_path / "score.bin")
@@ -552,7 +550,7 @@ mp.FS.chdir("/flash");  // as web/engine.js: the board's root
 mp.runPython(`
 import sys
 sys.path.append("/flash/lib")
-from tactictoe.teach import score
+from tactictoe import score
 s = score.Score("score.bin")
 s.load()
 print("loaded", s.two(0))
@@ -613,7 +611,7 @@ def test_over_the_circuitpython_doubles_the_score_goes_to_their_nvm(tmp_path):
 
     from conftest import CPYTHON, FIRMWARE, HANG_S, ROOT
 
-    code = ("import microcontroller; from tactictoe.teach import score; s = score.Score(); s.load(); s.record(1, 2, 0);"
+    code = ("import microcontroller; from tactictoe import score; s = score.Score(); s.load(); s.record(1, 2, 0);"
             " print(s.save(), s._nvm is microcontroller.nvm, bytes(microcontroller.nvm[0:6]))")
     path = os.pathsep.join([os.path.join(ROOT, "tests", "doubles_cp"), FIRMWARE, CPYTHON])
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=str(tmp_path),
@@ -645,7 +643,7 @@ def test_micropython_power_on_takes_the_whole_tmp_a_cut_fat_save_left(tmp_path, 
 
 
 def test_power_ons_sweep_leaves_the_scores_tmp_and_says_a_refusal_in_words(tmp_path, monkeypatch, capsys):
-    from tactictoe.run import startup
+    from tactictoe import startup
 
     (tmp_path / "lib" / "tactictoe").mkdir(parents=True)
     for name in ("score.bin.tmp", "main.py.tmp", "board.json.tmp", "lib/tactictoe/tactictoe.tbl.tmp"):

@@ -12,9 +12,7 @@ import sys
 import pytest
 
 from conftest import ROOT, run_micropython
-from tactictoe.players import perfect as ai
-from tactictoe.games import rules
-from tactictoe.teach import score
+from tactictoe import ai, rules, score
 
 sys.path.insert(0, os.path.join(ROOT, "benchmarks"))
 import saves  # noqa: E402

@@ -15,12 +15,11 @@ import re
 
 from pico_board import PicoRun, flash_image
 from host_tools.drive import circuitpy, fat, picofs
-from tactictoe.games import rules
-from tactictoe.teach import score
+from tactictoe import rules, score
 
 MAIN = """\
 import os, time
-from tactictoe.teach import score
+from tactictoe import score
 s = score.Score()
 s.load()
 print("loaded %d %d %s" % (s.games(1, 2)[0], s.solved_count(), ",".join(sorted(os.listdir(score.FOLDER)))))
@@ -115,7 +114,7 @@ def test_micropython_power_cut_before_each_flash_write_of_a_save(tmp_path):
 
 CODE = """\
 import time
-from tactictoe.teach import score
+from tactictoe import score
 s = score.Score()
 s.load()
 print("loaded %d" % s.games(1, 2)[0])

@@ -14,9 +14,7 @@ from hypothesis import given, settings, strategies as st
 
 from live_sim import ROOT, Console, LiveSim, is_menu, is_self_test, mpremote, play, reset, start_game
 from host_tools.sim import script as sim_script
-from tactictoe.players import perfect as ai
-from tactictoe.games import rules
-from tactictoe.table import reader as table
+from tactictoe import ai, rules, table
 from conftest import HANG_S
 
 PY = sys.executable

@@ -18,7 +18,7 @@ from conftest import HANG_S, FIRMWARE, PACKAGE, ROOT, TABLES, put_tables
 from host_tools import flash as flash_tool
 from host_tools.sim import board as sim_board, terminal as st
 from host_tools.screens import as_seen
-from tactictoe.games import rules
+from tactictoe import rules
 
 WAIT_S = 600  # a guard against a hang, not a deadline: a loaded machine is slower, not red
 
@@ -64,9 +64,9 @@ def flash(tmp_path, table_files):
     d.mkdir()
     package = d / TABLES  # the package and its tables: lib/tactictoe
     package.mkdir(parents=True)
-    shutil.copytree(PACKAGE, package, dirs_exist_ok=True,
-                    ignore=lambda _, names: [n for n in names if n.endswith((".tbl", ".bin")) or n == "__pycache__"
-                                             or n == "on_circuitpython.py"])
+    for name in os.listdir(PACKAGE):
+        if name.endswith(".py") and name != "hw_circuitpython.py":
+            shutil.copy(os.path.join(PACKAGE, name), package)
     shutil.copy(os.path.join(FIRMWARE, "main.py"), d)
     shutil.copy(os.path.join(FIRMWARE, "boards", "pico-buttons.json"), d / "board.json")
     put_tables(d, [table_files[rules.CLASSIC], table_files[rules.TACTICTOE]])

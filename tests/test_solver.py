@@ -7,9 +7,9 @@ import zlib
 import numpy as np
 import pytest
 
-from tactictoe.players import perfect as ai
-from tactictoe.games import decode as rules_extra
-from tactictoe.games.rules import CLASSIC, TACTICTOE, Position
+from tactictoe import ai
+from tactictoe import rules_extra
+from tactictoe.rules import CLASSIC, TACTICTOE, Position
 from host_tools import outputs, solver
 
 

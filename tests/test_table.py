@@ -8,12 +8,12 @@ import zlib
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from tactictoe.files import crc32
-from tactictoe.games import rules
-from tactictoe.games import decode as rules_extra
-from tactictoe.table import reader as table
-from tactictoe.table import records as table_extra
-from tactictoe.games.rules import CLASSIC, TACTICTOE, Position
+from tactictoe import crc32
+from tactictoe import rules
+from tactictoe import rules_extra
+from tactictoe import table
+from tactictoe import table_extra
+from tactictoe.rules import CLASSIC, TACTICTOE, Position
 
 
 def _reheader(data, **fields):

@@ -10,14 +10,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from tactictoe.players import perfect as ai
-from tactictoe.flow import app
-from tactictoe.board import config
-from tactictoe.run import loop
-from tactictoe.teach import puzzles
-from tactictoe.games import rules
-from tactictoe.teach import score
-from tactictoe.table import reader as table
+from tactictoe import ai, app, config, loop, puzzles, rules, score, table
 from test_panel import UNDO_K, Board, FakeHw
 
 

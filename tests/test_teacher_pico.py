@@ -16,12 +16,7 @@ import pytest
 
 from live_sim import is_self_test
 from pico_board import PicoRun, flash_image, is_menu
-from tactictoe.players import perfect as ai
-from tactictoe.words import sentences as narrate_text
-from tactictoe.teach import puzzles
-from tactictoe.games import rules
-from tactictoe.teach import score
-from tactictoe.table import reader as table
+from tactictoe import ai, narrate_text, puzzles, rules, score, table
 
 
 @pytest.fixture(scope="module")

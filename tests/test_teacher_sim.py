@@ -6,11 +6,7 @@ the flash folder's score file, said again after the board's power cycle."""
 import os
 
 from live_sim import LiveSim, is_menu, is_self_test
-from tactictoe.players import perfect as ai
-from tactictoe.teach import puzzles
-from tactictoe.games import rules
-from tactictoe.teach import score
-from tactictoe.table import reader as table
+from tactictoe import ai, puzzles, rules, score, table
 
 
 def _said(sim, text):

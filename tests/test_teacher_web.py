@@ -8,11 +8,7 @@ its console, its caption), never on the clock.
 
 import pytest
 
-from tactictoe.players import perfect as ai
-from tactictoe.flow import app
-from tactictoe.words import sentences as narrate_text
-from tactictoe.teach import puzzles
-from tactictoe.games import rules
+from tactictoe import ai, app, narrate_text, puzzles, rules
 from test_web import LEVEL_SCREEN, MODE_SCREEN, Board, _Later, browser, need, site, tables  # noqa: F401
 
 MENU = [1, 3, 5, 7]  # the first screen: puzzles, classic, tactic-toe, score

@@ -20,8 +20,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 from conftest import HANG_S, MICROPYTHON, ROOT, need_image, one_line_error, run_cli
 from host_tools import flash
 from host_tools.drive import picofs, uf2
-from tactictoe.games import rules
-from tactictoe.teach import score
+from tactictoe import rules, score
 
 MP_BLOCKS = 1327  # the official MicroPython UF2's blocks (and the tests' own base's)
 FS_BLOCKS = picofs.FS_SIZE // 256

@@ -11,11 +11,11 @@ import zlib
 import pytest
 
 from conftest import HANG_S, MICROPYTHON, MPY_SCRIPTS, ROOT, TABLES, compile_package, put_tables
-from tactictoe.players import perfect as ai
-from tactictoe.games import rules
-from tactictoe.games import decode as rules_extra
-from tactictoe.table import records as table_extra
-from tactictoe.games.rules import CLASSIC, TACTICTOE
+from tactictoe import ai
+from tactictoe import rules
+from tactictoe import rules_extra
+from tactictoe import table_extra
+from tactictoe.rules import CLASSIC, TACTICTOE
 
 
 def _sealed(game, records):
@@ -212,7 +212,7 @@ def test_a_puzzle_the_tables_disown_is_refused_where_it_goes_onto_a_board(table_
     import shutil
 
     from host_tools import puzzles
-    from tactictoe.teach import puzzles as reader
+    from tactictoe import puzzles as reader
 
     folder = os.path.dirname(table_files[CLASSIC])
     for name in ("classic.tbl", "tactictoe.tbl"):

@@ -16,9 +16,9 @@ import threading
 
 import pytest
 
-from tactictoe.players import perfect as ai
-from tactictoe.games import rules
-from tactictoe.table import reader as table
+from tactictoe import ai
+from tactictoe import rules
+from tactictoe import table
 from host_tools import web
 from conftest import HANG_S, one_line_error, run_cli
 

@@ -16,15 +16,10 @@ import re
 import pytest
 from hypothesis import example, given, settings, strategies as st
 
-from tactictoe.players import perfect as ai
-from tactictoe.flow import app
-from tactictoe.board import config
-from tactictoe.games import rules
-from tactictoe.teach import score
-from tactictoe.words import screen as words
+from tactictoe import ai, app, config, rules, score, words
 from test_bought_sim import rendered, replay, screens
 from test_panel import UNDO_K, Board, FakeHw, macropad_cfg
-from tactictoe.table import reader as table
+from tactictoe import table
 
 # A cell named as a key ("key 4", "Key 4"), or the take-back's other names.
 KEY_FOR_CELL = re.compile(r"\b[Kk]eys? \d")

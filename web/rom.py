@@ -29,7 +29,7 @@ def wire(wiring):
     """Set the board's real wiring from a board.json's text; returns it as
     the firmware's ``config.validate`` reads it (JSON), so that the page
     lays the pixels out as the firmware does."""
-    from tactictoe.board import config
+    from tactictoe import config
 
     simbus.wiring = config.validate(json.loads(wiring))
     # The firmware loads its own, as at any power-on.

@@ -6,10 +6,10 @@
 import sys
 import time
 
-from tactictoe.players import perfect as ai
-from tactictoe.players import fallback
-from tactictoe.games import rules
-from tactictoe.table import reader as table
+from tactictoe import ai
+from tactictoe import fallback
+from tactictoe import rules
+from tactictoe import table
 
 t = table.Table(sys.argv[1])
 rng = ai.Rng(int(sys.argv[2]))

@@ -13,10 +13,9 @@
 import gc
 import time
 
-from tactictoe.players import perfect as ai
-from tactictoe.games import rules
-from tactictoe.table import reader as table
-from tactictoe import table as table_format
+from tactictoe import ai
+from tactictoe import rules
+from tactictoe import table
 
 try:
     ticks_us = time.ticks_us
@@ -36,7 +35,7 @@ def _alloc():
 
 def _open(game):
     try:  # where a board keeps it
-        return table.Table(table_format.path("", rules.GAMES[game]), game)
+        return table.Table(table.path("", rules.GAMES[game]), game)
     except OSError:  # the host's run, in build/
         return table.Table(rules.GAMES[game] + ".tbl", game)
 
@@ -55,7 +54,7 @@ def _perfect(pos, t, rng):
 
 
 def _fallback(pos, _, rng):
-    from tactictoe.players import fallback
+    from tactictoe import fallback
 
     return fallback.move(pos, rng)
 

@@ -9,8 +9,7 @@ import gc
 import sys
 
 import machine
-from tactictoe.players import perfect as ai
-from tactictoe import main
+from tactictoe import ai, main
 
 machine.wire({"kind": "buttons", "pins": [2, 3, 4, 5, 6, 7, 8, 9, 10]})
 errors = []

@@ -10,13 +10,13 @@ import gc
 import sys
 import time
 
-from tactictoe.players import perfect as ai
-from tactictoe.flow import match
-from tactictoe.words import sentences as narrate_text
-from tactictoe.teach import review
-from tactictoe.games import rules
-from tactictoe.table import reader as table
-from tactictoe.words import screen as words
+from tactictoe import ai
+from tactictoe import match
+from tactictoe import narrate_text
+from tactictoe import review
+from tactictoe import rules
+from tactictoe import table
+from tactictoe import words
 
 t = table.Table(sys.argv[1])
 rng = ai.Rng(int(sys.argv[2]))

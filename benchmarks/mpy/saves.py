@@ -95,7 +95,7 @@ def load(host, path):
 
 
 def saves(host, path, n, every, root=False):
-    from tactictoe.teach import score  # the firmware's own code, from the host
+    from tactictoe import score  # the firmware's own code, from the host
 
     flash = load(host, path)
     os.umount("/")  # (score is loaded; from now on "/" is the board's flash)

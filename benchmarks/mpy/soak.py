@@ -23,12 +23,12 @@ PAUSE_MS = 2500  # app's pause between demo games
 def main_():
     folder, games, every = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
     block = int(sys.argv[4]) if len(sys.argv) > 4 else 25
-    from tactictoe.players import perfect as ai
+    from tactictoe import ai
 
     runner = main.boot(folder, rng=ai.Rng(11), log=lambda line: None)
     # Only now, as on a board: power-on runs before the game's modules load.
-    from tactictoe.flow.app import MENU, NOTICE, OVER, PLAY, SELFTEST_MS
-    from tactictoe.board.keys import LONG, TAP
+    from tactictoe.app import MENU, NOTICE, OVER, PLAY, SELFTEST_MS
+    from tactictoe.keys import LONG, TAP
     app = runner.app
     # (game cell, level cell): classic / tactic-toe x easy / medium / perfect
     settings = ((3, 6), (5, 6), (3, 7), (5, 7), (3, 8), (5, 8))

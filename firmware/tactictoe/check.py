@@ -12,13 +12,13 @@ checks sleep between readings: they are for a person at the REPL.
 
 from time import sleep  # seconds; a float on every runtime
 
-from .run.loop import ticks_diff, ticks_ms  # the game's clock, on any runtime
+from .loop import ticks_diff, ticks_ms  # the game's clock, on any runtime
 
 
 def _config():
     """The board's config, as at power-on (saying what is wrong with it)."""
-    from .board import config
-    from .run import startup
+    from . import config
+    from . import startup
 
     cfg, problem = config.load("board.json", startup.platform())
     if problem:
@@ -28,7 +28,7 @@ def _config():
 
 def _open(cfg):
     """The hardware layer for ``cfg``, as at power-on."""
-    from .run import startup
+    from . import startup
 
     if cfg["input"]["kind"] == "touch":
         print("calibrating the touch pads: keep fingers off them")
@@ -98,7 +98,7 @@ def touch(seconds=30):
         print("check.touch: this board's input is %s, not MicroPython touch pads: use check.keys()"
               % cfg["input"]["kind"])
         return
-    from .board.touchpads import _read  # a pad's reading; a read error (a touch) reads -1
+    from .touchpads import _read  # a pad's reading; a read error (a touch) reads -1
 
     _pad_table(cfg, pads)
     start = ticks_ms()
@@ -118,7 +118,7 @@ def leds(seconds=1):
     ``leds.order`` says, dim white for ``seconds`` each, printing each
     number; then all off. Note the cell each one lights: ``leds.order`` is
     that list by cell (``order[cell] = pixel``)."""
-    from .board import frames
+    from . import frames
 
     cfg = dict(_config())
     order = cfg["leds"]["order"]
@@ -145,21 +145,20 @@ def tables(folder=""):
     """Prove each table on the flash right, record by record (``tableverify``:
     canonical, reachable, each value the best of its moves'), with a progress
     line; about a minute for tactic-toe on a Pico. Returns True if both are."""
-    from .games import rules
-    from .table import TableError, path as table_path
-    from .table.reader import Table
-    from .table import proof
+    from . import rules
+    from . import table
+    from . import tableverify
 
     ok = True
     for game in (rules.CLASSIC, rules.TACTICTOE):
-        path = table_path(folder, rules.GAMES[game])
+        path = table.path(folder, rules.GAMES[game])
         try:
-            t = Table(path, game)
+            t = table.Table(path, game)
         except OSError:
             print("%s: not found" % path)
             ok = False
             continue
-        except TableError as e:
+        except table.TableError as e:
             print("%s: %s" % (path, e))
             ok = False
             continue
@@ -167,7 +166,7 @@ def tables(folder=""):
         def progress(done, count):
             print("\r%s: %d of %d records checked" % (path, done, count), end="")
 
-        wrong = proof.first_wrong(t, progress)
+        wrong = tableverify.first_wrong(t, progress)
         t.close()
         print()
         if wrong:

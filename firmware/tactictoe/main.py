@@ -7,25 +7,36 @@ then runs the game for good.
 """
 
 import gc
+import sys
 
-from . import unload
 
+def unload(name):
+    """Forget this package's module ``name`` so its RAM can go: the package
+    holds each submodule as an attribute too, not only ``sys.modules``.
+    (Here, not in ``startup``, because the loop unloads ``tablewalk`` long
+    after ``startup`` is gone.)"""
+    package = __name__.rsplit(".", 1)[0]
+    sys.modules.pop(package + "." + name, None)
+    try:
+        delattr(sys.modules[package], name)
+    except (KeyError, AttributeError):
+        pass
 
 
 def boot(folder="", rng=None, log=print):
     """Power on and build the game: a ``loop.Runner``, or None in safe mode."""
-    from .run import startup
+    from . import startup
 
     parts = startup.power_on(folder)
-    unload("run.startup")
+    unload("startup")
     del startup
     gc.collect()
     if parts is None:
         return None
-    from .run import loop
+    from . import loop
 
-    from .teach import puzzles as puzzles_mod
-    from .teach.score import on_flash
+    from . import puzzles as puzzles_mod
+    from .score import on_flash
 
     score = on_flash(folder, log)
     score.load()
@@ -63,12 +74,12 @@ def run(folder="", beside=None, log=print):
     if runner is None:
         return
     gc.collect()  # boot's leftovers, before asyncio takes its share
-    from .run import loop
+    from . import loop
 
     asyncio = loop.asyncio_module()
     game = loop.run(runner, loop.Clock())
     if beside is not None:
-        from .run.tasks import both
+        from .tasks import both
 
         game = both(asyncio, game, beside, runner)
     try:

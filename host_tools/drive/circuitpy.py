@@ -26,7 +26,7 @@ import tempfile
 from host_tools import flash, outputs
 from host_tools.drive import fat
 from host_tools.oserrors import reported
-from tactictoe.games import rules
+from tactictoe import rules
 
 # The package goes where MicroPython boards have it, /lib/tactictoe/ (on
 # CircuitPython's sys.path), its tables and puzzles beside it; code.py is the two-line
@@ -39,7 +39,7 @@ LAYOUT = {
 
 # The package's modules a CircuitPython board runs: flash.MODULES with the
 # CircuitPython hardware layer in place of the machine one.
-MODULES = tuple(m for m in flash.MODULES if m != "board/on_micropython") + ("board/on_circuitpython",)
+MODULES = tuple(m for m in flash.MODULES if m != "hw_machine") + ("hw_circuitpython",)
 
 # (PyPI distribution, files of it the drive needs, "folder/" for a package)
 LIBRARIES = (
@@ -250,8 +250,7 @@ def stage(dest, files):
     """Write ``files`` under the folder ``dest``, making folders as needed:
     each to NAME.PID.tmp, then, when every one is written, all renamed into
     place (``outputs``); then each module's other kind is removed (an old
-    NAME.py would hide the new NAME.mpy: CircuitPython imports .py first),
-    and the modules of the flat package an older drive held.
+    NAME.py would hide the new NAME.mpy: CircuitPython imports .py first).
     FlashError if ``dest`` is not a folder or can't be written (a full
     drive): then the drive holds what it held before."""
     check_dest(dest)
@@ -261,9 +260,3 @@ def stage(dest, files):
             other = flash.other_kind(name)
             if other and os.path.isfile(os.path.join(dest, *other.split("/"))):
                 os.remove(os.path.join(dest, *other.split("/")))
-        # The flat package's modules an older make circuitpy staged: the
-        # sub-packages replace them, and none is left behind.
-        package = os.path.join(dest, *LAYOUT["firmware"].split("/"))
-        for name in os.listdir(package) if os.path.isdir(package) else ():
-            if name in flash.OLD_FLAT_FILES:
-                os.remove(os.path.join(package, name))

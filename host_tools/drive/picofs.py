@@ -17,8 +17,7 @@ image as the board does.
 """
 
 from host_tools import flash
-from tactictoe.games import rules
-from tactictoe.teach import score
+from tactictoe import rules, score
 
 FS_OFFSET = 0xA0000  # where the rp2 port's filesystem starts in flash (RPI_PICO)
 BLOCK_SIZE = 4096

@@ -28,7 +28,7 @@ import struct
 from host_tools import flash, outputs
 from host_tools.drive import picofs
 from host_tools.oserrors import reported
-from tactictoe.games import rules
+from tactictoe import rules
 
 MAGIC_START0 = 0x0A324655
 MAGIC_START1 = 0x9E5D5157

@@ -3,7 +3,7 @@ list, the notes for its wiring and how to flash it, as Markdown."""
 
 import json
 
-from tactictoe.board import config
+from tactictoe import config
 
 from host_tools.hardware import boards, layout, parts
 

@@ -312,7 +312,7 @@ class VirtualBoard:
             cfg = flash.board_config(os.path.join(self.flash, "board.json"))[1]
         except flash.FlashError:
             return
-        from tactictoe.board.config import one_line
+        from tactictoe.config import one_line
 
         differ = wiring_differences(cfg, self.cfg)
         if not differ:

@@ -6,8 +6,7 @@ import os
 from host_tools import inputs
 from host_tools.oserrors import reported
 from host_tools.sim.board import ROOT, SimError
-from tactictoe.teach import puzzles
-from tactictoe.games import rules
+from tactictoe import puzzles, rules
 
 
 def default_flash(cfg):

@@ -32,8 +32,7 @@ from host_tools.sim import headless, terminal
 from host_tools.oserrors import reported
 from host_tools.sim.board import SimError, cells_of, cells_of_pixels, die_with_parent, wiring
 from host_tools.sim.flash import proven
-from tactictoe.teach import puzzles
-from tactictoe.games import rules
+from tactictoe import puzzles, rules
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SCRIPT = os.path.join(ROOT, "simulator", "rp2040", "pico.mjs")

@@ -8,8 +8,8 @@ import sys
 import busio
 import digitalio
 import fingers
-from tactictoe.board import config
-from tactictoe.board import on_circuitpython as hw_circuitpython
+from tactictoe import config
+from tactictoe import hw_circuitpython
 
 
 class Canvas:

@@ -10,8 +10,7 @@
 import sys
 
 import sim
-from tactictoe.flow import app
-from tactictoe.games import rules
+from tactictoe import app, rules
 
 b = sim.Board(sys.argv[1])
 b.run(app.SELFTEST_MS + 20)

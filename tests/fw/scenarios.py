@@ -10,13 +10,13 @@ transcripts. Exit status 1 and "FAIL ..." on a failed check.
 
 import sys
 
-from tactictoe.players import perfect as ai
-from tactictoe.flow import app
-from tactictoe.games import rules
-from tactictoe.games import decode as rules_extra
+from tactictoe import ai
+from tactictoe import app
+from tactictoe import rules
+from tactictoe import rules_extra
 import sim
 from sim import fingers
-from tactictoe.flow.match import DEMO, TWO, YOU_O, YOU_X
+from tactictoe.match import DEMO, TWO, YOU_O, YOU_X
 
 # Menu cells (see README, "The menu")
 GAME_CELL = {rules.CLASSIC: 3, rules.TACTICTOE: 5}
@@ -569,7 +569,7 @@ def config_problem(folder):
 
 
 def safe_mode(folder):
-    from tactictoe.board import config
+    from tactictoe import config
     from tactictoe import main
     cfg, _ = config.load(folder + "/board.json")
     fingers.wire(cfg["input"])

@@ -12,7 +12,7 @@ import os
 import sys
 
 import sim
-from tactictoe.games import rules
+from tactictoe import rules
 
 
 class Cut(BaseException):

@@ -8,8 +8,8 @@ import sys
 
 import machine
 import machine_more
-from tactictoe.board import config
-from tactictoe.board import on_micropython as hw_machine
+from tactictoe import config
+from tactictoe import hw_machine
 
 with open(sys.argv[1]) as f:
     cfg = config.validate(json.load(f))

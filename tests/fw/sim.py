@@ -6,9 +6,9 @@ Runs under MicroPython and CPython alike, with only the hardware modules
 ``board.json`` and the tables.
 """
 
-from tactictoe.players import perfect as ai
-from tactictoe.flow import app as appmod
-from tactictoe.board import config
+from tactictoe import ai
+from tactictoe import app as appmod
+from tactictoe import config
 from tactictoe import main
 
 try:  # the doubles of MicroPython's machine hold the simulated fingers...

@@ -3,9 +3,9 @@ and blue steps look like on it, with the default config (colour_order GRB).
 Prints "CHIP: seen, seen, seen" per chip order; run with tests/doubles and
 firmware on the path."""
 
-from tactictoe.board import config
-from tactictoe.board import frames
-from tactictoe.board import on_micropython as hw_machine
+from tactictoe import config
+from tactictoe import frames
+from tactictoe import hw_machine
 import machine
 import neopixel
 

@@ -6,7 +6,7 @@ import gc
 import os
 import sys
 
-from tactictoe.board import config
+from tactictoe import config
 
 folder, platform = sys.argv[1], sys.argv[2]
 default = config.validate(config.default_for(platform))

@@ -1,8 +1,8 @@
 # Print the software CRC-32 and binascii's of each file argument.
 import sys
 
-from tactictoe.files import crc32
-from tactictoe.table import reader as table
+from tactictoe import crc32
+from tactictoe import table
 
 for path in sys.argv[1:]:
     with open(path, "rb") as f:

@@ -5,9 +5,9 @@
 import gc
 import sys
 
-from tactictoe.players import perfect as ai
-from tactictoe.games import rules
-from tactictoe.table import reader as table
+from tactictoe import ai
+from tactictoe import rules
+from tactictoe import table
 
 gc.collect()
 t = table.Table(sys.argv[1])
@@ -16,7 +16,7 @@ pos = rules.Position(t.game)
 for cell in moves:
     pos.push(cell)
 if sys.argv[3] == "fallback":  # the perfect level without its table
-    from tactictoe.players import fallback
+    from tactictoe import fallback
 
     move = fallback.move(pos, ai.Rng(int(sys.argv[4])))
 else:

@@ -12,11 +12,11 @@
 import sys
 import time
 
-from tactictoe.players import perfect as ai
-from tactictoe.flow import match
-from tactictoe.games import rules
-from tactictoe.players import fallback
-from tactictoe.table import reader as table
+from tactictoe import ai
+from tactictoe import match
+from tactictoe import rules
+from tactictoe import fallback
+from tactictoe import table
 
 try:
     ticks_us = time.ticks_us

@@ -3,11 +3,11 @@
 # Usage: lookup_images.py PATH SEED
 import sys
 
-from tactictoe.players import perfect as ai
-from tactictoe.games import rules
-from tactictoe.games import decode as rules_extra
-from tactictoe.table import reader as table
-from tactictoe.table import records as table_extra
+from tactictoe import ai
+from tactictoe import rules
+from tactictoe import rules_extra
+from tactictoe import table
+from tactictoe import table_extra
 
 t = table.Table(sys.argv[1])
 rng = ai.Rng(int(sys.argv[2]))

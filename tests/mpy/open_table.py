@@ -2,7 +2,7 @@
 # "ERR <ExceptionClass>: <message>". Usage: open_table.py PATH [GAME]
 import sys
 
-from tactictoe.table import reader as table
+from tactictoe import table
 
 game = int(sys.argv[2]) if len(sys.argv) > 2 else None
 try:

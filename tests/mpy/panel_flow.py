@@ -9,10 +9,7 @@
 import gc
 import sys
 
-from tactictoe.players import perfect as ai
-from tactictoe.board import config
-from tactictoe.run import loop
-from tactictoe.table import reader as table
+from tactictoe import ai, config, loop, table
 
 cfg = config.validate(config.DEFAULT)
 cfg["extra"] = [{"role": "menu"}, {"role": "hint"}, {"role": "undo"}, {"role": "select"}]

@@ -18,7 +18,7 @@ sys.path.append(sys.argv[1])
 import random  # noqa: E402
 
 import simbus  # noqa: E402
-from tactictoe.board.keys import Keys, LONG, TAP, CELL  # noqa: E402
+from tactictoe.keys import Keys, LONG, TAP, CELL  # noqa: E402
 
 SCAN_MS = 5
 TRIALS = int(sys.argv[2])

@@ -3,8 +3,8 @@
 # Each line: game turn code canonical vanishing winner legal-moves
 import sys
 
-from tactictoe.players import perfect as ai
-from tactictoe.games import rules
+from tactictoe import ai
+from tactictoe import rules
 
 rng = ai.Rng(int(sys.argv[1]))
 for n in range(int(sys.argv[2])):

@@ -5,7 +5,7 @@
 # load() says of a folder with no puzzles. Usage: read_puzzles.py PATH...
 import sys
 
-from tactictoe.teach import puzzles
+from tactictoe import puzzles
 
 for path in sys.argv[1:]:
     try:

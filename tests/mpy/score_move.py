@@ -17,7 +17,7 @@
 import os
 import sys
 
-from tactictoe.teach import score
+from tactictoe import score
 
 
 class Cut(BaseException):

@@ -55,7 +55,7 @@ PICO_VBUS = 40
 
 def chain(cfg):
     """The cells in the order the data runs through their pixels."""
-    from tactictoe.board import config
+    from tactictoe import config
 
     order = config.pixel_order(cfg["leds"]["order"])
     # pixel_order gives the pixel index of each cell; the chain is the

@@ -26,13 +26,21 @@ def run_sim(*args, stdin=None, timeout=HANG_S):
 
 
 @pytest.fixture
-def live(tmp_path, table_files):
-    tables = tmp_path / "tables"
-    tables.mkdir()
+def tables(tmp_path, table_files):
+    """A folder of this test's own: both tables and the puzzles. The
+    repository's build/ is no place for a test's flash to get them from:
+    the make targets other tests run beside it write build/ while it plays."""
+    folder = tmp_path / "tables"
+    folder.mkdir()
     for g, path in table_files.items():
-        (tables / os.path.basename(path)).write_bytes(open(path, "rb").read())
+        (folder / os.path.basename(path)).write_bytes(open(path, "rb").read())
     puzzles = os.path.join(os.path.dirname(table_files[rules.CLASSIC]), "puzzles.bin")
-    (tables / "puzzles.bin").write_bytes(open(puzzles, "rb").read())
+    (folder / "puzzles.bin").write_bytes(open(puzzles, "rb").read())
+    return str(folder)
+
+
+@pytest.fixture
+def live(tmp_path, tables):
     boards = []
 
     def start(*args, **kw):
@@ -134,10 +142,11 @@ def test_the_console_narrates_every_screen_a_game_and_its_result(live, table_fil
     assert narration == expect
 
 
-def test_a_different_seed_can_change_the_game_but_not_the_menu(tmp_path, table_files):
+def test_a_different_seed_can_change_the_game_but_not_the_menu(tmp_path, tables):
     script = tmp_path / "game.txt"
     script.write_text(MENU_CLASSIC_YOU_X)
-    out = [run_sim("--replay", str(script), "--flash", str(tmp_path / "flash"), "--seed", str(s)).stdout
+    out = [run_sim("--replay", str(script), "--flash", str(tmp_path / "flash"), "--tables", tables,
+                   "--seed", str(s)).stdout
            for s in (1, 2)]
     assert out[0] == out[1]  # no AI move yet: nothing random
 
@@ -443,12 +452,13 @@ def test_a_ctrl_c_in_the_garbage_collector_still_reaches_the_repl(live):
         con.close()
 
 
-def test_a_long_replay_is_streamed_not_held_in_the_boards_heap(tmp_path):
+def test_a_long_replay_is_streamed_not_held_in_the_boards_heap(tmp_path, tables):
     # 1500 taps, five virtual minutes: the timeline once held in a list
     # filled the virtual board's heap at about 800.
     script = tmp_path / "long.txt"
     script.write_text("".join("tap %d\n" % (i % 9) for i in range(1500)))
-    r = run_sim("--replay", str(script), "--flash", str(tmp_path / "flash"), "--then", "100", timeout=HANG_S)
+    r = run_sim("--replay", str(script), "--flash", str(tmp_path / "flash"), "--tables", tables, "--then", "100",
+                timeout=HANG_S)
     assert r.returncode == 0, r.stdout[-500:] + r.stderr
     assert "MemoryError" not in r.stdout and "error" not in r.stdout.lower()
     frames = [line.split() for line in r.stdout.splitlines() if line.startswith("frame ")]
@@ -459,10 +469,10 @@ def test_a_long_replay_is_streamed_not_held_in_the_boards_heap(tmp_path):
     assert len(moves) > 10, r.stdout[-500:]
 
 
-def test_a_replay_that_ends_in_the_repl_still_ends(tmp_path):
+def test_a_replay_that_ends_in_the_repl_still_ends(tmp_path, tables):
     script = tmp_path / "safe.txt"
     script.write_text("press 4\nwait 2000\nrelease 4\n")  # safe mode: main.py returns at once
-    r = run_sim("--replay", str(script), "--flash", str(tmp_path / "flash"), timeout=HANG_S)
+    r = run_sim("--replay", str(script), "--flash", str(tmp_path / "flash"), "--tables", tables, timeout=HANG_S)
     assert r.returncode == 0
     assert "serial safe mode: the centre cell was held at power-on" in r.stdout
 
@@ -685,7 +695,7 @@ def test_a_fifo_among_the_tables_is_refused_in_one_line_not_copied(tmp_path):
     assert not (tmp_path / "pico.lfs").exists()
 
 
-def test_a_board_json_a_board_refuses_is_said_by_the_firmware_not_a_host_traceback(tmp_path):
+def test_a_board_json_a_board_refuses_is_said_by_the_firmware_not_a_host_traceback(tmp_path, tables):
     """A number of 4,400 digits (CPython's json refuses over 4,300; the
     file is over 4096 bytes, which a board refuses) in the flash's
     board.json: the firmware says why it uses its default, the host checks
@@ -695,6 +705,6 @@ def test_a_board_json_a_board_refuses_is_said_by_the_firmware_not_a_host_traceba
     (flash / "board.json").write_text('{"name": "big", "buzzer": %s}' % ("7" * 4400))
     script = tmp_path / "s.txt"
     script.write_text("wait 300\n")
-    r = run_sim("--replay", str(script), "--flash", str(flash))
+    r = run_sim("--replay", str(script), "--flash", str(flash), "--tables", tables)
     assert r.returncode == 0 and "Traceback" not in r.stdout + r.stderr, r.stdout[-1000:] + r.stderr
     assert "serial config: board.json is over 4096 bytes, too big for a board config: using the default" in r.stdout
